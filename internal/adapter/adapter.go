@@ -1,0 +1,80 @@
+package adapter
+
+import "context"
+
+// Adapter is what every backend offers. Optional abilities are separate
+// interfaces (Powerer, Updater, Lister, Checker, Validator) and are also
+// declared in Capabilities, so the Terraform layer can refuse at plan time
+// what a backend cannot do instead of failing half-way through an apply.
+type Adapter interface {
+	// Kind names the adapter, e.g. "hcloud".
+	Kind() string
+	// Capabilities lists the optional interfaces this adapter implements.
+	Capabilities() Capabilities
+	// ListOffers returns the offers matching q, [] for an impossible query.
+	ListOffers(ctx context.Context, q Query) ([]Offer, error)
+	// Create is idempotent by call.IdempotencyKey: it returns the machine an
+	// earlier attempt with the same key created when the fingerprint matches,
+	// and a Conflict when it does not.
+	Create(ctx context.Context, call Call, req CreateRequest) (Machine, error)
+	// Get returns the machine, or an error with code NotFound only when the
+	// backend proved that it does not exist.
+	Get(ctx context.Context, id string) (Machine, error)
+	// Delete removes a managed machine and returns once the backend accepted
+	// the deletion; an already-gone machine is NotFound. Unmarked machines are
+	// refused with AccessDenied.
+	Delete(ctx context.Context, id string) error
+}
+
+// PowerAction is what Powerer.Power does.
+type PowerAction string
+
+// Power actions.
+const (
+	PowerOn  PowerAction = "on"
+	PowerOff PowerAction = "off"
+)
+
+// Powerer switches a managed machine on or off.
+type Powerer interface {
+	Power(ctx context.Context, id string, action PowerAction) error
+}
+
+// UpdateRequest changes what can change in place. Nil fields are left alone.
+// Labels are the user's labels: the adapter keeps its own marks beside them.
+// Mark, when set, writes the managed mark onto a machine that has none, which
+// is how an imported machine becomes managed on its first apply.
+type UpdateRequest struct {
+	Name   *string
+	Labels map[string]string
+	Mark   *Mark
+}
+
+// Mark is what an adapter writes onto every machine it manages.
+type Mark struct {
+	Key         string
+	Fingerprint string
+}
+
+// Updater changes name and labels in place.
+type Updater interface {
+	Update(ctx context.Context, id string, req UpdateRequest) error
+}
+
+// Lister lists the managed machines of the account, complete or not at all:
+// a partial listing is an error, never a shorter list.
+type Lister interface {
+	List(ctx context.Context) ([]Machine, error)
+}
+
+// Checker runs one cheap authenticated call to prove the account works.
+type Checker interface {
+	Check(ctx context.Context) error
+}
+
+// Validator checks a create request against the catalog before anything is
+// created. Errors are InvalidInput with Field naming the request field
+// ("offer_id", "image", "location") and a message that lists valid values.
+type Validator interface {
+	Validate(ctx context.Context, req CreateRequest) error
+}

@@ -1,0 +1,185 @@
+package adapter
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Cached wraps one account's adapter for the life of a provider process (one
+// terraform run). Reads of many instances share one single-flight listing of
+// the account's managed machines, valid for TTL and dropped on any write
+// through the account, so a refresh of N instances costs one listing instead
+// of N reads. Offers are cached per query for the whole run.
+//
+// A machine missing from a complete listing is confirmed with one direct Get
+// before it is reported absent: the listing shows only managed machines, and
+// a machine may have appeared since it was taken.
+type Cached struct {
+	Adapter
+	clock Clock
+	ttl   time.Duration
+
+	mu      sync.Mutex
+	listing *listing
+	offers  map[Query][]Offer
+}
+
+type listing struct {
+	done     chan struct{}
+	at       time.Time
+	machines map[string]Machine
+	err      error
+}
+
+// NewCached wraps a. A ttl of 0 uses 30 seconds.
+func NewCached(a Adapter, clock Clock, ttl time.Duration) *Cached {
+	if ttl == 0 {
+		ttl = 30 * time.Second
+	}
+	if clock == nil {
+		clock = RealClock{}
+	}
+	return &Cached{Adapter: a, clock: clock, ttl: ttl, offers: map[Query][]Offer{}}
+}
+
+// Get reads through the shared listing when the adapter can list.
+func (c *Cached) Get(ctx context.Context, id string) (Machine, error) {
+	if _, ok := c.Adapter.(Lister); !ok {
+		return c.Adapter.Get(ctx, id)
+	}
+	l, err := c.current(ctx)
+	if err == nil && l.err == nil {
+		if m, ok := l.machines[id]; ok {
+			return m, nil
+		}
+	}
+	// Not listed, or the listing failed: a failed listing is never absence,
+	// so ask for the one machine directly.
+	return c.Adapter.Get(ctx, id)
+}
+
+// Fresh reads one machine directly, bypassing the listing; waits use it.
+func (c *Cached) Fresh(ctx context.Context, id string) (Machine, error) {
+	return c.Adapter.Get(ctx, id)
+}
+
+func (c *Cached) current(ctx context.Context) (*listing, error) {
+	c.mu.Lock()
+	l := c.listing
+	if l == nil || (isClosed(l.done) && (l.err != nil || c.clock.Now().Sub(l.at) > c.ttl)) {
+		l = &listing{done: make(chan struct{})}
+		c.listing = l
+		c.mu.Unlock()
+		go c.fill(l)
+	} else {
+		c.mu.Unlock()
+	}
+	select {
+	case <-l.done:
+		return l, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// fill runs detached from any one caller's context, so that a caller that
+// gives up does not fail the listing for the others waiting on it.
+func (c *Cached) fill(l *listing) {
+	defer close(l.done)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ms, err := c.Adapter.(Lister).List(ctx)
+	l.at, l.err = c.clock.Now(), err
+	if err == nil {
+		l.machines = make(map[string]Machine, len(ms))
+		for _, m := range ms {
+			l.machines[m.ID] = m
+		}
+	}
+}
+
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Invalidate drops the listing; every write calls it.
+func (c *Cached) Invalidate() {
+	c.mu.Lock()
+	c.listing = nil
+	c.mu.Unlock()
+}
+
+// ListOffers answers each distinct query once per run.
+func (c *Cached) ListOffers(ctx context.Context, q Query) ([]Offer, error) {
+	c.mu.Lock()
+	offers, ok := c.offers[q]
+	c.mu.Unlock()
+	if ok {
+		return offers, nil
+	}
+	offers, err := c.Adapter.ListOffers(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.offers[q] = offers
+	c.mu.Unlock()
+	return offers, nil
+}
+
+// Create invalidates the listing, before and after.
+func (c *Cached) Create(ctx context.Context, call Call, req CreateRequest) (Machine, error) {
+	defer c.Invalidate()
+	return c.Adapter.Create(ctx, call, req)
+}
+
+// Delete invalidates the listing.
+func (c *Cached) Delete(ctx context.Context, id string) error {
+	defer c.Invalidate()
+	return c.Adapter.Delete(ctx, id)
+}
+
+// Power forwards to the adapter's Powerer, or answers Unsupported.
+func (c *Cached) Power(ctx context.Context, id string, action PowerAction) error {
+	p, ok := c.Adapter.(Powerer)
+	if !ok {
+		return Errorf(Unsupported, "the %s adapter cannot switch power", c.Kind())
+	}
+	defer c.Invalidate()
+	return p.Power(ctx, id, action)
+}
+
+// Update forwards to the adapter's Updater, or answers Unsupported.
+func (c *Cached) Update(ctx context.Context, id string, req UpdateRequest) error {
+	u, ok := c.Adapter.(Updater)
+	if !ok {
+		return Errorf(Unsupported, "the %s adapter cannot change name or labels in place", c.Kind())
+	}
+	defer c.Invalidate()
+	return u.Update(ctx, id, req)
+}
+
+// Check forwards to the adapter's Checker; without one, listing offers is
+// the cheapest proof that the account answers.
+func (c *Cached) Check(ctx context.Context) error {
+	if ch, ok := c.Adapter.(Checker); ok {
+		return ch.Check(ctx)
+	}
+	_, err := c.Adapter.ListOffers(ctx, Query{})
+	return err
+}
+
+// Validate forwards to the adapter's Validator; without one, nothing is
+// checked before create.
+func (c *Cached) Validate(ctx context.Context, req CreateRequest) error {
+	if v, ok := c.Adapter.(Validator); ok {
+		return v.Validate(ctx, req)
+	}
+	return nil
+}

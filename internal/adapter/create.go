@@ -1,0 +1,48 @@
+package adapter
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
+
+// CreateRequest is what the user asked for. UserData is delivered to the
+// machine and never logged, stored or echoed in an error.
+type CreateRequest struct {
+	Name     string
+	OfferID  string
+	Image    string
+	Location string
+	UserData string
+	Labels   map[string]string
+	// PowerOn false creates the machine without starting it.
+	PowerOn bool
+}
+
+// Call carries what every create needs beside the request.
+type Call struct {
+	// IdempotencyKey identifies the create across retries and across an
+	// interrupted apply that is simply run again; see IdempotencyKey.
+	IdempotencyKey string
+}
+
+// IdempotencyKey derives the create key from what the user wrote: the
+// account's stable scope and the machine's name. It must not depend on
+// anything chosen at apply time, so that an apply interrupted after the
+// backend committed a create finds that machine when it runs again.
+// The result is 32 lower-case hex digits, safe as a label value everywhere.
+func IdempotencyKey(scope, name string) string {
+	return digest("key", scope, name)
+}
+
+// Fingerprint digests the parts of a request that decide what machine it
+// makes, so a machine found by key is adopted only when it is the machine
+// this request would have created. User data enters only as a digest.
+func Fingerprint(req CreateRequest) string {
+	return digest("fp", req.OfferID, req.Image, req.Location, digest("ud", req.UserData))
+}
+
+func digest(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:16])
+}

@@ -1,0 +1,107 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Code is the one class every backend error is mapped to by its adapter's
+// classify function. The Terraform layer decides retry, removal from state
+// and the diagnostic from the code alone.
+type Code string
+
+// The codes. Anything an adapter cannot place is Transient, so that an
+// unknown failure is retried rather than mistaken for absence.
+const (
+	NotFound      Code = "NotFound"
+	InvalidConfig Code = "InvalidConfig"
+	InvalidInput  Code = "InvalidInput"
+	InvalidState  Code = "InvalidState"
+	Unsupported   Code = "Unsupported"
+	AccessDenied  Code = "AccessDenied"
+	Conflict      Code = "Conflict"
+	RateLimited   Code = "RateLimited"
+	QuotaExceeded Code = "QuotaExceeded"
+	Transient     Code = "Transient"
+)
+
+// Codes lists every code, for table tests that must cover them all.
+var Codes = []Code{NotFound, InvalidConfig, InvalidInput, InvalidState, Unsupported,
+	AccessDenied, Conflict, RateLimited, QuotaExceeded, Transient}
+
+// Error is a classified backend error. Message must never contain a secret or
+// user data: it reaches diagnostics verbatim.
+type Error struct {
+	Code    Code
+	Message string
+	// Field names the request or config field at fault ("offer_id",
+	// "token"), so the Terraform layer can point at the attribute.
+	Field string
+	// RetryAfter is the backend's own hint, for RateLimited.
+	RetryAfter time.Duration
+	// Err is the underlying error, kept for errors.Is/As; it is not printed
+	// by Error() because backend errors may echo request bodies.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return string(e.Code)
+	}
+	return string(e.Code) + ": " + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds a classified error.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithField sets the field at fault and returns e.
+func (e *Error) WithField(field string) *Error { e.Field = field; return e }
+
+// CodeOf returns the code of err. A context cancellation or deadline is
+// Transient (the caller's own context decides whether to go on); an error
+// that carries no code is Transient, so it is never taken for absence.
+func CodeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Transient
+}
+
+// Is reports whether err is classified as code.
+func Is(err error, code Code) bool { return err != nil && CodeOf(err) == code }
+
+// IsNotFound reports authoritative absence.
+func IsNotFound(err error) bool { return Is(err, NotFound) }
+
+// FieldOf returns the field an error names, or "".
+func FieldOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	return ""
+}
+
+// RetryAfterOf returns the backend's retry hint, or 0.
+func RetryAfterOf(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
+}
+
+// Canceled reports whether err comes from the caller's own context.
+func Canceled(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

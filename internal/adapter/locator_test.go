@@ -1,0 +1,62 @@
+package adapter
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLocatorRoundTrip(t *testing.T) {
+	l := Locator{Kind: "hcloud", Settings: map[string]string{
+		"token": "env://HCLOUD_TOKEN", "location": "fsn1", "endpoint": "http://127.0.0.1:8080/v1", "empty": "",
+	}}
+	s := l.String()
+	if strings.Contains(s, "/") {
+		t.Fatalf("locator %q contains a slash", s)
+	}
+	if s != "hcloud:endpoint=http%3A%2F%2F127.0.0.1%3A8080%2Fv1&location=fsn1&token=env%3A%2F%2FHCLOUD_TOKEN" {
+		t.Fatalf("unexpected text form %q", s)
+	}
+	back, err := ParseLocator(s)
+	if err != nil || back.String() != s || back.Settings["token"] != "env://HCLOUD_TOKEN" {
+		t.Fatalf("%+v %v", back, err)
+	}
+	id := InstanceID(back, "42")
+	acc, machine, err := ParseInstanceID(id)
+	if err != nil || machine != "42" || acc.String() != s {
+		t.Fatalf("%v %q %v", acc, machine, err)
+	}
+	if l.Scope([]string{"endpoint"}) != "hcloud&endpoint=http://127.0.0.1:8080/v1" {
+		t.Fatalf("scope %q", l.Scope([]string{"endpoint"}))
+	}
+}
+
+func TestParseLocatorRejects(t *testing.T) {
+	for _, s := range []string{"", "hcloud", ":a=b", "hcloud:a=b&a=c", "hcloud:a=%zz", "hcloud:a=b/c"} {
+		if _, err := ParseLocator(s); !Is(err, InvalidInput) {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+	for _, s := range []string{"42", "hcloud:a=b/", "/42"} {
+		if _, _, err := ParseInstanceID(s); !Is(err, InvalidInput) || !strings.Contains(err.Error(), "ACCOUNT_ID/MACHINE_ID") {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}
+
+func TestIdempotencyKeyAndFingerprint(t *testing.T) {
+	k := IdempotencyKey("hcloud&endpoint=x", "web-1")
+	if len(k) != 32 || k != IdempotencyKey("hcloud&endpoint=x", "web-1") || k == IdempotencyKey("hcloud&endpoint=x", "web-2") {
+		t.Fatalf("key %q must be 32 hex digits, stable, and differ by name", k)
+	}
+	a := CreateRequest{OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", UserData: sentinel}
+	b := a
+	b.UserData = "other"
+	if Fingerprint(a) == Fingerprint(b) || strings.Contains(Fingerprint(a), sentinel) {
+		t.Fatal("fingerprint must depend on user data only through a digest")
+	}
+	b = a
+	b.Name, b.Labels = "renamed", map[string]string{"x": "y"}
+	if Fingerprint(a) != Fingerprint(b) {
+		t.Fatal("name and labels do not decide what machine a request makes")
+	}
+}

@@ -1,0 +1,44 @@
+package adapter
+
+import "time"
+
+// State is the conservative, backend-neutral state of a machine.
+type State string
+
+// The states a backend's statuses are mapped onto. A machine is "running" only
+// when it has an address, and one created but never started is "pending",
+// never "stopped".
+const (
+	StatePending  State = "pending"
+	StateRunning  State = "running"
+	StateStopped  State = "stopped"
+	StateRescue   State = "rescue"
+	StateDeleting State = "deleting"
+	StateDeleted  State = "deleted"
+	StateError    State = "error"
+	StateUnknown  State = "unknown"
+)
+
+// Machine is one machine as the backend reports it.
+type Machine struct {
+	ID       string
+	Name     string
+	State    State
+	RawState string // the backend's own status word, kept for the user
+	OfferID  string
+	Image    string
+	Location string
+	IPv4     string
+	IPv6     string
+	// Labels are the user's labels, without the adapter's marks.
+	Labels    map[string]string
+	CreatedAt time.Time
+	// Managed is true when the machine carries our mark; Key and Fingerprint
+	// are the mark's values.
+	Managed     bool
+	Key         string
+	Fingerprint string
+}
+
+// HasAddress reports whether the machine can be reached at all.
+func (m Machine) HasAddress() bool { return m.IPv4 != "" || m.IPv6 != "" }

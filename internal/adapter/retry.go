@@ -1,0 +1,111 @@
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Backoff is the retry schedule: Initial doubled per attempt up to Max.
+type Backoff struct {
+	Initial time.Duration
+	Max     time.Duration
+}
+
+// DefaultBackoff suits API calls: 1s, 2s, 4s, ... capped at 30s.
+var DefaultBackoff = Backoff{Initial: time.Second, Max: 30 * time.Second}
+
+// Delay is the wait before retry number attempt (1-based).
+func (b Backoff) Delay(attempt int) time.Duration {
+	d := b.Initial
+	for i := 1; i < attempt && d < b.Max; i++ {
+		d *= 2
+	}
+	return min(d, b.Max)
+}
+
+// RetryDecision is the pure retry policy: whether err is worth another
+// attempt, and how long to wait first. Only Transient and RateLimited are
+// retried; a RateLimited wait honours the backend's retry-after.
+func RetryDecision(err error, attempt int, b Backoff) (retry bool, wait time.Duration) {
+	if err == nil || Canceled(err) {
+		return false, 0
+	}
+	switch CodeOf(err) {
+	case Transient:
+		return true, b.Delay(attempt)
+	case RateLimited:
+		return true, max(b.Delay(attempt), RetryAfterOf(err))
+	}
+	return false, 0
+}
+
+// Retry runs fn until it succeeds, fails with a code that is not retried, or
+// ctx ends. Waits select on ctx and the injected clock. When ctx ends during
+// retries, the error says what was retried, how often, and the last failure.
+func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(context.Context) error) error {
+	for attempt := 1; ; attempt++ {
+		err := fn(ctx)
+		retry, wait := RetryDecision(err, attempt, b)
+		if !retry {
+			if err != nil && Canceled(err) && ctx.Err() != nil {
+				return gaveUp(what, attempt, err)
+			}
+			return err
+		}
+		if ctx.Err() != nil {
+			return gaveUp(what, attempt, err)
+		}
+		select {
+		case <-ctx.Done():
+			return gaveUp(what, attempt, err)
+		case <-clock.After(wait):
+		}
+	}
+}
+
+func gaveUp(what string, attempts int, last error) error {
+	code := CodeOf(last)
+	if Canceled(last) {
+		code = Transient
+	}
+	return &Error{Code: code, Err: last,
+		Message: fmt.Sprintf("%s: gave up after %d attempt(s) when the timeout or cancellation came; last error: %v", what, attempts, last)}
+}
+
+// WaitFor polls check until it reports done, returns a non-retryable error,
+// or ctx ends. Poll intervals follow b; Transient and RateLimited errors from
+// check are retried like any other call.
+func WaitFor(ctx context.Context, clock Clock, b Backoff, what string, check func(context.Context) (bool, error)) error {
+	var last error
+	for attempt := 1; ; attempt++ {
+		done, err := check(ctx)
+		if err == nil && done {
+			return nil
+		}
+		wait := b.Delay(attempt)
+		if err != nil {
+			retry, w := RetryDecision(err, attempt, b)
+			if !retry {
+				return err
+			}
+			wait, last = w, err
+		}
+		if ctx.Err() != nil {
+			return waitTimedOut(ctx, what, attempt, last)
+		}
+		select {
+		case <-ctx.Done():
+			return waitTimedOut(ctx, what, attempt, last)
+		case <-clock.After(wait):
+		}
+	}
+}
+
+func waitTimedOut(ctx context.Context, what string, checks int, last error) error {
+	if last == nil {
+		last = ctx.Err()
+	}
+	return &Error{Code: Transient, Err: ctx.Err(),
+		Message: fmt.Sprintf("timed out waiting for %s after %d check(s); last: %v", what, checks, last)}
+}

@@ -1,0 +1,129 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBackoffDelay(t *testing.T) {
+	b := Backoff{Initial: time.Second, Max: 5 * time.Second}
+	got := []time.Duration{b.Delay(1), b.Delay(2), b.Delay(3), b.Delay(4), b.Delay(10)}
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}
+	if !slices.Equal(got, want) {
+		t.Fatalf("delays %v, want %v", got, want)
+	}
+}
+
+func TestRetryDecisionCoversEveryCode(t *testing.T) {
+	b := Backoff{Initial: time.Second, Max: time.Minute}
+	for _, code := range Codes {
+		err := &Error{Code: code, RetryAfter: 7 * time.Second}
+		retry, wait := RetryDecision(err, 1, b)
+		switch code {
+		case Transient:
+			if !retry || wait != time.Second {
+				t.Errorf("%s: retry=%v wait=%v", code, retry, wait)
+			}
+		case RateLimited:
+			if !retry || wait != 7*time.Second {
+				t.Errorf("%s: retry=%v wait=%v, want retry-after honoured", code, retry, wait)
+			}
+		default:
+			if retry {
+				t.Errorf("%s must not be retried", code)
+			}
+		}
+	}
+	if retry, _ := RetryDecision(errors.New("plain"), 1, b); !retry {
+		t.Error("an unclassified error is Transient and must be retried")
+	}
+	if retry, _ := RetryDecision(context.Canceled, 1, b); retry {
+		t.Error("a cancelled context must not be retried")
+	}
+}
+
+func TestRetryStopsOnSuccessAndOnFinalCodes(t *testing.T) {
+	clock := &fakeClock{}
+	calls := 0
+	err := Retry(context.Background(), clock, DefaultBackoff, "create server", func(context.Context) error {
+		calls++
+		if calls < 3 {
+			return Errorf(Transient, "503")
+		}
+		return nil
+	})
+	if err != nil || calls != 3 || len(clock.waits) != 2 {
+		t.Fatalf("err=%v calls=%d waits=%v", err, calls, clock.waits)
+	}
+
+	calls = 0
+	err = Retry(context.Background(), clock, DefaultBackoff, "create server", func(context.Context) error {
+		calls++
+		return Errorf(InvalidInput, "bad image")
+	})
+	if !Is(err, InvalidInput) || calls != 1 {
+		t.Fatalf("err=%v calls=%d, want one InvalidInput attempt", err, calls)
+	}
+}
+
+func TestRetryGivesUpWithWhatWasRetried(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	clock := &fakeClock{}
+	calls := 0
+	err := Retry(ctx, clock, DefaultBackoff, "create server web-1", func(context.Context) error {
+		calls++
+		if calls == 4 {
+			cancel()
+		}
+		return Errorf(RateLimited, "rate limit exceeded")
+	})
+	if err == nil || !strings.Contains(err.Error(), "create server web-1") || !strings.Contains(err.Error(), "4 attempt") ||
+		!strings.Contains(err.Error(), "rate limit exceeded") {
+		t.Fatalf("error %v must name what was retried, how often and the last failure", err)
+	}
+}
+
+func TestWaitForPollsUntilDone(t *testing.T) {
+	clock := &fakeClock{}
+	polls := 0
+	err := WaitFor(context.Background(), clock, Backoff{Initial: time.Second, Max: 4 * time.Second}, "running", func(context.Context) (bool, error) {
+		polls++
+		if polls == 2 {
+			return false, Errorf(Transient, "502")
+		}
+		return polls == 5, nil
+	})
+	if err != nil || polls != 5 {
+		t.Fatalf("err=%v polls=%d", err, polls)
+	}
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 4 * time.Second}
+	if !slices.Equal(clock.waits, want) {
+		t.Fatalf("waits %v, want %v", clock.waits, want)
+	}
+}
+
+func TestWaitForReturnsFinalErrorsAndTimesOut(t *testing.T) {
+	clock := &fakeClock{}
+	err := WaitFor(context.Background(), clock, DefaultBackoff, "running", func(context.Context) (bool, error) {
+		return false, Errorf(AccessDenied, "no")
+	})
+	if !Is(err, AccessDenied) {
+		t.Fatalf("err=%v, want AccessDenied passed through", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	polls := 0
+	err = WaitFor(ctx, clock, DefaultBackoff, "server 42 running", func(context.Context) (bool, error) {
+		polls++
+		if polls == 3 {
+			cancel()
+		}
+		return false, nil
+	})
+	if !Is(err, Transient) || !strings.Contains(err.Error(), "server 42 running") {
+		t.Fatalf("err=%v, want a timeout naming what was awaited", err)
+	}
+}
