@@ -1,0 +1,129 @@
+package faults
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Settings is the body of POST /_emulator/faults: rules are appended to
+// the ones in force; latency and rate_limit replace the current values
+// when present. A bare JSON array is read as a list of rules.
+type Settings struct {
+	Rules     []Rule     `json:"rules,omitempty"`
+	Latency   *Duration  `json:"latency,omitempty"`
+	RateLimit *RateLimit `json:"rate_limit,omitempty"`
+}
+
+// RateLimit is a request budget: Limit requests per Window. A Limit of 0
+// removes the budget.
+type RateLimit struct {
+	Limit  int      `json:"limit"`
+	Window Duration `json:"window"`
+}
+
+// State is what GET /_emulator/faults reports.
+type State struct {
+	Rules     []Rule     `json:"rules"`
+	Latency   Duration   `json:"latency"`
+	RateLimit *RateLimit `json:"rate_limit"`
+}
+
+// Apply validates every rule first and then applies s as a whole, so a bad
+// rule leaves the settings untouched.
+func (m *Middleware) Apply(s Settings) error {
+	for _, r := range s.Rules {
+		if err := r.validate(); err != nil {
+			return err
+		}
+	}
+	for _, r := range s.Rules {
+		if err := m.AddRule(r); err != nil {
+			return err
+		}
+	}
+	if s.Latency != nil {
+		m.SetLatency(s.Latency.Std())
+	}
+	if s.RateLimit != nil {
+		m.SetRateLimit(s.RateLimit.Limit, s.RateLimit.Window.Std())
+	}
+	return nil
+}
+
+// State reports the rules, latency and budget in force.
+func (m *Middleware) State() State {
+	rules := m.Rules()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := State{Rules: rules, Latency: Duration(m.latency)}
+	if m.budget != nil {
+		st.RateLimit = &RateLimit{Limit: m.budget.limit, Window: Duration(m.budget.window)}
+	}
+	return st
+}
+
+// serveControl answers the control API. Its routes are neither counted nor
+// subject to faults, so a test can always read and reset the emulator.
+func (m *Middleware) serveControl(w http.ResponseWriter, r *http.Request) {
+	switch route := strings.TrimPrefix(r.URL.Path, m.cfg.ControlPrefix); r.Method + " " + route {
+	case "GET /stats":
+		writeJSON(w, http.StatusOK, m.Stats())
+	case "DELETE /stats":
+		m.Reset()
+		w.WriteHeader(http.StatusNoContent)
+	case "GET /faults":
+		writeJSON(w, http.StatusOK, m.State())
+	case "POST /faults":
+		s, err := readSettings(r.Body)
+		if err == nil {
+			err = m.Apply(s)
+		}
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, m.State())
+	case "DELETE /faults":
+		m.Clear()
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		writeJSON(w, http.StatusNotFound, map[string]string{
+			"error": fmt.Sprintf("no control route %s %s; have GET|DELETE %[3]s/stats, GET|POST|DELETE %[3]s/faults", r.Method, r.URL.Path, m.cfg.ControlPrefix),
+		})
+	}
+}
+
+func readSettings(body io.Reader) (Settings, error) {
+	raw, err := io.ReadAll(io.LimitReader(body, 1<<20))
+	if err != nil {
+		return Settings{}, err
+	}
+	raw = bytes.TrimSpace(raw)
+	var s Settings
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if len(raw) > 0 && raw[0] == '[' {
+		err = dec.Decode(&s.Rules)
+	} else {
+		err = dec.Decode(&s)
+	}
+	if err != nil {
+		return Settings{}, fmt.Errorf("reading fault settings: %w", err)
+	}
+	return s, nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}

@@ -1,0 +1,204 @@
+// Package faults is the HTTP middleware every emulator wraps around its API:
+// it counts requests by route, injects scripted failures, latency, dropped
+// responses and a rate-limit budget, and serves the JSON control API under
+// /_emulator. It uses the standard library only and knows nothing about a
+// particular API beyond the error-body function each emulator passes in, so
+// the Hetzner Cloud, Robot and Proxmox emulators can share it.
+package faults
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrorBodyFunc renders an error in the emulated API's own JSON shape, so a
+// scripted failure looks to the vendor's client exactly like a real one.
+type ErrorBodyFunc func(status int, code, message string) []byte
+
+// Config describes the API a Middleware wraps.
+type Config struct {
+	// APIPrefix is removed from request paths before they are counted and
+	// matched against rules, e.g. "/v1", so routes read "GET /servers/{id}".
+	APIPrefix string
+	// ControlPrefix is where the control API is served; "/_emulator" if empty.
+	ControlPrefix string
+	// ErrorBody renders scripted errors; a generic
+	// {"error":{"code":..,"message":..}} if nil.
+	ErrorBody ErrorBodyFunc
+	// RateLimitCode is the error code of a 429 once the budget is spent;
+	// "rate_limit_exceeded" if empty.
+	RateLimitCode string
+	// Now is the clock of the rate-limit budget; time.Now if nil.
+	Now func() time.Time
+}
+
+// Middleware is an http.Handler that wraps an emulator. It is safe for
+// concurrent use.
+type Middleware struct {
+	next http.Handler
+	cfg  Config
+
+	mu      sync.Mutex
+	stats   map[string]int
+	rules   []*activeRule
+	latency time.Duration
+	budget  *budget
+}
+
+// New wraps next.
+func New(next http.Handler, cfg Config) *Middleware {
+	if cfg.ControlPrefix == "" {
+		cfg.ControlPrefix = "/_emulator"
+	}
+	if cfg.ErrorBody == nil {
+		cfg.ErrorBody = genericErrorBody
+	}
+	if cfg.RateLimitCode == "" {
+		cfg.RateLimitCode = "rate_limit_exceeded"
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Middleware{next: next, cfg: cfg, stats: map[string]int{}}
+}
+
+func genericErrorBody(status int, code, message string) []byte {
+	return fmt.Appendf(nil, `{"error":{"code":%q,"message":%q}}`, code, message)
+}
+
+// Stats returns a copy of the request counts, keyed "METHOD /route".
+func (m *Middleware) Stats() map[string]int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]int, len(m.stats))
+	for k, v := range m.stats {
+		out[k] = v
+	}
+	return out
+}
+
+// Reset sets all request counts back to zero.
+func (m *Middleware) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stats = map[string]int{}
+}
+
+// Clear removes every rule, the global latency and the rate-limit budget.
+func (m *Middleware) Clear() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rules = nil
+	m.latency = 0
+	m.budget = nil
+}
+
+// SetLatency delays every API request by d (0 turns it off).
+func (m *Middleware) SetLatency(d time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.latency = max(d, 0)
+}
+
+// FailNext answers the next n calls of method on route with status and code.
+func (m *Middleware) FailNext(method, route string, n, status int, code string) error {
+	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), Status: status, Code: code})
+}
+
+// DropNext lets the next n calls of method on route reach the API, so their
+// effect is committed, and then closes the connection without a response.
+// Go's http.Transport silently resends a GET (or HEAD, OPTIONS) whose
+// reused connection closed unanswered, so to make a Go client see a dropped
+// GET, drop two.
+func (m *Middleware) DropNext(method, route string, n int) error {
+	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), Drop: true})
+}
+
+// ServeHTTP counts the request, applies the rate-limit budget, the first
+// matching rule and the latency, then hands it to the wrapped API.
+func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, m.cfg.ControlPrefix+"/") || r.URL.Path == m.cfg.ControlPrefix {
+		m.serveControl(w, r)
+		return
+	}
+	raw := strings.TrimPrefix(r.URL.Path, m.cfg.APIPrefix)
+	if raw == "" {
+		raw = "/"
+	}
+	route := Route(raw)
+	now := m.cfg.Now()
+
+	m.mu.Lock()
+	m.stats[r.Method+" "+route]++
+	limited, headers := m.takeBudgetLocked(now)
+	var rule *Rule
+	if !limited {
+		rule = m.matchLocked(r.Method, raw, route)
+	}
+	latency := m.latency
+	m.mu.Unlock()
+
+	for k, v := range headers {
+		w.Header().Set(k, v)
+	}
+	if rule != nil {
+		latency += rule.Latency.Std()
+	}
+	if !wait(r.Context(), latency) {
+		// The client has gone; nobody reads an answer.
+		return
+	}
+	switch {
+	case limited:
+		m.writeError(w, http.StatusTooManyRequests, m.cfg.RateLimitCode, "rate limit exceeded")
+	case rule != nil && rule.Drop:
+		dropAfter(m.next, w, r)
+	case rule != nil && rule.Status != 0:
+		m.writeError(w, rule.Status, rule.Code, rule.Message)
+	default:
+		m.next.ServeHTTP(w, r)
+	}
+}
+
+func (m *Middleware) writeError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(m.cfg.ErrorBody(status, code, message))
+}
+
+// wait sleeps for d unless ctx ends first; it reports whether the full
+// delay passed.
+func wait(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// Route turns a request path into its route: every segment made only of
+// digits becomes {id}, so "/servers/42/actions/7" reads
+// "/servers/{id}/actions/{id}".
+func Route(path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		if s == "" {
+			continue
+		}
+		if _, err := strconv.ParseUint(s, 10, 64); err == nil {
+			segs[i] = "{id}"
+		}
+	}
+	return strings.Join(segs, "/")
+}

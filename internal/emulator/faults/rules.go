@@ -1,0 +1,189 @@
+package faults
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Rule scripts a failure. A rule matches a request when Method and Path
+// match; the first matching rule with calls left is applied and used up.
+type Rule struct {
+	// Method matches case-insensitively; empty or "*" matches any method.
+	Method string `json:"method,omitempty"`
+	// Path is compared with the request's route ("/servers/{id}") and with
+	// its path ("/servers/42"), both without the API prefix (a leading API
+	// prefix in Path is ignored). A trailing "*" makes it a prefix match:
+	// "/servers/{id}/actions/*". Empty or "*" matches every path.
+	Path string `json:"path,omitempty"`
+	// Count is how many of the next matching calls the rule applies to;
+	// 0 means every matching call until the rules are cleared.
+	Count int `json:"count,omitempty"`
+	// Status and Code answer the call with an error in the API's shape.
+	Status  int    `json:"status,omitempty"`
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message,omitempty"`
+	// Drop runs the real handler, so a write is committed, and then closes
+	// the connection without an answer: the client cannot tell whether its
+	// call took effect.
+	Drop bool `json:"drop,omitempty"`
+	// Latency delays matching calls on top of the global latency. A rule
+	// with only Latency lets the call through afterwards.
+	Latency Duration `json:"latency,omitempty"`
+}
+
+type activeRule struct {
+	Rule
+	// left counts the remaining calls; negative means unlimited.
+	left int
+}
+
+func (r Rule) validate() error {
+	switch {
+	case r.Status != 0 && r.Drop:
+		return fmt.Errorf("rule %s %s: status and drop exclude each other", r.Method, r.Path)
+	case r.Status != 0 && (r.Status < 400 || r.Status > 599):
+		return fmt.Errorf("rule %s %s: status %d is not an error status", r.Method, r.Path, r.Status)
+	case r.Status == 0 && !r.Drop && r.Latency <= 0:
+		return fmt.Errorf("rule %s %s: needs a status, drop or latency", r.Method, r.Path)
+	case r.Count < 0:
+		return fmt.Errorf("rule %s %s: negative count", r.Method, r.Path)
+	}
+	return nil
+}
+
+// AddRule appends a rule after the existing ones.
+func (m *Middleware) AddRule(r Rule) error {
+	if err := r.validate(); err != nil {
+		return err
+	}
+	if r.Code == "" && r.Status != 0 {
+		r.Code = defaultCode(r.Status)
+	}
+	if r.Message == "" && r.Status != 0 {
+		r.Message = "injected failure: " + r.Code
+	}
+	left := r.Count
+	if left == 0 {
+		left = -1
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rules = append(m.rules, &activeRule{Rule: r, left: left})
+	return nil
+}
+
+// Rules returns the rules still in force, Count holding the calls left
+// (0 for unlimited).
+func (m *Middleware) Rules() []Rule {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Rule, 0, len(m.rules))
+	for _, r := range m.rules {
+		c := r.Rule
+		c.Count = max(r.left, 0)
+		out = append(out, c)
+	}
+	return out
+}
+
+// matchLocked finds, uses up and returns the first rule that matches.
+func (m *Middleware) matchLocked(method, raw, route string) *Rule {
+	for i, r := range m.rules {
+		if !r.matches(m.cfg.APIPrefix, method, raw, route) {
+			continue
+		}
+		applied := r.Rule
+		if r.left > 0 {
+			r.left--
+			if r.left == 0 {
+				m.rules = slices.Delete(m.rules, i, i+1)
+			}
+		}
+		return &applied
+	}
+	return nil
+}
+
+func (r Rule) matches(apiPrefix, method, raw, route string) bool {
+	if r.Method != "" && r.Method != "*" && !strings.EqualFold(r.Method, method) {
+		return false
+	}
+	p := r.Path
+	if apiPrefix != "" && strings.HasPrefix(p, apiPrefix+"/") {
+		p = strings.TrimPrefix(p, apiPrefix)
+	}
+	if p == "" || p == "*" {
+		return true
+	}
+	if prefix, ok := strings.CutSuffix(p, "*"); ok {
+		return strings.HasPrefix(route, prefix) || strings.HasPrefix(raw, prefix)
+	}
+	return p == route || p == raw
+}
+
+// defaultCode names a status the way most JSON APIs do; emulators whose
+// API spells codes differently pass Code explicitly or map it in ErrorBody.
+func defaultCode(status int) string {
+	switch status {
+	case 401:
+		return "unauthorized"
+	case 403:
+		return "forbidden"
+	case 404:
+		return "not_found"
+	case 409:
+		return "conflict"
+	case 412:
+		return "resource_unavailable"
+	case 422:
+		return "invalid_input"
+	case 423:
+		return "locked"
+	case 429:
+		return "rate_limit_exceeded"
+	case 500:
+		return "server_error"
+	case 502:
+		return "bad_gateway"
+	case 503:
+		return "unavailable"
+	case 504:
+		return "timeout"
+	}
+	return "unknown_error"
+}
+
+// Duration is a time.Duration that reads from JSON as a Go duration string
+// ("150ms") or a number of milliseconds, and writes as a string.
+type Duration time.Duration
+
+// Std returns d as a time.Duration.
+func (d Duration) Std() time.Duration { return time.Duration(d) }
+
+// MarshalJSON writes d as a Go duration string.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+// UnmarshalJSON reads "150ms" or 150 (milliseconds).
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return err
+		}
+		*d = Duration(v)
+		return nil
+	}
+	ms, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("duration %s: want a string like \"150ms\" or a number of milliseconds", b)
+	}
+	*d = Duration(ms * float64(time.Millisecond))
+	return nil
+}

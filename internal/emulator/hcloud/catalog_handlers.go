@@ -1,0 +1,164 @@
+package hcloud
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+)
+
+// listCatalog serves a paginated catalog list: filter by exact name, sort
+// by id or name, and page like every other list.
+func listCatalog[T any](e *Emulator, w http.ResponseWriter, r *http.Request, key string, all []T,
+	id func(T) int64, name func(T) string, keep func(url.Values, T) bool, extra map[string]any) {
+	q := r.URL.Query()
+	page, perPage, err := paging(q, e.pageSize())
+	var order func(a, b T) int
+	if err == nil {
+		order, err = parseSort(q["sort"], catalogSortKeys(id, name))
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var found []T
+	for _, item := range all {
+		if n := q.Get("name"); n != "" && name(item) != n {
+			continue
+		}
+		if keep != nil && !keep(q, item) {
+			continue
+		}
+		found = append(found, item)
+	}
+	slices.SortStableFunc(found, order)
+	items, meta := pageOf(found, page, perPage)
+	body := map[string]any{key: items, "meta": wireMeta{Pagination: meta}}
+	for k, v := range extra {
+		body[k] = v
+	}
+	setLinkHeader(w, r, meta)
+	writeJSON(w, http.StatusOK, body)
+}
+
+// getCatalog serves GET /<kind>/{id}.
+func getCatalog[T any](w http.ResponseWriter, r *http.Request, kind, key string, all []T, id func(T) int64) {
+	want, _ := pathID(r, "id")
+	for _, item := range all {
+		if id(item) == want {
+			writeJSON(w, http.StatusOK, map[string]any{key: item})
+			return
+		}
+	}
+	writeError(w, notFound(kind, want))
+}
+
+func (e *Emulator) serverTypes() []wireServerType {
+	out := make([]wireServerType, len(e.cat.types))
+	for i, t := range e.cat.types {
+		out[i] = t.wire
+	}
+	return out
+}
+
+func (e *Emulator) locations() []wireLocation {
+	out := make([]wireLocation, len(e.cat.locations))
+	for i, l := range e.cat.locations {
+		out[i] = l.wire
+	}
+	return out
+}
+
+func (e *Emulator) datacenters() []wireDatacenter {
+	out := make([]wireDatacenter, len(e.cat.datacenters))
+	for i, d := range e.cat.datacenters {
+		out[i] = d.wire
+	}
+	return out
+}
+
+func (e *Emulator) images() []wireImage {
+	out := make([]wireImage, len(e.cat.images))
+	for i, im := range e.cat.images {
+		out[i] = im.wire
+	}
+	return out
+}
+
+func typeID(t wireServerType) int64    { return t.ID }
+func typeName(t wireServerType) string { return t.Name }
+func locID(l wireLocation) int64       { return l.ID }
+func locName(l wireLocation) string    { return l.Name }
+func dcID(d wireDatacenter) int64      { return d.ID }
+func dcName(d wireDatacenter) string   { return d.Name }
+func imageID(i wireImage) int64        { return i.ID }
+func imageName(i wireImage) string     { return *i.Name }
+
+func (e *Emulator) listServerTypes(w http.ResponseWriter, r *http.Request) {
+	listCatalog(e, w, r, "server_types", e.serverTypes(), typeID, typeName, nil, nil)
+}
+
+func (e *Emulator) getServerType(w http.ResponseWriter, r *http.Request) {
+	getCatalog(w, r, "server_type", "server_type", e.serverTypes(), typeID)
+}
+
+func (e *Emulator) listLocations(w http.ResponseWriter, r *http.Request) {
+	listCatalog(e, w, r, "locations", e.locations(), locID, locName, nil, nil)
+}
+
+func (e *Emulator) getLocation(w http.ResponseWriter, r *http.Request) {
+	getCatalog(w, r, "location", "location", e.locations(), locID)
+}
+
+func (e *Emulator) listDatacenters(w http.ResponseWriter, r *http.Request) {
+	// The API recommends a datacenter for new servers; the first is fsn1-dc14.
+	listCatalog(e, w, r, "datacenters", e.datacenters(), dcID, dcName, nil,
+		map[string]any{"recommendation": e.cat.datacenters[0].wire.ID})
+}
+
+func (e *Emulator) getDatacenter(w http.ResponseWriter, r *http.Request) {
+	getCatalog(w, r, "datacenter", "datacenter", e.datacenters(), dcID)
+}
+
+var (
+	imageTypes    = []string{"system", "app", "snapshot", "backup"}
+	imageStatuses = []string{"available", "creating", "unavailable"}
+	architectures = []string{"x86", "arm"}
+)
+
+// listImages filters like the API: deprecated images only with
+// include_deprecated=true, and by type, status, architecture and labels.
+func (e *Emulator) listImages(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	err := checkEnum("type", q["type"], imageTypes)
+	if err == nil {
+		err = checkEnum("status", q["status"], imageStatuses)
+	}
+	if err == nil {
+		err = checkEnum("architecture", q["architecture"], architectures)
+	}
+	var includeDeprecated bool
+	if err == nil {
+		includeDeprecated, err = queryBool("include_deprecated", q.Get("include_deprecated"))
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	sel, selErr := parseSelector(q.Get("label_selector"))
+	if selErr != nil {
+		writeError(w, invalidFields(fieldError{Name: "label_selector", Messages: []string{selErr.Error()}}))
+		return
+	}
+	keep := func(q url.Values, im wireImage) bool {
+		return (includeDeprecated || im.Deprecated == nil) &&
+			(len(q["type"]) == 0 || slices.Contains(q["type"], im.Type)) &&
+			(len(q["status"]) == 0 || slices.Contains(q["status"], im.Status)) &&
+			(len(q["architecture"]) == 0 || slices.Contains(q["architecture"], im.Architecture)) &&
+			len(q["bound_to"]) == 0 && sel.matches(im.Labels)
+	}
+	listCatalog(e, w, r, "images", e.images(), imageID, imageName, keep, nil)
+}
+
+func (e *Emulator) getImage(w http.ResponseWriter, r *http.Request) {
+	getCatalog(w, r, "image", "image", e.images(), imageID)
+}

@@ -1,0 +1,270 @@
+// Package hcloud is a stateful, in-memory emulator of the Hetzner Cloud API
+// (servers, their actions, the catalog and SSH keys) that answers in the
+// real API's JSON shapes, so the unmodified hcloud-go client works against
+// it. It is an http.Handler wrapped in the faults middleware, with a Go API
+// for tests to seed servers and simulate changes made outside Terraform.
+//
+// It imports only the standard library and internal/emulator/faults; it
+// never imports the provider's adapters, which talk to it over HTTP.
+package hcloud
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
+)
+
+// BasePath is where the API lives below the emulator's root; the client's
+// endpoint is the server URL plus BasePath.
+const BasePath = "/v1"
+
+// Options configure an Emulator.
+type Options struct {
+	// Token is the bearer token the API accepts; empty accepts any request.
+	Token string
+	// Latency delays every API request.
+	Latency time.Duration
+	// ActionPolls is how many polls finish an action. A poll is any GET
+	// that shows the action (by id, or in an action list) or the server it
+	// acts on (by id, or in a server list). 0 means 1: the first poll sees
+	// success. A negative value finishes actions before the call that
+	// starts them answers.
+	ActionPolls int
+	// ActionDuration, when positive, finishes actions after this much wall
+	// time instead of after ActionPolls reads.
+	ActionDuration time.Duration
+}
+
+// Emulator is the Hetzner Cloud API in memory. It is safe for concurrent
+// use; every API call runs under one lock, which keeps uniqueness checks
+// and action lifecycles exact under concurrent clients.
+type Emulator struct {
+	opts   Options
+	cat    *catalog
+	faults *faults.Middleware
+	mux    *http.ServeMux
+
+	mu           sync.Mutex
+	servers      map[int64]*server
+	actions      map[int64]*action
+	running      []*action // in id order
+	sshKeys      map[int64]*sshKey
+	lastID       map[string]int64
+	addrs        addressPool
+	maxPageSize  int
+	actionFaults []actionFault
+}
+
+// New returns an emulator with the fixed catalog and no servers.
+func New(opts Options) *Emulator {
+	if opts.ActionPolls == 0 {
+		opts.ActionPolls = 1
+	}
+	e := &Emulator{
+		opts:    opts,
+		cat:     newCatalog(),
+		servers: map[int64]*server{},
+		actions: map[int64]*action{},
+		sshKeys: map[int64]*sshKey{},
+		// Each kind of id counts in its own range, so a test or client that
+		// confuses an action id with a server id fails instead of passing.
+		lastID:      map[string]int64{"server": 4_200_000, "action": 9_100_000, "primary_ip": 51_000_000, "ssh_key": 2_300_000},
+		maxPageSize: maxPerPage,
+	}
+	e.mux = http.NewServeMux()
+	e.routes()
+	e.faults = faults.New(http.HandlerFunc(e.serveAPI), faults.Config{APIPrefix: BasePath, ErrorBody: errorBody})
+	e.faults.SetLatency(opts.Latency)
+	return e
+}
+
+func (e *Emulator) routes() {
+	for pattern, h := range map[string]http.HandlerFunc{
+		"GET /v1/servers":                          e.listServers,
+		"POST /v1/servers":                         e.createServer,
+		"GET /v1/servers/{id}":                     e.getServer,
+		"PUT /v1/servers/{id}":                     e.updateServer,
+		"DELETE /v1/servers/{id}":                  e.deleteServer,
+		"POST /v1/servers/{id}/actions/{command}":  e.serverAction,
+		"GET /v1/servers/{first}/{second}":         e.serverSubresource,
+		"GET /v1/servers/{id}/actions/{action_id}": e.getServerAction,
+		"GET /v1/servers/actions":                  e.listAllServerActions,
+		"GET /v1/actions":                          e.listActions,
+		"GET /v1/actions/{id}":                     e.getAction,
+		"GET /v1/server_types":                     e.listServerTypes,
+		"GET /v1/server_types/{id}":                e.getServerType,
+		"GET /v1/locations":                        e.listLocations,
+		"GET /v1/locations/{id}":                   e.getLocation,
+		"GET /v1/datacenters":                      e.listDatacenters,
+		"GET /v1/datacenters/{id}":                 e.getDatacenter,
+		"GET /v1/images":                           e.listImages,
+		"GET /v1/images/{id}":                      e.getImage,
+		"GET /v1/ssh_keys":                         e.listSSHKeys,
+		"POST /v1/ssh_keys":                        e.createSSHKey,
+		"GET /v1/ssh_keys/{id}":                    e.getSSHKey,
+		"PUT /v1/ssh_keys/{id}":                    e.updateSSHKey,
+		"DELETE /v1/ssh_keys/{id}":                 e.deleteSSHKey,
+	} {
+		e.mux.HandleFunc(pattern, h)
+	}
+}
+
+// ServeHTTP serves the API under BasePath and the control API under
+// /_emulator (see package faults).
+func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	e.faults.ServeHTTP(w, r)
+}
+
+func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Correlation-Id", correlationID())
+	if !e.authorized(r) {
+		writeError(w, errUnauthorized)
+		return
+	}
+	h, pattern := e.mux.Handler(r)
+	if pattern == "" {
+		// The mux would answer 404 or 405 in plain text; the API answers JSON.
+		probe := &statusProbe{header: http.Header{}}
+		h.ServeHTTP(probe, r)
+		if probe.status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", probe.header.Get("Allow"))
+			writeError(w, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.Method + " is not allowed on " + r.URL.Path})
+			return
+		}
+		writeError(w, &apiError{status: http.StatusNotFound, code: "not_found", message: "no API route " + r.URL.Path})
+		return
+	}
+	// Serve through the mux rather than h: only the mux sets the path
+	// values the handlers read.
+	e.mux.ServeHTTP(w, r)
+}
+
+func (e *Emulator) authorized(r *http.Request) bool {
+	if e.opts.Token == "" {
+		return true
+	}
+	want := []byte("Bearer " + e.opts.Token)
+	return subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) == 1
+}
+
+func correlationID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+type statusProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *statusProbe) Header() http.Header { return p.header }
+func (p *statusProbe) Write(b []byte) (int, error) {
+	if p.status == 0 {
+		p.status = http.StatusOK
+	}
+	return len(b), nil
+}
+func (p *statusProbe) WriteHeader(status int) { p.status = status }
+
+// pathID reads a numeric path segment; anything else names no object.
+func pathID(r *http.Request, name string) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	return id, err == nil && id > 0
+}
+
+func (e *Emulator) nextIDLocked(kind string) int64 {
+	e.lastID[kind]++
+	return e.lastID[kind]
+}
+
+// Faults returns the fault middleware for scripting beyond the shortcuts
+// below (rules with latency, unlimited failures, the control API state).
+func (e *Emulator) Faults() *faults.Middleware { return e.faults }
+
+// FailNext answers the next n calls of method on route (e.g. "GET",
+// "/servers/{id}") with status and the API error code.
+func (e *Emulator) FailNext(method, route string, n, status int, code string) {
+	mustRule(e.faults.FailNext(method, route, n, status, code))
+}
+
+// DropNext commits the next n calls of method on route and then closes the
+// connection without answering. Go's http.Transport resends a GET once when
+// a reused connection closes unanswered, so drop two GETs to make hcloud-go
+// see the failure; POST, PUT and DELETE are never resent.
+func (e *Emulator) DropNext(method, route string, n int) {
+	mustRule(e.faults.DropNext(method, route, n))
+}
+
+// mustRule panics on a rule the test wrote wrongly, such as a 2xx status;
+// a silently ignored fault would make the test pass for the wrong reason.
+func mustRule(err error) {
+	if err != nil {
+		panic("hcloud emulator: " + err.Error())
+	}
+}
+
+// SetLatency delays every API request by d.
+func (e *Emulator) SetLatency(d time.Duration) { e.faults.SetLatency(d) }
+
+// SetRateLimit enforces a budget of limit requests per window with the
+// API's RateLimit-* headers; limit 0 removes it.
+func (e *Emulator) SetRateLimit(limit int, window time.Duration) {
+	e.faults.SetRateLimit(limit, window)
+}
+
+// SetMaxPageSize lowers the largest page a list returns (50 by default),
+// so a test can make a client follow pages without creating hundreds of
+// servers. n <= 0 restores the default.
+func (e *Emulator) SetMaxPageSize(n int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if n <= 0 {
+		n = maxPerPage
+	}
+	e.maxPageSize = n
+}
+
+func (e *Emulator) pageSize() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.maxPageSize
+}
+
+// Stats returns request counts keyed "METHOD /route", e.g.
+// "GET /servers/{id}"; control routes are not counted.
+func (e *Emulator) Stats() map[string]int { return e.faults.Stats() }
+
+// ResetStats sets the request counts back to zero.
+func (e *Emulator) ResetStats() { e.faults.Reset() }
+
+// NewServer starts a new emulator on 127.0.0.1 at a free port. It returns
+// the API endpoint (the URL hcloud.WithEndpoint takes, ending in /v1) and a
+// function that stops the server; the server also stops when ctx ends.
+// The control API is at the endpoint's host under /_emulator.
+func NewServer(ctx context.Context, opts Options) (*Emulator, string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	e := New(opts)
+	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	// Serve returns http.ErrServerClosed once stopped; nothing to report.
+	go func() { _ = srv.Serve(ln) }()
+	var once sync.Once
+	closeServer := func() { once.Do(func() { _ = srv.Close() }) }
+	unwatch := context.AfterFunc(ctx, closeServer)
+	stop := func() {
+		unwatch()
+		closeServer()
+	}
+	return e, "http://" + ln.Addr().String() + BasePath, stop, nil
+}

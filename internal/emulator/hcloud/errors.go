@@ -1,0 +1,135 @@
+package hcloud
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// apiError is an error answer in the API's shape:
+// {"error":{"code":..,"message":..,"details":{..}}}.
+type apiError struct {
+	status  int
+	code    string
+	message string
+	details any
+}
+
+func (e *apiError) Error() string { return e.message + " (" + e.code + ")" }
+
+// fieldError is one entry of details.fields.
+type fieldError struct {
+	Name     string   `json:"name"`
+	Messages []string `json:"messages,omitempty"`
+}
+
+const missingField = "Missing data for required field."
+
+func invalidFields(fields ...fieldError) *apiError {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = "'" + f.Name + "'"
+	}
+	msg := "invalid input in field " + names[0]
+	if len(fields) == 1 && len(fields[0].Messages) > 0 {
+		msg += ": " + fields[0].Messages[0]
+	} else if len(fields) > 1 {
+		msg = "invalid input in fields " + strings.Join(names, ", ")
+	}
+	return &apiError{status: http.StatusUnprocessableEntity, code: "invalid_input", message: msg,
+		details: map[string]any{"fields": fields}}
+}
+
+// invalidInput is the real API's answer to a reference it cannot resolve,
+// such as an unknown server type: a bare message and empty details.
+func invalidInput(format string, args ...any) *apiError {
+	return &apiError{status: http.StatusUnprocessableEntity, code: "invalid_input", message: fmt.Sprintf(format, args...)}
+}
+
+func notFound(kind string, id int64) *apiError {
+	return &apiError{status: http.StatusNotFound, code: "not_found", message: fmt.Sprintf("%s with ID '%d' not found", kind, id)}
+}
+
+func uniqueness(message, field string) *apiError {
+	return &apiError{status: http.StatusConflict, code: "uniqueness_error", message: message,
+		details: map[string]any{"fields": []fieldError{{Name: field}}}}
+}
+
+func jsonError(err error) *apiError {
+	return &apiError{status: http.StatusBadRequest, code: "json_error", message: "invalid JSON in request body: " + err.Error()}
+}
+
+func locked(kind string, id int64) *apiError {
+	return &apiError{status: http.StatusLocked, code: "locked", message: fmt.Sprintf("%s %d is locked by a running action", kind, id)}
+}
+
+var errUnauthorized = &apiError{status: http.StatusUnauthorized, code: "unauthorized", message: "unable to authenticate"}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	details := e.details
+	if details == nil {
+		details = map[string]any{}
+	}
+	writeJSON(w, e.status, map[string]any{"error": map[string]any{
+		"code": e.code, "message": e.message, "details": details,
+	}})
+}
+
+// errorBody renders failures scripted through the faults middleware. A
+// missing code is filled in from the status the way the API names it.
+func errorBody(status int, code, message string) []byte {
+	if code == "" {
+		code = codeForStatus(status)
+	}
+	if message == "" {
+		message = code
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"code": code, "message": message, "details": map[string]any{},
+	}})
+	return b
+}
+
+func codeForStatus(status int) string {
+	switch status {
+	case 400:
+		return "json_error"
+	case 401:
+		return "unauthorized"
+	case 403:
+		return "forbidden"
+	case 404:
+		return "not_found"
+	case 405:
+		return "method_not_allowed"
+	case 409:
+		return "conflict"
+	case 412:
+		return "resource_unavailable"
+	case 422:
+		return "invalid_input"
+	case 423:
+		return "locked"
+	case 429:
+		return "rate_limit_exceeded"
+	case 502:
+		return "bad_gateway"
+	case 503:
+		return "unavailable"
+	case 504:
+		return "timeout"
+	}
+	return "server_error"
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = errorBody(http.StatusInternalServerError, "server_error", "encoding response: "+err.Error())
+		status = http.StatusInternalServerError
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}

@@ -1,0 +1,118 @@
+package hcloud
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+const (
+	defaultPerPage = 25
+	maxPerPage     = 50
+)
+
+// paging reads page and per_page. Like the API, it clamps per_page to the
+// maximum (SetMaxPageSize can lower it to make tests page) rather than
+// refusing a large value.
+func paging(q url.Values, maxSize int) (page, perPage int, err *apiError) {
+	page, perPage = 1, min(defaultPerPage, maxSize)
+	if v := q.Get("page"); v != "" {
+		n, convErr := strconv.Atoi(v)
+		if convErr != nil || n < 1 {
+			return 0, 0, invalidFields(fieldError{Name: "page", Messages: []string{"Not a valid integer."}})
+		}
+		page = n
+	}
+	if v := q.Get("per_page"); v != "" {
+		n, convErr := strconv.Atoi(v)
+		if convErr != nil || n < 1 {
+			return 0, 0, invalidFields(fieldError{Name: "per_page", Messages: []string{"Not a valid integer."}})
+		}
+		perPage = min(n, maxSize)
+	}
+	return page, perPage, nil
+}
+
+// pageOf cuts one page out of items and describes it in meta.pagination.
+func pageOf[T any](items []T, page, perPage int) ([]T, wirePagination) {
+	total := len(items)
+	last := max(1, (total+perPage-1)/perPage)
+	p := wirePagination{Page: page, PerPage: perPage, LastPage: &last, TotalEntries: &total}
+	if page > 1 {
+		prev := min(page-1, last)
+		p.PreviousPage = &prev
+	}
+	if page < last {
+		next := page + 1
+		p.NextPage = &next
+	}
+	from := min((page-1)*perPage, total)
+	to := min(from+perPage, total)
+	return items[from:to], p
+}
+
+// setLinkHeader adds the Link header the API sends beside meta.pagination.
+func setLinkHeader(w http.ResponseWriter, r *http.Request, p wirePagination) {
+	link := func(page int, rel string) string {
+		q := r.URL.Query()
+		q.Set("page", strconv.Itoa(page))
+		q.Set("per_page", strconv.Itoa(p.PerPage))
+		u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}
+		return fmt.Sprintf("<%s>; rel=%q", u.String(), rel)
+	}
+	var parts []string
+	if p.PreviousPage != nil {
+		parts = append(parts, link(*p.PreviousPage, "prev"))
+	}
+	if p.NextPage != nil {
+		parts = append(parts, link(*p.NextPage, "next"))
+	}
+	parts = append(parts, link(*p.LastPage, "last"))
+	w.Header().Set("Link", strings.Join(parts, ", "))
+}
+
+// sortKeys maps the sort fields a list accepts to comparisons.
+type sortKeys[T any] map[string]func(a, b T) int
+
+// parseSort turns sort=field[:asc|:desc] values into one comparison.
+// Without sort, lists come in id order, as from the API.
+func parseSort[T any](values []string, keys sortKeys[T]) (func(a, b T) int, *apiError) {
+	var cmps []func(a, b T) int
+	for _, v := range values {
+		field, dir, _ := strings.Cut(v, ":")
+		c, ok := keys[field]
+		if !ok || (dir != "" && dir != "asc" && dir != "desc") {
+			names := slices.Sorted(maps.Keys(keys))
+			return nil, invalidFields(fieldError{Name: "sort", Messages: []string{
+				fmt.Sprintf("Must be one of: %s, optionally with :asc or :desc.", strings.Join(names, ", ")),
+			}})
+		}
+		if dir == "desc" {
+			asc := c
+			c = func(a, b T) int { return asc(b, a) }
+		}
+		cmps = append(cmps, c)
+	}
+	idKey := keys["id"]
+	return func(a, b T) int {
+		for _, c := range cmps {
+			if r := c(a, b); r != 0 {
+				return r
+			}
+		}
+		return idKey(a, b)
+	}, nil
+}
+
+// catalogSortKeys are the sort keys every catalog list accepts.
+func catalogSortKeys[T any](id func(T) int64, name func(T) string) sortKeys[T] {
+	return sortKeys[T]{
+		"id":   func(a, b T) int { return cmp.Compare(id(a), id(b)) },
+		"name": func(a, b T) int { return cmp.Compare(name(a), name(b)) },
+	}
+}

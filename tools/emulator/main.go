@@ -1,0 +1,32 @@
+// Command emulator serves the in-memory API emulators on one loopback port,
+// for the quick start and for trying the provider without an account.
+//
+//	go run ./tools/emulator [-listen 127.0.0.1:0] [-latency 50ms] [-token demo-token]
+//
+// It prints one line per API, "NAME URL" (e.g. "hcloud
+// http://127.0.0.1:43123/v1"), then serves until SIGINT or SIGTERM. The
+// control API (GET /_emulator/stats, POST and DELETE /_emulator/faults) is
+// on the same port. It imports the emulators only, never the provider.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "emulator:", err)
+		os.Exit(1)
+	}
+}
