@@ -1,0 +1,261 @@
+package conformance
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+var cases = []testCase{
+	{"definition builds", definitionBuilds},
+	{"offers are well formed", offersWellFormed},
+	{"retried create returns the same machine", createIsIdempotent},
+	{"get follows and delete removes", getAndDelete},
+	{"power stops and starts", power},
+	{"same key with another fingerprint is a conflict", fingerprintConflict},
+	{"unmarked machines are left alone", unmarkedLeftAlone},
+}
+
+// definitionBuilds: the manifest normalizes, the adapter builds, and the
+// declared capabilities are exactly the interfaces it implements.
+func definitionBuilds(t *testing.T, s *suite) {
+	d := s.Definition
+	if d.Kind == "" || s.adapter.Kind() != d.Kind {
+		t.Errorf("Kind: definition %q, adapter %q", d.Kind, s.adapter.Kind())
+	}
+	if !slices.Equal(s.adapter.Capabilities(), d.Capabilities) {
+		t.Errorf("adapter declares %v, definition %v", s.adapter.Capabilities(), d.Capabilities)
+	}
+	implements := map[adapter.Capability]bool{}
+	_, implements[adapter.CapPower] = s.adapter.(adapter.Powerer)
+	_, implements[adapter.CapUpdate] = s.adapter.(adapter.Updater)
+	_, implements[adapter.CapList] = s.adapter.(adapter.Lister)
+	_, implements[adapter.CapCheck] = s.adapter.(adapter.Checker)
+	_, implements[adapter.CapValidate] = s.adapter.(adapter.Validator)
+	for c, ok := range implements {
+		if d.Capabilities.Has(c) != ok {
+			t.Errorf("capability %s: declared %t, implemented %t", c, d.Capabilities.Has(c), ok)
+		}
+	}
+	for _, set := range d.Settings {
+		if set.Name == "" || set.Description == "" {
+			t.Errorf("setting %q needs a name and a description", set.Name)
+		}
+	}
+	if _, err := d.Normalize(map[string]string{"no_such_setting": "x"}); !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != "no_such_setting" {
+		t.Errorf("Normalize of an unknown setting: got %v, want InvalidConfig on no_such_setting", err)
+	}
+	if c, ok := s.adapter.(adapter.Checker); ok {
+		if err := s.retry(t, "check", c.Check); err != nil {
+			t.Errorf("Check: %v", err)
+		}
+	}
+}
+
+// offersWellFormed: offers have ids and sizes, include the target's offer,
+// come sorted by price, and an impossible query is [] without an error.
+func offersWellFormed(t *testing.T, s *suite) {
+	var offers []adapter.Offer
+	err := s.retry(t, "list offers", func(ctx context.Context) error {
+		var err error
+		offers, err = s.adapter.ListOffers(ctx, adapter.Query{Location: s.Location})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("ListOffers: %v", err)
+	}
+	seen := map[string]bool{}
+	for i, o := range offers {
+		switch {
+		case o.ID == "":
+			t.Errorf("offer %d has no id: %+v", i, o)
+		case seen[o.ID]:
+			t.Errorf("offer id %q appears twice", o.ID)
+		case o.VCPU <= 0 || o.MemoryGiB <= 0:
+			t.Errorf("offer %q has vcpu %d, memory %g", o.ID, o.VCPU, o.MemoryGiB)
+		case o.Kind != adapter.KindVPS && o.Kind != adapter.KindMetal:
+			t.Errorf("offer %q has kind %q", o.ID, o.Kind)
+		case o.PricePerHour > 0 && o.Currency == "":
+			t.Errorf("offer %q has a price without a currency", o.ID)
+		case i > 0 && o.PricePerHour < offers[i-1].PricePerHour:
+			t.Errorf("offers are not sorted by price: %q (%g) after %q (%g)", o.ID, o.PricePerHour, offers[i-1].ID, offers[i-1].PricePerHour)
+		}
+		seen[o.ID] = true
+	}
+	if !seen[s.OfferID] {
+		t.Errorf("offers in %q do not include %q", s.Location, s.OfferID)
+	}
+	var none []adapter.Offer
+	err = s.retry(t, "list offers", func(ctx context.Context) error {
+		var err error
+		none, err = s.adapter.ListOffers(ctx, adapter.Query{MinVCPU: 1_000_000})
+		return err
+	})
+	if err != nil || none == nil || len(none) != 0 {
+		t.Errorf("an impossible query must give [] and no error; got %v, %v", none, err)
+	}
+}
+
+// createIsIdempotent: a create retried with the same key returns the
+// machine the first one made, and the machine carries the key.
+func createIsIdempotent(t *testing.T, s *suite) {
+	n := name(t, "idem")
+	call, req := s.call(n), s.request(n)
+	first := s.mustCreate(t, call, req)
+	again := s.mustCreate(t, call, req)
+	if again.ID != first.ID {
+		t.Fatalf("a retried create made a second machine: %s, then %s", first.ID, again.ID)
+	}
+	if !first.Managed || first.Key != call.IdempotencyKey {
+		t.Errorf("created machine: managed %t key %q, want managed with key %q", first.Managed, first.Key, call.IdempotencyKey)
+	}
+	if l, ok := s.adapter.(adapter.Lister); ok {
+		var ms []adapter.Machine
+		if err := s.retry(t, "list", func(ctx context.Context) (err error) { ms, err = l.List(ctx); return err }); err != nil {
+			t.Fatalf("List: %v", err)
+		}
+		count := 0
+		for _, m := range ms {
+			if m.ID == first.ID {
+				count++
+			}
+		}
+		if count != 1 {
+			t.Errorf("List shows the created machine %d times, want once", count)
+		}
+	}
+}
+
+// getAndDelete: Get reads what Create made; Delete removes it, a second
+// Delete is NotFound or nil, and an unknown id is NotFound.
+func getAndDelete(t *testing.T, s *suite) {
+	n := name(t, "get")
+	created := s.mustCreate(t, s.call(n), s.request(n))
+	var got adapter.Machine
+	if err := s.retry(t, "get", func(ctx context.Context) (err error) { got, err = s.adapter.Get(ctx, created.ID); return err }); err != nil {
+		t.Fatalf("Get(%s): %v", created.ID, err)
+	}
+	if got.ID != created.ID || got.Name != n || !got.Managed {
+		t.Errorf("Get(%s) = id %q name %q managed %t, want id %q name %q managed", created.ID, got.ID, got.Name, got.Managed, created.ID, n)
+	}
+	// Backends without labels report none; those with labels must not
+	// show the adapter's own marks among the user's.
+	for k := range got.Labels {
+		if _, asked := s.request(n).Labels[k]; !asked {
+			t.Errorf("Machine.Labels must hold the user's labels only, found %q", k)
+		}
+	}
+	if err := s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, created.ID) }); err != nil {
+		t.Fatalf("Delete(%s): %v", created.ID, err)
+	}
+	s.waitFor(t, created.ID, "absence", func(_ adapter.Machine, err error) bool { return adapter.IsNotFound(err) })
+	err := s.retry(t, "delete again", func(ctx context.Context) error { return s.adapter.Delete(ctx, created.ID) })
+	if err != nil {
+		wantCode(t, "second Delete", err, adapter.NotFound)
+	}
+	_, err = s.adapter.Get(s.ctx(t), s.MissingID)
+	wantCode(t, "Get of an unknown id", err, adapter.NotFound)
+}
+
+// power: a managed machine stops and starts.
+func power(t *testing.T, s *suite) {
+	p, ok := s.adapter.(adapter.Powerer)
+	if !ok {
+		t.Skip("the adapter does not offer power")
+	}
+	n := name(t, "power")
+	m := s.mustCreate(t, s.call(n), s.request(n))
+	if s.PowerObservable {
+		s.waitFor(t, m.ID, "running", func(m adapter.Machine, err error) bool { return err == nil && m.State == adapter.StateRunning })
+	}
+	for _, step := range []struct {
+		action adapter.PowerAction
+		state  adapter.State
+	}{{adapter.PowerOff, adapter.StateStopped}, {adapter.PowerOn, adapter.StateRunning}} {
+		if err := s.retry(t, "power", func(ctx context.Context) error { return p.Power(ctx, m.ID, step.action) }); err != nil {
+			t.Fatalf("Power(%s, %s): %v", m.ID, step.action, err)
+		}
+		if s.PowerObservable {
+			s.waitFor(t, m.ID, string(step.state), func(m adapter.Machine, err error) bool { return err == nil && m.State == step.state })
+		}
+	}
+}
+
+// fingerprintConflict: a machine found by key is not adopted when the
+// request differs; the Conflict names both fingerprints.
+func fingerprintConflict(t *testing.T, s *suite) {
+	n := name(t, "fp")
+	call, req := s.call(n), s.request(n)
+	s.mustCreate(t, call, req)
+	other := req
+	other.UserData = "#cloud-config\n# conformance-sentinel-7f3a\n"
+	m, err := s.create(t, call, other)
+	if err == nil {
+		t.Fatalf("a create with the same key and other user data returned machine %s, want Conflict", m.ID)
+	}
+	wantCode(t, "Create with another fingerprint", err, adapter.Conflict)
+	for _, fp := range []string{adapter.Fingerprint(req), adapter.Fingerprint(other)} {
+		if !strings.Contains(err.Error(), fp) {
+			t.Errorf("the Conflict must name both fingerprints; %q lacks %s", err, fp)
+		}
+	}
+	if strings.Contains(err.Error(), "conformance-sentinel-7f3a") {
+		t.Errorf("the Conflict repeats user data: %q", err)
+	}
+}
+
+// unmarkedLeftAlone: a machine without the marks is never listed, powered,
+// deleted or adopted, and is still there afterwards.
+func unmarkedLeftAlone(t *testing.T, s *suite) {
+	if s.SeedUnmarked == nil {
+		t.Skip("the target cannot seed unmarked machines")
+	}
+	n := name(t, "unmarked")
+	id := s.SeedUnmarked(t, n)
+	var before adapter.Machine
+	if err := s.retry(t, "get", func(ctx context.Context) (err error) { before, err = s.adapter.Get(ctx, id); return err }); err != nil {
+		t.Fatalf("Get of the unmarked machine %s: %v", id, err)
+	}
+	if l, ok := s.adapter.(adapter.Lister); ok {
+		var ms []adapter.Machine
+		if err := s.retry(t, "list", func(ctx context.Context) (err error) { ms, err = l.List(ctx); return err }); err != nil {
+			t.Fatalf("List: %v", err)
+		}
+		for _, m := range ms {
+			if m.ID == id {
+				t.Errorf("List shows unmarked machine %s", id)
+			}
+		}
+	}
+	if p, ok := s.adapter.(adapter.Powerer); ok {
+		err := s.retry(t, "power", func(ctx context.Context) error { return p.Power(ctx, id, adapter.PowerOff) })
+		wantCode(t, "Power of an unmarked machine", err, adapter.AccessDenied)
+	}
+	err := s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, id) })
+	wantCode(t, "Delete of an unmarked machine", err, adapter.AccessDenied)
+	if !strings.Contains(err.Error(), id) {
+		t.Errorf("the refusal must name the machine %s: %q", id, err)
+	}
+
+	m, err := s.create(t, s.call(n), s.request(n))
+	switch {
+	case err == nil && m.ID == id:
+		t.Errorf("Create adopted unmarked machine %s", id)
+	case err != nil:
+		wantCode(t, "Create with an unmarked machine's name", err, adapter.Conflict)
+	}
+
+	var got adapter.Machine
+	if err := s.retry(t, "get", func(ctx context.Context) (err error) { got, err = s.adapter.Get(ctx, id); return err }); err != nil {
+		t.Fatalf("the unmarked machine %s must still be there: %v", id, err)
+	}
+	if got.Managed {
+		t.Errorf("unmarked machine %s reads as managed", id)
+	}
+	if s.PowerObservable && before.State != adapter.StateStopped && got.State == adapter.StateStopped {
+		t.Errorf("unmarked machine %s was stopped", id)
+	}
+}

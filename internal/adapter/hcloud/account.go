@@ -1,0 +1,161 @@
+package hcloud
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// options are the knobs tests turn; Definition uses defaultOptions.
+type options struct {
+	// retry is hcloud-go's own retry of a request (rate limit, conflict,
+	// bad gateway, timeouts). Its waits select on the request's context; the
+	// backoff is short because the Terraform layer retries whole operations
+	// with its own, longer policy.
+	retry hcloud.RetryOpts
+	// poll paces waits for actions, on the account's Clock.
+	poll adapter.Backoff
+	// requestTimeout bounds every single HTTP request.
+	requestTimeout time.Duration
+	// transport carries the requests; nil is http.DefaultTransport.
+	transport http.RoundTripper
+	// logger receives one debug line per request: method, path, status,
+	// duration. Never headers or bodies.
+	logger *slog.Logger
+}
+
+func defaultOptions() options {
+	return options{
+		retry: hcloud.RetryOpts{
+			MaxRetries: 3,
+			BackoffFunc: hcloud.ExponentialBackoffWithOpts(hcloud.ExponentialBackoffOpts{
+				Base: 500 * time.Millisecond, Multiplier: 2, Cap: 5 * time.Second, Jitter: true,
+			}),
+		},
+		poll:           adapter.Backoff{Initial: 500 * time.Millisecond, Max: 5 * time.Second},
+		requestTimeout: time.Minute,
+	}
+}
+
+// account is one Hetzner Cloud project, reached with one token reference.
+type account struct {
+	client   *hcloud.Client
+	location string // the account's default location
+	endpoint string
+	clock    adapter.Clock
+	poll     adapter.Backoff
+
+	// The catalog and images are loaded once per account, i.e. once per
+	// terraform run, and only when offers or validation need them.
+	catalog lazy[*catalog]
+	images  lazy[[]*hcloud.Image]
+	// api is proven once: the endpoint serves the API, so its not_found
+	// for a server is authoritative.
+	api lazy[bool]
+}
+
+var (
+	_ adapter.Adapter   = (*account)(nil)
+	_ adapter.Powerer   = (*account)(nil)
+	_ adapter.Updater   = (*account)(nil)
+	_ adapter.Lister    = (*account)(nil)
+	_ adapter.Checker   = (*account)(nil)
+	_ adapter.Validator = (*account)(nil)
+)
+
+// newAccount builds the adapter without calling the API. The token stays a
+// reference: the transport resolves it on every request.
+func newAccount(settings map[string]string, env adapter.Env, opts options) (*account, error) {
+	ref := settings["token"]
+	if _, _, err := adapter.ParseRef(ref); err != nil {
+		return nil, adapter.Errorf(adapter.InvalidConfig, "token: %s", err.(*adapter.Error).Message).WithField("token")
+	}
+	endpoint := settings["endpoint"]
+	if endpoint == "" {
+		endpoint = hcloud.Endpoint
+	}
+	if err := checkEndpoint(endpoint); err != nil {
+		return nil, adapter.Errorf(adapter.InvalidConfig, "endpoint: %s", err.(*adapter.Error).Message).WithField("endpoint")
+	}
+	location := settings["location"]
+	if location == "" {
+		location = DefaultLocation
+	}
+	secrets := env.Secrets
+	if secrets == nil {
+		secrets = adapter.SecretResolver{}
+	}
+	clock := env.Clock
+	if clock == nil {
+		clock = adapter.RealClock{}
+	}
+	base := opts.transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	logger := opts.logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	timeout := opts.requestTimeout
+	if timeout <= 0 {
+		timeout = time.Minute
+	}
+	httpClient := &http.Client{
+		Transport: &authTransport{base: base, secrets: secrets, ref: ref, timeout: timeout, logger: logger},
+	}
+	clientOpts := []hcloud.ClientOption{
+		hcloud.WithEndpoint(endpoint),
+		hcloud.WithHTTPClient(httpClient),
+		hcloud.WithRetryOpts(opts.retry),
+	}
+	if name, version, ok := userAgent(env.UserAgent); ok {
+		clientOpts = append(clientOpts, hcloud.WithApplication(name, version))
+	}
+	return &account{
+		client:   hcloud.NewClient(clientOpts...),
+		location: location,
+		endpoint: endpoint,
+		clock:    clock,
+		poll:     opts.poll,
+	}, nil
+}
+
+// userAgent splits "name/version" for hcloud-go, which appends its own part.
+func userAgent(ua string) (name, version string, ok bool) {
+	ua = strings.TrimSpace(ua)
+	if ua == "" {
+		return "", "", false
+	}
+	name, version, _ = strings.Cut(ua, "/")
+	return name, version, true
+}
+
+// Kind names the adapter.
+func (a *account) Kind() string { return Kind }
+
+// Capabilities lists what Definition declares.
+func (a *account) Capabilities() adapter.Capabilities {
+	return slices.Clone(capabilities)
+}
+
+// confirmAPI proves, once per account, that the endpoint is the API, with a
+// listing of one location. Before that, a server's not_found could come from
+// a base URL where every path is not found, and would read as absence.
+func (a *account) confirmAPI(ctx context.Context) error {
+	_, err := a.api.get(ctx, func(ctx context.Context) (bool, error) {
+		_, _, err := a.client.Location.List(ctx, hcloud.LocationListOpts{ListOpts: hcloud.ListOpts{PerPage: 1}})
+		if err != nil {
+			return false, failListing("confirm that "+a.endpoint+" is the Hetzner Cloud API", err)
+		}
+		return true, nil
+	})
+	return err
+}

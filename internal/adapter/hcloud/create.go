@@ -1,0 +1,153 @@
+package hcloud
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// Create is idempotent by call.IdempotencyKey (DESIGN §3 rules 1 and 2).
+//
+// It looks the key up first and adopts what an earlier attempt created when
+// the fingerprint matches. Otherwise it creates the server with its marks in
+// the same call, so there is no moment at which our server exists unmarked.
+// After any failed create (an error, a dropped response, or the name taken
+// because hcloud-go's own retry of the POST raced its first attempt) it looks
+// the key up again and returns the winner.
+//
+// It returns as soon as the API accepted the server; waiting for it to run
+// is the caller's business, through Get.
+func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
+	if req.Location == "" {
+		req.Location = a.location
+	}
+	what := "create server " + strconv.Quote(req.Name)
+	if err := checkCreate(call, req); err != nil {
+		return adapter.Machine{}, fail(what, err)
+	}
+	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req)}
+
+	found, err := a.findByKey(ctx, mark.Key)
+	if err != nil {
+		return adapter.Machine{}, fail(what, err)
+	}
+	if found != nil {
+		return adopt(what, found, mark)
+	}
+
+	startAfterCreate := req.PowerOn
+	res, _, err := a.client.Server.Create(ctx, hcloud.ServerCreateOpts{
+		Name:             req.Name,
+		ServerType:       &hcloud.ServerType{Name: req.OfferID},
+		Image:            imageRef(req.Image),
+		Location:         &hcloud.Location{Name: req.Location},
+		UserData:         req.UserData,
+		StartAfterCreate: &startAfterCreate,
+		Labels:           withMarks(req.Labels, mark),
+	})
+	if err == nil && res.Server != nil {
+		return toMachine(res.Server), nil
+	}
+	if err == nil {
+		err = adapter.Errorf(adapter.Transient, "the API accepted the create but returned no server")
+	}
+	return a.afterFailedCreate(ctx, what, req, mark, err)
+}
+
+func checkCreate(call adapter.Call, req adapter.CreateRequest) error {
+	switch {
+	case call.IdempotencyKey == "":
+		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
+	case !validLabelValue(call.IdempotencyKey):
+		return adapter.Errorf(adapter.InvalidInput, "the idempotency key is not a valid label value")
+	case req.Name == "":
+		return adapter.Errorf(adapter.InvalidInput, "the name is empty; set name").WithField("name")
+	case req.OfferID == "":
+		return adapter.Errorf(adapter.InvalidInput, "offer_id is empty; set it to a server type such as cx22 (see the compute_offers data source)").WithField("offer_id")
+	case req.Image == "":
+		return adapter.Errorf(adapter.InvalidInput, "image is empty; set it to an image name such as ubuntu-24.04").WithField("image")
+	}
+	return checkUserLabels(req.Labels)
+}
+
+// imageRef names an image by id when the value is a number (snapshots and
+// backups have no name), by name otherwise.
+func imageRef(image string) *hcloud.Image {
+	if id, err := strconv.ParseInt(image, 10, 64); err == nil && id > 0 {
+		return &hcloud.Image{ID: id}
+	}
+	return &hcloud.Image{Name: image}
+}
+
+// afterFailedCreate decides what a failed create means: the API may have
+// committed it before the failure reached us.
+func (a *account) afterFailedCreate(ctx context.Context, what string, req adapter.CreateRequest, mark adapter.Mark, err error) (adapter.Machine, error) {
+	if ctx.Err() != nil {
+		return adapter.Machine{}, fail(what+" (the API may have accepted it; applying again finds it by its key)", err)
+	}
+	found, lookErr := a.findByKey(ctx, mark.Key)
+	if lookErr == nil && found != nil {
+		return adopt(what, found, mark)
+	}
+	if hcloud.IsError(err, hcloud.ErrorCodeUniquenessError) {
+		holder, _, nameErr := a.client.Server.GetByName(ctx, req.Name)
+		switch {
+		case nameErr != nil:
+			return adapter.Machine{}, fail(what+": the name is taken, and reading the server that holds it failed", nameErr)
+		case holder == nil:
+			// The name was freed since: the next attempt may succeed.
+			return adapter.Machine{}, &adapter.Error{Code: adapter.Transient, Err: err,
+				Message: what + ": the name was taken when the create ran and is free now; the create can be tried again"}
+		}
+		if _, m := markOf(holder); m.Key == mark.Key {
+			// Ours, though the label lookup did not show it yet.
+			return adopt(what, holder, mark)
+		}
+		return adapter.Machine{}, &adapter.Error{Code: adapter.Conflict, Field: "name", Err: err,
+			Message: what + ": the name is taken by " + describe(holder) + ", which this resource did not create; " +
+				"to manage that server, import it (`terraform import` or an import block with its id " + strconv.FormatInt(holder.ID, 10) + "), " +
+				"otherwise choose another name"}
+	}
+	return adapter.Machine{}, fail(what, err)
+}
+
+// adopt returns the server an earlier attempt with the same key created,
+// when it is the server this request would create.
+func adopt(what string, s *hcloud.Server, mark adapter.Mark) (adapter.Machine, error) {
+	if s.Status == hcloud.ServerStatusDeleting {
+		return adapter.Machine{}, adapter.Errorf(adapter.Transient,
+			"%s: %s, created earlier for this resource, is still being deleted; the create can go ahead once it is gone", what, describe(s))
+	}
+	if _, m := markOf(s); m.Fingerprint != mark.Fingerprint {
+		return adapter.Machine{}, adapter.Errorf(adapter.Conflict,
+			"%s: %s was created for this resource with other settings (its fingerprint %s, this request's %s): offer, image, location or user data changed since; "+
+				"restore the settings it was created with, or delete that server to create a new one", what, describe(s), m.Fingerprint, mark.Fingerprint)
+	}
+	return toMachine(s), nil
+}
+
+// findByKey returns the server carrying key, or nil. Should more than one
+// exist, one that is not being deleted and then the oldest wins, so every
+// caller picks the same one.
+func (a *account) findByKey(ctx context.Context, key string) (*hcloud.Server, error) {
+	servers, err := a.listServers(ctx, keySelector(key), "look for a server carrying this resource's key")
+	if err != nil || len(servers) == 0 {
+		return nil, err
+	}
+	slices.SortFunc(servers, func(x, y *hcloud.Server) int {
+		xd, yd := x.Status == hcloud.ServerStatusDeleting, y.Status == hcloud.ServerStatusDeleting
+		switch {
+		case xd != yd && xd:
+			return 1
+		case xd != yd:
+			return -1
+		}
+		return cmp.Compare(x.ID, y.ID)
+	})
+	return servers[0], nil
+}

@@ -1,0 +1,55 @@
+package hcloud
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+func TestDefinitionSettings(t *testing.T) {
+	d := Definition()
+	if d.Kind != "hcloud" || !slices.Equal(d.ScopeKeys(), []string{"endpoint"}) {
+		t.Errorf("kind %q scope %v", d.Kind, d.ScopeKeys())
+	}
+	norm, err := d.Normalize(map[string]string{"token": "env://HCLOUD_TOKEN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if norm["location"] != "fsn1" || norm["endpoint"] != "https://api.hetzner.cloud/v1" {
+		t.Errorf("defaults: %v", norm)
+	}
+	if _, err := d.New(norm, adapter.Env{}); err != nil {
+		t.Errorf("New must not need the backend: %v", err)
+	}
+
+	tests := []struct {
+		name     string
+		settings map[string]string
+		field    string
+		contains string
+	}{
+		{"token missing", map[string]string{}, "token", "secret reference"},
+		{"token pasted instead of a reference", map[string]string{"token": "LRK9DAWQ1ZAEFSrCNEEz"}, "token", "not a secret reference"},
+		{"http to a remote host", map[string]string{"token": "env://T", "endpoint": "http://api.example.com/v1"}, "endpoint", "unencrypted"},
+		{"other scheme", map[string]string{"token": "env://T", "endpoint": "ftp://127.0.0.1/v1"}, "endpoint", `scheme "ftp"`},
+		{"not a URL", map[string]string{"token": "env://T", "endpoint": "api.hetzner.cloud"}, "endpoint", "not a base URL"},
+		{"credentials in the URL", map[string]string{"token": "env://T", "endpoint": "https://user:pw@api.example.com/v1"}, "endpoint", "carries credentials"},
+		{"bad location", map[string]string{"token": "env://T", "location": "Falkenstein 1"}, "location", "not a Hetzner Cloud location name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := d.Normalize(tt.settings)
+			checkClassified(t, err, adapter.InvalidConfig, tt.field, []string{tt.contains})
+			if strings.Contains(err.Error(), "LRK9DAWQ1ZAEFSrCNEEz") || strings.Contains(err.Error(), ":pw@") {
+				t.Errorf("the error repeats a secret: %v", err)
+			}
+		})
+	}
+	for _, ok := range []string{"https://api.hetzner.cloud/v1", "https://proxy.example.com/hcloud/v1", "http://127.0.0.1:8080/v1", "http://[::1]:8080/v1", "http://localhost:8080/v1"} {
+		if _, err := d.Normalize(map[string]string{"token": "env://T", "endpoint": ok}); err != nil {
+			t.Errorf("endpoint %s: %v", ok, err)
+		}
+	}
+}

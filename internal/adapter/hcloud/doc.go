@@ -1,0 +1,17 @@
+// Package hcloud is the Hetzner Cloud adapter: it turns the adapter contract
+// (internal/adapter) into calls of the Hetzner Cloud API through
+// github.com/hetznercloud/hcloud-go/v2, and every error of that API into one
+// adapter code through classify.
+//
+// It may import the contract, hcloud-go and the standard library, never the
+// Terraform plugin framework nor any other adapter: resources reach it only
+// through the contract, and the emulator in internal/emulator/hcloud is used
+// by its tests alone.
+//
+// Machines it creates carry three labels, written in the create call itself:
+// compute.seedcompute.io/managed=true, compute.seedcompute.io/key=<key> and
+// compute.seedcompute.io/fingerprint=<fingerprint>. The key makes create
+// idempotent, the fingerprint decides whether a machine found by key may be
+// adopted, and a machine without the managed mark is never powered, updated
+// or deleted.
+package hcloud

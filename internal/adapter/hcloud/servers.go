@@ -1,0 +1,241 @@
+package hcloud
+
+import (
+	"context"
+	"maps"
+	"regexp"
+	"strconv"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// pageSize is the API's maximum page size: the fewer requests per listing,
+// the fewer chances of a rate limit.
+const pageSize = 50
+
+// Get reads one server. Only the API's own not_found is NotFound; a server
+// being deleted is still there, in state deleting.
+func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
+	s, err := a.server(ctx, id)
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	return toMachine(s), nil
+}
+
+func (a *account) server(ctx context.Context, id string) (*hcloud.Server, error) {
+	n, err := parseID(id)
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := a.client.Server.GetByID(ctx, n)
+	if err != nil {
+		return nil, fail("read server "+id, err)
+	}
+	if s == nil {
+		// hcloud-go answers nil only for the API's not_found; it proves
+		// absence once the endpoint is known to be the API.
+		if err := a.confirmAPI(ctx); err != nil {
+			return nil, err
+		}
+		return nil, adapter.Errorf(adapter.NotFound, "server %s does not exist in the project (the API answered not_found)", id)
+	}
+	return s, nil
+}
+
+// managedServer reads a server and refuses it unless it carries our mark.
+func (a *account) managedServer(ctx context.Context, id, verb string) (*hcloud.Server, error) {
+	s, err := a.server(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if managed, _ := markOf(s); !managed {
+		return nil, adapter.Errorf(adapter.AccessDenied,
+			"%s carries no %s label, so the provider did not create it and will not %s it; "+
+				"to manage it, import it (`terraform import` or an import block with id %d), after which the next apply marks it",
+			describe(s), labelManaged, verb, s.ID)
+	}
+	return s, nil
+}
+
+// Delete removes a managed server and returns once the API accepted it.
+func (a *account) Delete(ctx context.Context, id string) error {
+	s, err := a.managedServer(ctx, id, "delete")
+	if err != nil {
+		return err
+	}
+	if s.Status == hcloud.ServerStatusDeleting {
+		return nil
+	}
+	_, _, err = a.client.Server.DeleteWithResult(ctx, s)
+	if hcloud.IsError(err, hcloud.ErrorCodeNotFound) {
+		return adapter.Errorf(adapter.NotFound, "%s was deleted meanwhile", describe(s))
+	}
+	return fail("delete "+describe(s), err)
+}
+
+// Power switches a managed server on or off and waits for the API's action
+// to finish. Off is poweroff, the immediate cut: a graceful shutdown depends
+// on the guest honouring ACPI, may never finish, and would leave Terraform
+// unable to tell when the machine is off. Stop services in the guest first
+// when that matters.
+func (a *account) Power(ctx context.Context, id string, action adapter.PowerAction) error {
+	verb := "power " + string(action)
+	s, err := a.managedServer(ctx, id, verb)
+	if err != nil {
+		return err
+	}
+	what := verb + " " + describe(s)
+	var act *hcloud.Action
+	switch action {
+	case adapter.PowerOn:
+		if s.Status == hcloud.ServerStatusRunning {
+			return nil
+		}
+		act, _, err = a.client.Server.Poweron(ctx, s)
+	case adapter.PowerOff:
+		if s.Status == hcloud.ServerStatusOff {
+			return nil
+		}
+		act, _, err = a.client.Server.Poweroff(ctx, s)
+	default:
+		return adapter.Errorf(adapter.InvalidInput, "power action %q is not known; use %q or %q", action, adapter.PowerOn, adapter.PowerOff).WithField("power")
+	}
+	if err != nil {
+		return fail(what, err)
+	}
+	return a.waitAction(ctx, what, act)
+}
+
+// waitAction polls an action on the account's clock until it ends. A failed
+// action ends the wait at once: polling it again cannot change its outcome.
+func (a *account) waitAction(ctx context.Context, what string, act *hcloud.Action) error {
+	if act == nil || act.Status == hcloud.ActionStatusSuccess {
+		return nil
+	}
+	if act.Status == hcloud.ActionStatusError {
+		return fail(what, act.Error())
+	}
+	var failed error
+	err := adapter.WaitFor(ctx, a.clock, a.poll, what, func(ctx context.Context) (bool, error) {
+		cur, _, err := a.client.Action.GetByID(ctx, act.ID)
+		switch {
+		case err != nil:
+			return false, fail(what+": read action "+strconv.FormatInt(act.ID, 10), err)
+		case cur == nil:
+			return false, adapter.Errorf(adapter.Transient, "%s: action %d is not known to the API yet", what, act.ID)
+		case cur.Status == hcloud.ActionStatusError:
+			failed = fail(what, cur.Error())
+			return true, nil
+		}
+		return cur.Status == hcloud.ActionStatusSuccess, nil
+	})
+	if err != nil {
+		return err
+	}
+	return failed
+}
+
+// Update changes name and labels in one PUT, keeping our marks, and writes
+// them when req.Mark asks (the first apply after an import).
+func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) error {
+	s, err := a.server(ctx, id)
+	if err != nil {
+		return err
+	}
+	managed, mark := markOf(s)
+	switch {
+	case req.Mark != nil:
+		if !validLabelValue(req.Mark.Key) || !validLabelValue(req.Mark.Fingerprint) || req.Mark.Key == "" {
+			return adapter.Errorf(adapter.InvalidInput, "update %s: the mark's key and fingerprint must be non-empty label values", describe(s))
+		}
+		mark = *req.Mark
+	case !managed:
+		return adapter.Errorf(adapter.AccessDenied,
+			"%s carries no %s label, so the provider will not change it; import it (`terraform import` or an import block with id %d) to manage it",
+			describe(s), labelManaged, s.ID)
+	}
+	user := toMachine(s).Labels
+	if req.Labels != nil {
+		if err := checkUserLabels(req.Labels); err != nil {
+			return err
+		}
+		user = req.Labels
+	}
+	labels := withMarks(user, mark)
+	opts := hcloud.ServerUpdateOpts{}
+	if req.Name != nil && *req.Name != s.Name {
+		if *req.Name == "" {
+			return adapter.Errorf(adapter.InvalidInput, "update %s: the name must not be empty", describe(s)).WithField("name")
+		}
+		opts.Name = *req.Name
+	}
+	if !maps.Equal(labels, s.Labels) {
+		opts.Labels = labels
+	}
+	if opts.Name == "" && opts.Labels == nil {
+		return nil
+	}
+	_, _, err = a.client.Server.Update(ctx, s, opts)
+	return fail("update "+describe(s), err)
+}
+
+// List returns every managed server, complete or not at all.
+func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
+	servers, err := a.listServers(ctx, managedSelector, "list managed servers")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adapter.Machine, 0, len(servers))
+	for _, s := range servers {
+		out = append(out, toMachine(s))
+	}
+	return out, nil
+}
+
+// listServers follows every page of a label-selected listing, sorted by id
+// so that servers created meanwhile land on later pages. Any failing page
+// fails the whole listing: a partial list would read as absence.
+// what names the listing in errors.
+func (a *account) listServers(ctx context.Context, selector, what string) ([]*hcloud.Server, error) {
+	var out []*hcloud.Server
+	seen := map[int64]bool{}
+	total := -1
+	for page := 1; ; {
+		servers, resp, err := a.client.Server.List(ctx, hcloud.ServerListOpts{
+			ListOpts: hcloud.ListOpts{Page: page, PerPage: pageSize, LabelSelector: selector},
+			Sort:     []string{"id:asc"},
+		})
+		if err != nil {
+			return nil, failListing(what+", page "+strconv.Itoa(page), err)
+		}
+		for _, s := range servers {
+			if !seen[s.ID] {
+				seen[s.ID] = true
+				out = append(out, s)
+			}
+		}
+		p := resp.Meta.Pagination
+		if p == nil || p.NextPage == 0 {
+			if p != nil {
+				total = p.TotalEntries
+			}
+			break
+		}
+		if p.NextPage <= page {
+			return nil, adapter.Errorf(adapter.Transient, "%s: page %d points back to page %d; the listing cannot be completed", what, page, p.NextPage)
+		}
+		page = p.NextPage
+	}
+	if total > len(out) {
+		return nil, adapter.Errorf(adapter.Transient, "%s: the API reported %d servers but its pages held %d; the listing is incomplete", what, total, len(out))
+	}
+	return out, nil
+}
+
+// labelValue is the API's syntax for label values.
+var labelValue = regexp.MustCompile(`^([a-zA-Z0-9]([-_.a-zA-Z0-9]{0,61}[a-zA-Z0-9])?)?$`)
+
+func validLabelValue(v string) bool { return labelValue.MatchString(v) }

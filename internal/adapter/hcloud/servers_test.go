@@ -1,0 +1,393 @@
+package hcloud
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+)
+
+func TestStateMapping(t *testing.T) {
+	tests := []struct {
+		status  hcloud.ServerStatus
+		address bool
+		want    adapter.State
+	}{
+		{"initializing", true, adapter.StatePending},
+		{"starting", true, adapter.StatePending},
+		{"running", true, adapter.StateRunning},
+		{"running", false, adapter.StatePending},
+		{"stopping", true, adapter.StateRunning},
+		{"off", true, adapter.StateStopped},
+		{"deleting", true, adapter.StateDeleting},
+		{"migrating", true, adapter.StatePending},
+		{"rebuilding", true, adapter.StatePending},
+		{"unknown", true, adapter.StateUnknown},
+		{"something-new", true, adapter.StateUnknown},
+	}
+	for _, tt := range tests {
+		if got := stateOf(tt.status, tt.address); got != tt.want {
+			t.Errorf("stateOf(%s, address %t) = %s, want %s", tt.status, tt.address, got, tt.want)
+		}
+	}
+}
+
+func TestGetReadsStatusesThroughTheAPI(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	id := e.AddServer(emu.Server{Name: "seeded", Labels: map[string]string{"team": "a"}})
+	a := newTestAccount(t, endpoint)
+	for status, want := range map[string]adapter.State{
+		"running": adapter.StateRunning, "off": adapter.StateStopped, "stopping": adapter.StateRunning,
+		"starting": adapter.StatePending, "migrating": adapter.StatePending, "unknown": adapter.StateUnknown,
+	} {
+		e.SetServerStatus(id, status)
+		m, err := a.Get(ctxT(t), strconv.FormatInt(id, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.State != want || m.RawState != status {
+			t.Errorf("status %s: state %s raw %q, want %s", status, m.State, m.RawState, want)
+		}
+	}
+	m, _ := a.Get(ctxT(t), strconv.FormatInt(id, 10))
+	if m.Managed || m.Key != "" || m.Labels["team"] != "a" || m.Name != "seeded" || m.OfferID != "cx22" ||
+		m.Image != "ubuntu-24.04" || m.Location != "fsn1" || m.IPv4 == "" || m.IPv6 == "" || m.CreatedAt.IsZero() {
+		t.Errorf("machine = %+v", m)
+	}
+}
+
+func TestGetOnlyNotFoundIsAbsence(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
+	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+
+	if _, err := a.Get(ctxT(t), "4199999"); !adapter.IsNotFound(err) {
+		t.Errorf("unknown id: %v, want NotFound", err)
+	}
+	if _, err := a.Get(ctxT(t), "web-1"); !adapter.Is(err, adapter.InvalidInput) {
+		t.Errorf("malformed id: %v, want InvalidInput", err)
+	}
+	for _, f := range []struct {
+		status int
+		code   string
+		want   adapter.Code
+	}{
+		{503, "unavailable", adapter.Transient},
+		{500, "server_error", adapter.Transient},
+		{504, "timeout", adapter.Transient},
+		{401, "unauthorized", adapter.AccessDenied},
+		{423, "locked", adapter.Transient},
+		{429, "rate_limit_exceeded", adapter.RateLimited},
+	} {
+		e.FailNext("GET", "/servers/{id}", 1, f.status, f.code)
+		_, err := a.Get(ctxT(t), id)
+		if !adapter.Is(err, f.want) {
+			t.Errorf("%d %s: %v, want %s", f.status, f.code, err, f.want)
+		}
+	}
+}
+
+func TestTransientFailuresAreRetriedByHcloudGo(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
+	a := newTestAccount(t, endpoint)
+	e.FailNext("GET", "/servers/{id}", 2, 502, "bad_gateway")
+	if _, err := a.Get(ctxT(t), id); err != nil {
+		t.Errorf("two bad gateways with two retries: %v", err)
+	}
+	e.FailNext("GET", "/servers/{id}", 3, 502, "bad_gateway")
+	if _, err := a.Get(ctxT(t), id); !adapter.Is(err, adapter.Transient) {
+		t.Errorf("three bad gateways with two retries: %v, want Transient", err)
+	}
+}
+
+func TestUnauthorizedIsAccessDenied(t *testing.T) {
+	_, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccountWith(t, testSettings(endpoint), testEnv("wrong-token-77"))
+	_, err := a.Get(ctxT(t), "4200001")
+	if !adapter.Is(err, adapter.AccessDenied) || adapter.FieldOf(err) != "token" {
+		t.Fatalf("got %v, want AccessDenied on token", err)
+	}
+	if strings.Contains(err.Error(), "wrong-token-77") {
+		t.Errorf("the error repeats the token: %q", err)
+	}
+}
+
+func TestRateLimitCarriesRetryAfter(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	e.SetRateLimit(2, time.Hour)
+	var err error
+	for range 3 {
+		if _, err = a.Get(ctxT(t), "4200001"); adapter.Is(err, adapter.RateLimited) {
+			break
+		}
+	}
+	if !adapter.Is(err, adapter.RateLimited) {
+		t.Fatalf("got %v, want RateLimited", err)
+	}
+	// Two requests per hour refill one every 30 minutes.
+	if ra := adapter.RetryAfterOf(err); ra < 29*time.Minute || ra > 31*time.Minute {
+		t.Errorf("RetryAfter = %s, want about 30m", ra)
+	}
+}
+
+func TestServiceUnavailableIsTransient(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccount(t, endpoint)
+	// hcloud-go does not retry a 503 itself: one failure reaches the adapter.
+	e.FailNext("GET", "/server_types", 1, 503, "unavailable")
+	_, err := a.ListOffers(ctxT(t), adapter.Query{})
+	if !adapter.Is(err, adapter.Transient) {
+		t.Fatalf("got %v, want Transient", err)
+	}
+	if _, err := a.ListOffers(ctxT(t), adapter.Query{}); err != nil {
+		t.Errorf("a failed catalog load must not be cached: %v", err)
+	}
+}
+
+func TestDeleteAndPowerRefuseUnmarked(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	raw := e.AddServer(emu.Server{Name: "hand-made"})
+	id := strconv.FormatInt(raw, 10)
+	a := newTestAccount(t, endpoint)
+	for what, err := range map[string]error{
+		"delete":    a.Delete(ctxT(t), id),
+		"power off": a.Power(ctxT(t), id, adapter.PowerOff),
+		"update":    a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{"x": "y"}}),
+	} {
+		if !adapter.Is(err, adapter.AccessDenied) {
+			t.Errorf("%s: %v, want AccessDenied", what, err)
+			continue
+		}
+		for _, s := range []string{id, `"hand-made"`, "import"} {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("%s: %q does not mention %s", what, err, s)
+			}
+		}
+	}
+	if s, ok := e.Server(raw); !ok || s.Status != "running" || len(s.Labels) != 0 {
+		t.Errorf("the unmarked server was touched: %+v", s)
+	}
+	if ms, err := a.List(ctxT(t)); err != nil || len(ms) != 0 {
+		t.Errorf("List = %v, %v; want no managed machines", ms, err)
+	}
+}
+
+func TestUpdateMarksAnImportedServer(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	raw := e.AddServer(emu.Server{Name: "imported", Labels: map[string]string{"team": "a"}})
+	id := strconv.FormatInt(raw, 10)
+	a := newTestAccount(t, endpoint)
+	mark := adapter.Mark{Key: testCall("imported").IdempotencyKey, Fingerprint: adapter.Fingerprint(testRequest("imported"))}
+	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Mark: &mark}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.Get(ctxT(t), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Managed || m.Key != mark.Key || m.Fingerprint != mark.Fingerprint || m.Labels["team"] != "a" {
+		t.Errorf("after marking: %+v", m)
+	}
+	if ms, err := a.List(ctxT(t)); err != nil || len(ms) != 1 || ms[0].ID != id {
+		t.Errorf("List = %v, %v; want the marked server", ms, err)
+	}
+	name := "renamed"
+	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := e.Server(raw)
+	if s.Name != "renamed" || s.Labels["team"] != "b" || s.Labels[labelKey] != mark.Key || s.Labels[labelManaged] != "true" {
+		t.Errorf("after update: %+v", s)
+	}
+	puts := e.Stats()["PUT /servers/{id}"]
+	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	if e.Stats()["PUT /servers/{id}"] != puts {
+		t.Error("an update that changes nothing still called the API")
+	}
+	err = a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{labelKey: "forged"}})
+	if !adapter.Is(err, adapter.InvalidInput) {
+		t.Errorf("forging a mark: %v, want InvalidInput", err)
+	}
+}
+
+func TestDeleteReturnsOnceAccepted(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 3})
+	a := newTestAccount(t, endpoint)
+	m, err := a.Create(ctxT(t), testCall("web-1"), testRequest("web-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(ctxT(t), m.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.Get(ctxT(t), m.ID)
+	switch {
+	case adapter.IsNotFound(err):
+	case err != nil:
+		t.Fatal(err)
+	case got.State != adapter.StateDeleting:
+		t.Errorf("right after Delete: state %s, want deleting (still present)", got.State)
+	}
+	// A second Delete while deleting is accepted; once gone it is NotFound.
+	if err := a.Delete(ctxT(t), m.ID); err != nil && !adapter.IsNotFound(err) {
+		t.Errorf("second delete: %v", err)
+	}
+	for range 10 {
+		if _, err = a.Get(ctxT(t), m.ID); adapter.IsNotFound(err) {
+			break
+		}
+	}
+	if !adapter.IsNotFound(err) {
+		t.Fatalf("server still there after polls: %v", err)
+	}
+	if err := a.Delete(ctxT(t), m.ID); !adapter.IsNotFound(err) {
+		t.Errorf("delete of a gone server: %v, want NotFound", err)
+	}
+	if len(e.Servers()) != 0 {
+		t.Errorf("emulator still holds %v", e.Servers())
+	}
+}
+
+func TestPowerWaitsForTheAction(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 3})
+	a := newTestAccount(t, endpoint)
+	m, err := a.Create(ctxT(t), testCall("web-1"), testRequest("web-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := mustID(t, m.ID)
+	for range 10 {
+		if s, _ := e.Server(raw); s.Status == "running" {
+			break
+		}
+		_, _ = a.Get(ctxT(t), m.ID)
+	}
+	if err := a.Power(ctxT(t), m.ID, adapter.PowerOff); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.Server(raw); s.Status != "off" {
+		t.Errorf("after Power(off) returned: status %q, want off", s.Status)
+	}
+	if err := a.Power(ctxT(t), m.ID, adapter.PowerOn); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.Server(raw); s.Status != "running" {
+		t.Errorf("after Power(on) returned: status %q, want running", s.Status)
+	}
+	e.FailNextAction("stop_server", 1, "action_failed", "the host did not answer")
+	err = a.Power(ctxT(t), m.ID, adapter.PowerOff)
+	if err == nil || !strings.Contains(err.Error(), "the host did not answer") {
+		t.Errorf("a failed action: %v, want its message", err)
+	}
+}
+
+func TestPowerHonoursTheContext(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 1_000_000})
+	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "slow", Labels: map[string]string{labelManaged: "true", labelKey: "k", labelFingerprint: "f"}}), 10)
+	a := newTestAccountWith(t, testSettings(endpoint), adapter.Env{
+		Secrets: adapter.SecretResolver{Provider: map[string]string{"hcloud": testToken}}, Clock: adapter.RealClock{},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := a.Power(ctx, id, adapter.PowerOff)
+	if !adapter.Is(err, adapter.Transient) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("got %v, want Transient wrapping the deadline", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Power returned %s after its deadline", took)
+	}
+}
+
+func TestListFollowsEveryPage(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	for i := range 5 {
+		n := "m-" + strconv.Itoa(i)
+		if _, err := a.Create(ctxT(t), testCall(n), testRequest(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.AddServer(emu.Server{Name: "u-1"})
+	e.AddServer(emu.Server{Name: "u-2"})
+	e.SetMaxPageSize(2)
+	e.ResetStats()
+	ms, err := a.List(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 5 {
+		t.Errorf("List returned %d machines, want the 5 managed ones", len(ms))
+	}
+	for _, m := range ms {
+		if !m.Managed || !strings.HasPrefix(m.Name, "m-") {
+			t.Errorf("listed %+v", m)
+		}
+	}
+	if got := e.Stats()["GET /servers"]; got != 3 {
+		t.Errorf("GET /servers called %d times, want 3 pages", got)
+	}
+}
+
+func TestListFailingMidwayIsAnError(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccount(t, endpoint, func(o *options) {
+		o.retry.MaxRetries = 0
+		o.transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if r.URL.Query().Get("page") == "2" {
+				e.FailNext("GET", "/servers", 1, 503, "unavailable")
+			}
+			return http.DefaultTransport.RoundTrip(r)
+		})
+	})
+	for i := range 5 {
+		n := "m-" + strconv.Itoa(i)
+		if _, err := a.Create(ctxT(t), testCall(n), testRequest(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.SetMaxPageSize(2)
+	ms, err := a.List(ctxT(t))
+	if err == nil || ms != nil {
+		t.Fatalf("List = %d machines, %v; want an error and no list", len(ms), err)
+	}
+	if !adapter.Is(err, adapter.Transient) || !strings.Contains(err.Error(), "page 2") {
+		t.Errorf("got %v, want Transient naming page 2", err)
+	}
+}
+
+// A base URL without /v1 answers every path with not_found: that must read
+// as a wrong endpoint, never as the server being gone.
+func TestWrongEndpointIsNeverAbsence(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
+	a := newTestAccount(t, strings.TrimSuffix(endpoint, "/v1"))
+	_, err := a.Get(ctxT(t), id)
+	checkClassified(t, err, adapter.InvalidConfig, "endpoint", []string{"base URL"})
+	_, err = a.List(ctxT(t))
+	checkClassified(t, err, adapter.InvalidConfig, "endpoint", nil)
+	checkClassified(t, a.Check(ctxT(t)), adapter.InvalidConfig, "endpoint", nil)
+
+	e.ResetStats()
+	good := newTestAccount(t, endpoint)
+	for range 3 {
+		if _, err := good.Get(ctxT(t), "4299999"); !adapter.IsNotFound(err) {
+			t.Fatalf("a missing server on the right endpoint: %v, want NotFound", err)
+		}
+	}
+	if got := e.Stats()["GET /locations"]; got != 1 {
+		t.Errorf("the endpoint was confirmed %d times, want once per account", got)
+	}
+}
