@@ -1,0 +1,148 @@
+package account
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.apply(ctx, req.Plan, nil, &resp.State, &resp.Diagnostics, "Unable to create provider account")
+}
+
+func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var prior types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
+	r.apply(ctx, req.Plan, &prior, &resp.State, &resp.Diagnostics, "Unable to update provider account")
+}
+
+// stateSetter is tfsdk.State's setter, shared by Create and Update.
+type stateSetter interface {
+	SetAttribute(ctx context.Context, p path.Path, val any) diag.Diagnostics
+}
+
+// apply records the planned account after one health check. A failed check
+// fails the apply when the locator is new (a new account, or new settings),
+// since the user is asking whether this account works; renaming an account
+// whose backend is down merely records the outage.
+func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, state stateSetter, diags *diag.Diagnostics, summary string) {
+	if r.accounts == nil {
+		diags.AddError(summary, "The provider is not configured; this is a bug in the provider.")
+		return
+	}
+	var name types.String
+	diags.Append(plan.GetAttribute(ctx, path.Root("name"), &name)...)
+	set, _, d := r.blocks(ctx, plan)
+	diags.Append(d...)
+	if diags.HasError() {
+		return
+	}
+	if len(set) != 1 {
+		diags.AddError(summary, "compute_provider_account needs exactly one adapter block; set one of "+r.blockList()+".")
+		return
+	}
+	b := set[0]
+	loc, err := r.registry.Locate(b.kind, b.settings())
+	if err != nil {
+		addSettingError(diags, b, summary, "", err)
+		return
+	}
+	id := loc.String()
+	health, err := r.check(ctx, id)
+	if err != nil && (prior == nil || prior.ValueString() != id) {
+		r.addCheckError(diags, b, loc, name.ValueString(), summary, err)
+		return
+	}
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
+	diags.Append(state.SetAttribute(ctx, path.Root("name"), name)...)
+	diags.Append(state.SetAttribute(ctx, path.Root("adapter"), types.StringValue(b.kind))...)
+	diags.Append(state.SetAttribute(ctx, path.Root("health"), health)...)
+	for p, v := range r.nullBlocks(b.kind) {
+		diags.Append(state.SetAttribute(ctx, path.Root(p), v)...)
+	}
+	diags.Append(state.SetAttribute(ctx, b.path(), object(b.def, loc.Settings))...)
+}
+
+// check runs the account's health check once and returns the health value;
+// err is the failure, already reflected in the value.
+func (r *Resource) check(ctx context.Context, id string) (types.Object, error) {
+	now := func() string { return r.accounts.Env.Clock.Now().UTC().Format(time.RFC3339) }
+	acc, _, err := r.accounts.Open(id)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+		err = acc.Check(ctx)
+		cancel()
+	}
+	if err != nil {
+		return healthValue(false, tfdiag.Message(err), now()), err
+	}
+	return healthValue(true, "", now()), nil
+}
+
+func (r *Resource) addCheckError(diags *diag.Diagnostics, b block, loc adapter.Locator, name, summary string, err error) {
+	detail := fmt.Sprintf("The health check of account %q (adapter %s) failed.", name, b.kind)
+	if adapter.Is(err, adapter.AccessDenied) {
+		detail = fmt.Sprintf("The health check of account %q (adapter %s) failed: %s was refused. "+
+			"Check that the reference points at a valid, unexpired secret with the needed permissions.",
+			name, b.kind, secretRefs(b.def, loc.Settings))
+		if s := firstSecret(b.def); s != "" && adapter.FieldOf(err) == "" {
+			diags.AddAttributeError(b.path().AtName(s), summary, detail+"\n\n"+tfdiag.Message(err))
+			return
+		}
+	} else if w := tfdiag.WayOut(err); w != "" {
+		detail += " " + w
+	}
+	addSettingError(diags, b, summary, detail, err)
+}
+
+// Read re-runs the health check. It never fails because the backend is down:
+// the outage is what health reports.
+func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if r.accounts == nil {
+		return
+	}
+	var id types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	health, err := r.check(ctx, id.ValueString())
+	if tfdiag.UnknownUntilApply(err) {
+		// The secret arrives at apply; the last known health still stands.
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("health"), health)...)
+}
+
+// Delete forgets the account; nothing remote belongs to it.
+func (r *Resource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+// ImportState takes the account's id (its locator). The name is not part of
+// the id, so it stays null until the configuration's name is applied, which
+// calls nothing remote.
+func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	l, err := adapter.ParseLocator(req.ID)
+	if err == nil {
+		l, err = r.registry.Locate(l.Kind, l.Settings)
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to import provider account",
+			fmt.Sprintf("The import id must be a compute_provider_account id (KIND:key=value&..., as its id attribute shows): %s", tfdiag.Message(err)))
+		return
+	}
+	def, _ := r.registry.Definition(l.Kind)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(l.String()))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("adapter"), types.StringValue(l.Kind))...)
+	for p, v := range r.nullBlocks(l.Kind) {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p), v)...)
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(BlockName(l.Kind)), object(def, l.Settings))...)
+}

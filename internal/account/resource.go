@@ -1,0 +1,157 @@
+package account
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// checkTimeout bounds one health check; the check is a single cheap call.
+const checkTimeout = 2 * time.Minute
+
+// Resource is compute_provider_account.
+type Resource struct {
+	registry *adapter.Registry
+	accounts *adapter.Accounts // nil until the provider is configured
+}
+
+var (
+	_ resource.ResourceWithConfigure      = (*Resource)(nil)
+	_ resource.ResourceWithValidateConfig = (*Resource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*Resource)(nil)
+	_ resource.ResourceWithImportState    = (*Resource)(nil)
+)
+
+// New returns the resource for the adapter kinds in reg.
+func New(reg *adapter.Registry) resource.Resource { return &Resource{registry: reg} }
+
+func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_provider_account"
+}
+
+func (r *Resource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.schema()
+}
+
+func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	a, ok := req.ProviderData.(*adapter.Accounts)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("compute_provider_account expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
+		return
+	}
+	r.accounts = a
+}
+
+// ValidateConfig checks what can be checked without the backend: one adapter
+// block, well-formed secret references, safe settings.
+func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	set, unknown, diags := r.blocks(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() {
+		return
+	}
+	names := r.blockList()
+	switch {
+	case len(set) == 0 && !unknown:
+		resp.Diagnostics.AddError("Missing adapter block",
+			"compute_provider_account needs exactly one adapter block; set one of "+names+".")
+		return
+	case len(set) > 1:
+		resp.Diagnostics.AddAttributeError(set[1].path(), "Conflicting adapter blocks",
+			fmt.Sprintf("compute_provider_account sets both %s and %s; an account has exactly one adapter. Remove one, or write a second account.",
+				BlockName(set[0].kind), BlockName(set[1].kind)))
+		return
+	}
+	for _, b := range set {
+		for _, s := range b.def.Settings {
+			v, ok := b.values[s.Name]
+			if !ok || v.IsNull() || v.IsUnknown() || v.ValueString() == "" {
+				continue
+			}
+			p := b.path().AtName(s.Name)
+			if s.Secret {
+				if _, _, err := adapter.ParseRef(v.ValueString()); err != nil {
+					// ParseRef never repeats a value that may be a pasted secret.
+					resp.Diagnostics.AddAttributeError(p, "Invalid secret reference",
+						fmt.Sprintf("%s.%s must be a secret reference, never the secret: %s", BlockName(b.kind), s.Name, tfdiag.Message(err)))
+				}
+				continue
+			}
+			if s.Check != nil {
+				if err := s.Check(v.ValueString()); err != nil {
+					resp.Diagnostics.AddAttributeError(p, "Invalid account setting",
+						fmt.Sprintf("%s.%s = %q is refused: %s", BlockName(b.kind), s.Name, v.ValueString(), tfdiag.Message(err)))
+				}
+			}
+		}
+	}
+}
+
+func (r *Resource) blockList() string {
+	var names []string
+	for _, k := range r.registry.Kinds() {
+		names = append(names, BlockName(k))
+	}
+	return strings.Join(names, ", ")
+}
+
+// ModifyPlan derives the id (the locator) and the settings' defaults from the
+// configuration, so that both are known at plan time: instance ids and
+// import blocks are built from the id before anything is applied.
+func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	set, _, diags := r.blocks(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() || len(set) != 1 {
+		return
+	}
+	b := set[0]
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("adapter"), types.StringValue(b.kind))...)
+	if b.unknown {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
+		return
+	}
+	loc, err := r.registry.Locate(b.kind, b.settings())
+	if err != nil {
+		addSettingError(&resp.Diagnostics, b, "Invalid account configuration", "", err)
+		return
+	}
+	id := loc.String()
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, b.path(), object(b.def, loc.Settings))...)
+	if !req.State.Raw.IsNull() {
+		var prior types.String
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
+		if prior.ValueString() != id {
+			// A new locator is a new health question.
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("health"), types.ObjectUnknown(healthTypes))...)
+		}
+	}
+}
+
+func addSettingError(diags *diag.Diagnostics, b block, summary, detail string, err error) {
+	at := func(field string) (path.Path, bool) {
+		if _, ok := b.values[field]; ok {
+			return b.path().AtName(field), true
+		}
+		return path.Empty(), false
+	}
+	if detail == "" {
+		detail = fmt.Sprintf("The %s block of compute_provider_account is refused.", BlockName(b.kind))
+	}
+	tfdiag.AddError(diags, at, summary, detail, err)
+}

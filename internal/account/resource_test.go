@@ -1,0 +1,141 @@
+package account_test
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+)
+
+const addr = "compute_provider_account.test"
+
+func TestAccountCreateReadImport(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	wantID := "hcloud:endpoint=" + regexp.QuoteMeta(queryEscape(e.Endpoint)) + "&location=fsn1&token=env%3A%2F%2F" + acctest.TokenEnv
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.Account(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+					// The id is the locator, known before anything is applied.
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile("^"+wantID+"$"))),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("hetzner_cloud").AtMapKey("location"), knownvalue.StringExact("fsn1")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("adapter"), knownvalue.StringExact("hcloud")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("health").AtMapKey("reachable"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("health").AtMapKey("reason"), knownvalue.StringExact("")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("health").AtMapKey("checked_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hetzner_cloud").AtMapKey("endpoint"), knownvalue.StringExact(e.Endpoint)),
+				},
+			},
+			{
+				// Nothing changed: the plan is empty.
+				Config: e.Account(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateVerify: true,
+				// name is not part of the id; health is checked anew.
+				ImportStateVerifyIgnore: []string{"name", "health"},
+			},
+		},
+	})
+}
+
+func TestAccountRenameIsInPlace(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: e.Account()},
+			{
+				Config: regexp.MustCompile(`name = "test"`).ReplaceAllString(e.Account(), `name = "renamed"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("renamed")),
+				},
+			},
+		},
+	})
+}
+
+func TestAccountRefusedToken(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.AccountNamed("test", "env://"+acctest.WrongTokenEnv),
+			ExpectError: acctest.Match(`the token at env://` + acctest.WrongTokenEnv + ` was refused`),
+		}},
+	})
+}
+
+func TestAccountValidation(t *testing.T) {
+	t.Parallel()
+	cases := map[string]struct {
+		config string
+		want   string
+	}{
+		"raw token":      {`hetzner_cloud = { token = "abcdefSECRET" }`, `hetzner_cloud.token must be a secret reference, never the secret: the value is not a secret reference \(the value is not shown`},
+		"unknown scheme": {`hetzner_cloud = { token = "vault://x" }`, `scheme "vault" is not known`},
+		"plain http":     {`hetzner_cloud = { token = "env://X", endpoint = "http://example.com/v1" }`, `hetzner_cloud.endpoint = "http://example.com/v1" is refused: .*plain http`},
+		"bad location":   {`hetzner_cloud = { token = "env://X", location = "Not A Location" }`, `hetzner_cloud.location = "Not A Location" is refused: .*not a Hetzner Cloud location name`},
+		"no block":       {``, `needs exactly one adapter block`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.Factories(),
+				Steps: []resource.TestStep{{
+					Config:      "resource \"compute_provider_account\" \"test\" {\n  name = \"x\"\n  " + c.config + "\n}\n",
+					PlanOnly:    true,
+					ExpectError: acctest.Match(c.want),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccountHealthDuringOutage refreshes while the backend fails: the
+// refresh succeeds and health records the outage.
+func TestAccountHealthDuringOutage(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: e.Account()},
+			{
+				PreConfig:    func() { e.FailNext("GET", "/locations", 1000, 503, "unavailable") },
+				RefreshState: true,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(addr, "health.reachable", "false"),
+					resource.TestMatchResourceAttr(addr, "health.reason", regexp.MustCompile(`unavailable|503`)),
+				),
+			},
+			{
+				PreConfig: func() { e.FailNext("GET", "/locations", 0, 503, "unavailable") },
+				Config:    e.Account(),
+			},
+		},
+	})
+}

@@ -1,0 +1,138 @@
+package account
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// blockNames gives the adapters whose kind is terse a block name a reader
+// recognises; any other kind is its own block name.
+var blockNames = map[string]string{
+	"hcloud":  "hetzner_cloud",
+	"robot":   "hetzner_robot",
+	"proxmox": "proxmox",
+}
+
+// BlockName is the account block that configures an adapter kind.
+func BlockName(kind string) string {
+	if n, ok := blockNames[kind]; ok {
+		return n
+	}
+	return kind
+}
+
+var healthTypes = map[string]attr.Type{
+	"reachable":  types.BoolType,
+	"reason":     types.StringType,
+	"checked_at": types.StringType,
+}
+
+func (r *Resource) schema() schema.Schema {
+	attrs := map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The account's locator: the adapter kind and its settings, secrets only as " +
+				"references. Known at plan time. `compute_instance.account` takes it, and instance ids " +
+				"and imports start with it.",
+		},
+		"name": schema.StringAttribute{
+			Required:            true,
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			MarkdownDescription: "A name for the account, shown in diagnostics. Changing it changes nothing remote.",
+		},
+		"adapter": schema.StringAttribute{
+			Computed:            true,
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			MarkdownDescription: "The adapter kind of the configured block (`" + strings.Join(r.registry.Kinds(), "`, `") + "`).",
+		},
+		"health": schema.SingleNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The last health check: one cheap authenticated call, run on create and on " +
+				"every refresh. A refresh never fails because the backend is down; it records why here.",
+			Attributes: map[string]schema.Attribute{
+				"reachable":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the check succeeded."},
+				"reason":     schema.StringAttribute{Computed: true, MarkdownDescription: "Why the check failed; empty when it succeeded."},
+				"checked_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When the check ran (RFC 3339)."},
+			},
+		},
+	}
+	var blocks []string
+	for _, kind := range r.registry.Kinds() {
+		def, _ := r.registry.Definition(kind)
+		name := BlockName(kind)
+		blocks = append(blocks, "`"+name+"`")
+		attrs[name] = schema.SingleNestedAttribute{
+			Optional:            true,
+			MarkdownDescription: fmt.Sprintf("%s (adapter `%s`). Exactly one adapter block is set.", strings.TrimSuffix(def.Description, "."), kind),
+			Attributes:          settingAttributes(def),
+		}
+	}
+	return schema.Schema{
+		MarkdownDescription: "An account on a backend: which adapter, its settings, and where its secrets live " +
+			"(secret references, never the secrets). Creating it resolves the secrets and runs one health " +
+			"check; nothing remote is created or destroyed. Set exactly one of " + strings.Join(blocks, ", ") + ".\n\n" +
+			"Import takes the account's `id`; `name` is not part of the id, so write it in the configuration " +
+			"(the first apply records it without calling the backend).",
+		Attributes: attrs,
+	}
+}
+
+// settingAttributes builds a block's attributes from an adapter's manifest.
+func settingAttributes(def adapter.Definition) map[string]schema.Attribute {
+	out := map[string]schema.Attribute{}
+	for _, s := range def.Settings {
+		desc := capitalize(strings.TrimSuffix(s.Description, ".")) + "."
+		if s.Secret {
+			desc += " A secret reference (`env://NAME`, `file:///path` or `provider://NAME`), never the secret itself."
+		}
+		a := schema.StringAttribute{
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		}
+		switch {
+		case s.Default != "":
+			a.Optional, a.Computed = true, true
+			desc += fmt.Sprintf(" Defaults to `%s`.", s.Default)
+			a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+		case s.Required:
+			a.Required = true
+		default:
+			a.Optional = true
+		}
+		a.MarkdownDescription = desc
+		out[s.Name] = a
+	}
+	return out
+}
+
+func settingTypes(def adapter.Definition) map[string]attr.Type {
+	out := map[string]attr.Type{}
+	for _, s := range def.Settings {
+		out[s.Name] = types.StringType
+	}
+	return out
+}
+
+func healthValue(reachable bool, reason, checkedAt string) types.Object {
+	return types.ObjectValueMust(healthTypes, map[string]attr.Value{
+		"reachable":  types.BoolValue(reachable),
+		"reason":     types.StringValue(reason),
+		"checked_at": types.StringValue(checkedAt),
+	})
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,120 @@
+package account
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// getter is what tfsdk.Config, tfsdk.Plan and tfsdk.State have in common.
+type getter interface {
+	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
+}
+
+// block is one adapter block as a configuration, plan or state holds it.
+type block struct {
+	kind    string
+	def     adapter.Definition
+	values  map[string]types.String
+	unknown bool // the block or one of its values is not known yet
+}
+
+func (b block) path() path.Path { return path.Root(BlockName(b.kind)) }
+
+// settings returns the known, non-empty values.
+func (b block) settings() map[string]string {
+	out := map[string]string{}
+	for name, v := range b.values {
+		if !v.IsNull() && !v.IsUnknown() && v.ValueString() != "" {
+			out[name] = v.ValueString()
+		}
+	}
+	return out
+}
+
+// blocks reads every adapter block; set lists those that are not null, and
+// unknown says whether a whole block is not known yet (a dynamic value).
+func (r *Resource) blocks(ctx context.Context, g getter) (set []block, unknown bool, diags diag.Diagnostics) {
+	for _, kind := range r.registry.Kinds() {
+		def, _ := r.registry.Definition(kind)
+		var obj types.Object
+		diags.Append(g.GetAttribute(ctx, path.Root(BlockName(kind)), &obj)...)
+		switch {
+		case diags.HasError():
+			return nil, false, diags
+		case obj.IsUnknown():
+			unknown = true
+			continue
+		case obj.IsNull():
+			continue
+		}
+		b := block{kind: kind, def: def, values: map[string]types.String{}}
+		for name, v := range obj.Attributes() {
+			s, _ := v.(types.String)
+			b.values[name] = s
+			if s.IsUnknown() {
+				b.unknown = true
+			}
+		}
+		set = append(set, b)
+	}
+	return set, unknown, diags
+}
+
+// object builds a block's value from normalized settings.
+func object(def adapter.Definition, settings map[string]string) types.Object {
+	vals := map[string]attr.Value{}
+	for _, s := range def.Settings {
+		if v, ok := settings[s.Name]; ok && v != "" {
+			vals[s.Name] = types.StringValue(v)
+		} else {
+			vals[s.Name] = types.StringNull()
+		}
+	}
+	return types.ObjectValueMust(settingTypes(def), vals)
+}
+
+// nullBlocks sets every adapter block but keep to null.
+func (r *Resource) nullBlocks(keep string) map[string]types.Object {
+	out := map[string]types.Object{}
+	for _, kind := range r.registry.Kinds() {
+		if kind == keep {
+			continue
+		}
+		def, _ := r.registry.Definition(kind)
+		out[BlockName(kind)] = types.ObjectNull(settingTypes(def))
+	}
+	return out
+}
+
+// secretRefs describes where a block's secrets come from, for messages:
+// "the token at env://HCLOUD_TOKEN". References are not secret.
+func secretRefs(def adapter.Definition, settings map[string]string) string {
+	var parts []string
+	for _, s := range def.Settings {
+		if s.Secret && settings[s.Name] != "" {
+			parts = append(parts, "the "+s.Name+" at "+settings[s.Name])
+		}
+	}
+	if len(parts) == 0 {
+		return "the credentials"
+	}
+	return strings.Join(parts, " and ")
+}
+
+// firstSecret names the first secret setting, where a refused credential is
+// reported.
+func firstSecret(def adapter.Definition) string {
+	i := slices.IndexFunc(def.Settings, func(s adapter.Setting) bool { return s.Secret })
+	if i < 0 {
+		return ""
+	}
+	return def.Settings[i].Name
+}

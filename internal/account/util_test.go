@@ -1,0 +1,5 @@
+package account_test
+
+import "net/url"
+
+func queryEscape(s string) string { return url.QueryEscape(s) }

@@ -1,0 +1,130 @@
+package acctest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/provider"
+)
+
+// TokenEnv names the environment variable that holds the emulators' token;
+// accounts in tests reference it as env://COMPUTE_TEST_HCLOUD_TOKEN.
+const TokenEnv = "COMPUTE_TEST_HCLOUD_TOKEN"
+
+// Token is the token every test emulator accepts.
+const Token = "test-token-0123456789"
+
+// WrongTokenEnv names a variable holding a token no emulator accepts.
+const WrongTokenEnv = "COMPUTE_TEST_WRONG_TOKEN"
+
+// ProviderAddress is the provider's registry address.
+const ProviderAddress = "registry.terraform.io/seedcompute/compute"
+
+// serveEnv, set in a terraform process's environment, makes the test
+// binary that terraform starts as its plugin serve the provider instead of
+// running tests.
+const serveEnv = "COMPUTE_ACCTEST_SERVE_PROVIDER"
+
+// Main is every Terraform-layer test package's TestMain.
+func Main(m *testing.M) {
+	if os.Getenv(serveEnv) == "1" {
+		serve()
+		return
+	}
+	dir, err := setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acctest:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// setup makes the environment hermetic: the terraform on PATH (never a
+// download), an empty CLI configuration, no checkpoint calls. It returns a
+// temporary directory to remove at the end.
+func setup() (string, error) {
+	dir, err := os.MkdirTemp("", "compute-acctest-")
+	if err != nil {
+		return "", err
+	}
+	cfg := filepath.Join(dir, "terraformrc")
+	if err := os.WriteFile(cfg, nil, 0o600); err != nil {
+		return dir, err
+	}
+	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if tf == "" {
+		tf, err = exec.LookPath("terraform")
+		if err != nil {
+			return dir, fmt.Errorf("the terraform binary is not on PATH; install Terraform 1.11 or later (tests never download it)")
+		}
+	}
+	for k, v := range map[string]string{
+		"TF_CLI_CONFIG_FILE":       cfg,
+		"TF_ACC_TERRAFORM_PATH":    tf,
+		"CHECKPOINT_DISABLE":       "1",
+		"TF_IN_AUTOMATION":         "1",
+		"TF_ACC_TEMP_DIR":          dir,
+		TokenEnv:                   Token,
+		WrongTokenEnv:              "refused-token-9876543210",
+		"TF_ACC_TERRAFORM_VERSION": "",
+	} {
+		if v == "" {
+			os.Unsetenv(k)
+			continue
+		}
+		os.Setenv(k, v)
+	}
+	return dir, nil
+}
+
+// serve runs the provider as a plugin for a terraform process that a test
+// started (see CLI).
+func serve() {
+	err := providerserver.Serve(context.Background(), provider.New("acctest", provider.WithClock(FastClock{})), providerserver.ServeOpts{
+		Address: ProviderAddress,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acctest: serve provider:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// Factories serves the provider in the test process, with waits shortened.
+func Factories() map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"compute": providerserver.NewProtocol6WithError(provider.New("test", provider.WithClock(FastClock{}))()),
+	}
+}
+
+// FastClock tells the real time but waits a hundredth of every delay (at
+// most 100ms), so retries and polls keep their order and count without the
+// suite sleeping through production back-offs.
+type FastClock struct{}
+
+// Now returns the wall time.
+func (FastClock) Now() time.Time { return time.Now() }
+
+// After fires after d/100, capped at 100ms.
+func (FastClock) After(d time.Duration) <-chan time.Time {
+	return time.After(min(d/100, 100*time.Millisecond))
+}
+
+// Match compiles a pattern whose spaces match any run of white space, since
+// terraform wraps diagnostics at its own line width.
+func Match(pattern string) *regexp.Regexp {
+	return regexp.MustCompile("(?s)" + strings.ReplaceAll(pattern, " ", `\s+`))
+}

@@ -1,0 +1,101 @@
+package acctest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// CLI drives the real terraform binary in a working directory of its own,
+// with this test binary installed as the provider through a dev_overrides
+// CLI configuration: the provider runs as a real plugin process, so the
+// CLI's logs and files are exactly what a user's would be.
+type CLI struct {
+	t   testing.TB
+	Dir string
+	env []string
+}
+
+// NewCLI prepares a working directory holding config (main.tf) and a CLI
+// configuration that points the provider's address at this test binary.
+func NewCLI(t testing.TB, config string) *CLI {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatalf("find test binary: %v", err)
+	}
+	root := t.TempDir()
+	plugins := filepath.Join(root, "plugins")
+	work := filepath.Join(root, "work")
+	for _, d := range []string{plugins, work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(exe, filepath.Join(plugins, "terraform-provider-compute")); err != nil {
+		t.Fatalf("install provider: %v", err)
+	}
+	rc := filepath.Join(root, "terraformrc")
+	rcText := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", strings.TrimPrefix(ProviderAddress, "registry.terraform.io/"), plugins)
+	if err := os.WriteFile(rc, []byte(rcText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &CLI{t: t, Dir: work}
+	c.env = append(os.Environ(),
+		"TF_CLI_CONFIG_FILE="+rc,
+		serveEnv+"=1",
+		"CHECKPOINT_DISABLE=1",
+		"TF_IN_AUTOMATION=1",
+		"TF_INPUT=0",
+		"TF_CLI_ARGS=-no-color",
+	)
+	c.Write("main.tf", "terraform {\n  required_providers {\n    compute = { source = \"seedcompute/compute\" }\n  }\n}\n"+config)
+	return c
+}
+
+// Setenv adds a variable to every later command's environment.
+func (c *CLI) Setenv(key, value string) { c.env = append(c.env, key+"="+value) }
+
+// Write writes a file into the working directory.
+func (c *CLI) Write(name, text string) {
+	c.t.Helper()
+	if err := os.WriteFile(filepath.Join(c.Dir, name), []byte(text), 0o600); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// Read returns a file of the working directory, "" when it is missing.
+func (c *CLI) Read(name string) string {
+	b, _ := os.ReadFile(filepath.Join(c.Dir, name))
+	return string(b)
+}
+
+// Run runs terraform with args and returns its combined output and error.
+func (c *CLI) Run(args ...string) (string, error) {
+	c.t.Helper()
+	path, _ := os.LookupEnv("TF_ACC_TERRAFORM_PATH")
+	if path == "" {
+		path = "terraform"
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// MustRun runs terraform and fails the test when it fails.
+func (c *CLI) MustRun(args ...string) string {
+	c.t.Helper()
+	out, err := c.Run(args...)
+	if err != nil {
+		c.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}

@@ -1,0 +1,83 @@
+package acctest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+)
+
+// Emulator is one test's Hetzner Cloud API.
+type Emulator struct {
+	*emu.Emulator
+	// Endpoint is the API's base URL, as the account's endpoint takes it.
+	Endpoint string
+}
+
+// NewEmulator starts a fresh emulator on 127.0.0.1 that accepts Token and
+// stops with the test.
+func NewEmulator(t testing.TB) *Emulator {
+	t.Helper()
+	e, endpoint, stop, err := emu.NewServer(context.Background(), emu.Options{Token: Token, ActionPolls: 2})
+	if err != nil {
+		t.Fatalf("start emulator: %v", err)
+	}
+	t.Cleanup(stop)
+	return &Emulator{Emulator: e, Endpoint: endpoint}
+}
+
+// Account is a compute_provider_account named "test" on this emulator.
+func (e *Emulator) Account() string {
+	return e.AccountNamed("test", "env://"+TokenEnv)
+}
+
+// AccountNamed is a compute_provider_account with the given resource name
+// and token reference on this emulator.
+func (e *Emulator) AccountNamed(name, tokenRef string) string {
+	return fmt.Sprintf(`
+resource "compute_provider_account" %q {
+  name = %q
+  hetzner_cloud = {
+    token    = %q
+    endpoint = %q
+  }
+}
+`, name, name, tokenRef, e.Endpoint)
+}
+
+// Live returns the servers that are not being deleted.
+func (e *Emulator) Live() []emu.Server {
+	var out []emu.Server
+	for _, s := range e.Servers() {
+		if s.Status != "deleting" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// CheckDestroy asks the emulator whether every server is gone.
+func (e *Emulator) CheckDestroy(*terraform.State) error {
+	if s := e.Servers(); len(s) > 0 {
+		var names []string
+		for _, x := range s {
+			names = append(names, fmt.Sprintf("%d (%s, %s)", x.ID, x.Name, x.Status))
+		}
+		return fmt.Errorf("servers remain after destroy: %s", strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// ServerNamed returns the server with the given name.
+func (e *Emulator) ServerNamed(name string) (emu.Server, bool) {
+	for _, s := range e.Servers() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return emu.Server{}, false
+}

@@ -1,0 +1,69 @@
+package instance_test
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+)
+
+// TestInstanceAccountChange moves the instance to another token reference
+// of the same backend (in place, with a new id known at plan time), then to
+// another backend (replaced: created there, deleted here).
+func TestInstanceAccountChange(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	other := acctest.NewEmulator(t)
+	withAccount := func(account string) string {
+		return fmt.Sprintf(`
+provider "compute" {
+  secrets = { hcloud = %q }
+}
+%s
+resource "compute_instance" "web" {
+  account  = compute_provider_account.test.id
+  name     = "mover-1"
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+}
+`, acctest.Token, account)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy: func(s *terraform.State) error {
+			if err := e.CheckDestroy(s); err != nil {
+				return err
+			}
+			return other.CheckDestroy(s)
+		},
+		Steps: []resource.TestStep{
+			{Config: withAccount(e.Account())},
+			{
+				Config: withAccount(e.AccountNamed("test", "provider://hcloud")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`token=provider%3A%2F%2Fhcloud/\d+$`))),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`token=provider%3A%2F%2Fhcloud/\d+$`))),
+				},
+				Check: checkServers(e, 1),
+			},
+			{
+				Config: withAccount(other.AccountNamed("test", "provider://hcloud")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(checkServers(e, 0), checkServers(other, 1)),
+			},
+		},
+	})
+}

@@ -1,0 +1,133 @@
+package instance
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// Create asks for the machine with a key derived from the account's scope
+// and the name, saves its id the moment the backend answers, and then waits
+// for it to settle. A wait that fails leaves the id in state, so Terraform
+// taints the machine instead of losing it; an apply interrupted before the
+// answer finds the machine again by its key.
+func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	const summary = "Unable to create instance"
+	var plan model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var userData types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("user_data"), &userData)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultCreateTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	acc, loc, scope, ok := r.open(&resp.Diagnostics, summary, plan.Account)
+	if !ok {
+		return
+	}
+	labels, d := plan.labels(ctx)
+	resp.Diagnostics.Append(d...)
+	name := plan.Name.ValueString()
+	creq := adapter.CreateRequest{
+		Name:     name,
+		OfferID:  plan.OfferID.ValueString(),
+		Image:    plan.Image.ValueString(),
+		Location: plan.Location.ValueString(),
+		UserData: userData.ValueString(),
+		Labels:   labels,
+		PowerOn:  plan.Power.ValueString() != powerOff,
+	}
+	call := adapter.Call{IdempotencyKey: adapter.IdempotencyKey(scope, name)}
+	var m adapter.Machine
+	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("create machine %q", name), func(ctx context.Context) error {
+		var err error
+		m, err = acc.Create(ctx, call, creq)
+		return err
+	})
+	if err != nil {
+		tfdiag.AddError(&resp.Diagnostics, fields, summary,
+			fmt.Sprintf("Creating instance %q (offer %s, image %s) failed. %s", name, creq.OfferID, creq.Image, tfdiag.WayOut(err)), err)
+		return
+	}
+
+	// The machine exists: record it before anything else can fail.
+	plan.recordCreated(loc, m)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	want := adapter.StateRunning
+	if !creq.PowerOn {
+		want = adapter.StateStopped
+	}
+	created := m.ID
+	m, err = r.waitState(ctx, acc, created, want)
+	if err != nil {
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Machine %s (%q) was created but did not become %s. It is saved in state and tainted, so the next apply replaces it; "+
+				"if it only needs more time, raise timeouts.create.", created, name, want), err)
+		return
+	}
+	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// open opens the account a resource names and derives its scope.
+func (r *Resource) open(diags *diag.Diagnostics, summary string, account types.String) (*adapter.Cached, adapter.Locator, string, bool) {
+	if r.accounts == nil {
+		diags.AddError(summary, "The provider is not configured; this is a bug in the provider.")
+		return nil, adapter.Locator{}, "", false
+	}
+	acc, loc, err := r.accounts.Open(account.ValueString())
+	var scope string
+	if err == nil {
+		scope, err = r.accounts.Registry.Scope(loc)
+	}
+	if err != nil {
+		diags.AddAttributeError(path.Root("account"), summary,
+			fmt.Sprintf("account %q cannot be opened: %s", account.ValueString(), tfdiag.Message(err)))
+		return nil, adapter.Locator{}, "", false
+	}
+	return acc, loc, scope, true
+}
+
+// waitState polls the machine directly (bypassing the shared listing) until
+// it reaches want; running also needs an address. A machine in state error,
+// or gone, ends the wait at once.
+func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string, want adapter.State) (adapter.Machine, error) {
+	var last adapter.Machine
+	err := adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
+		m, err := acc.Fresh(ctx, id)
+		if err != nil {
+			if adapter.IsNotFound(err) {
+				return false, &adapter.Error{Code: adapter.InvalidState, Err: err,
+					Message: fmt.Sprintf("machine %s disappeared while waiting for it to be %s", id, want)}
+			}
+			return false, err
+		}
+		last = m
+		switch {
+		case m.State == adapter.StateError:
+			return false, adapter.Errorf(adapter.InvalidState, "machine %s is in state error (backend status %q)", id, m.RawState)
+		case m.State == want && (want != adapter.StateRunning || m.HasAddress()):
+			return true, nil
+		}
+		return false, nil
+	})
+	return last, err
+}

@@ -1,0 +1,58 @@
+package instance
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// Delete removes the machine and waits until the backend says it is gone.
+// Already gone is done. A machine without the provider's mark is refused by
+// the adapter and stays, with the way out in the error.
+func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	const summary = "Unable to delete instance"
+	var state model
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := state.Timeouts.Delete(ctx, defaultDeleteTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	_, machineID, err := adapter.ParseInstanceID(state.ID.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddError(summary, fmt.Sprintf("The instance's id %q is malformed: %s", state.ID.ValueString(), tfdiag.Message(err)))
+		return
+	}
+	acc, _, _, ok := r.open(&resp.Diagnostics, summary, state.Account)
+	if !ok {
+		return
+	}
+	name := state.Name.ValueString()
+	err = adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("delete machine %s", machineID), func(ctx context.Context) error {
+		err := acc.Delete(ctx, machineID)
+		if adapter.IsNotFound(err) {
+			return nil
+		}
+		return err
+	})
+	if err == nil {
+		err = adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be gone", machineID), func(ctx context.Context) (bool, error) {
+			_, err := acc.Fresh(ctx, machineID)
+			if adapter.IsNotFound(err) {
+				return true, nil
+			}
+			return false, err
+		})
+	}
+	if err != nil {
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Deleting machine %s (%q) failed; it stays in the state. %s", machineID, name, wayOutFor(err, machineID)), err)
+	}
+}

@@ -1,0 +1,79 @@
+package instance
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// Read refreshes the machine through the account's shared listing, so a
+// refresh of many instances costs one listing. Only authoritative absence
+// removes the machine from state; any other failure keeps the state and
+// fails the refresh.
+func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	const summary = "Unable to read instance"
+	var state model
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := state.Timeouts.Read(ctx, defaultReadTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	_, machineID, err := adapter.ParseInstanceID(state.ID.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddError(summary, fmt.Sprintf("The instance's id %q is malformed: %s", state.ID.ValueString(), tfdiag.Message(err)))
+		return
+	}
+	acc, loc, _, ok := r.open(&resp.Diagnostics, summary, state.Account)
+	if !ok {
+		return
+	}
+	m, err := acc.Get(ctx, machineID)
+	switch {
+	case adapter.IsNotFound(err):
+		resp.Diagnostics.AddWarning("Instance is gone",
+			fmt.Sprintf("Machine %s (%q) no longer exists on account %s: %s\n\nIt was removed from the state; the next apply creates it again.",
+				machineID, state.Name.ValueString(), state.Account.ValueString(), tfdiag.Message(err)))
+		resp.State.RemoveResource(ctx)
+		return
+	case tfdiag.UnknownUntilApply(err):
+		resp.Diagnostics.AddWarning("Instance not refreshed",
+			fmt.Sprintf("Machine %s (%q) was not refreshed because the account's secret comes from the provider block's secrets, which are not known until apply.",
+				machineID, state.Name.ValueString()))
+		return
+	case err != nil:
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Reading machine %s (%q) failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
+		return
+	}
+	resp.Diagnostics.Append(state.setMachine(ctx, loc, m)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// ImportState takes ACCOUNT_ID/MACHINE_ID. It records the id and account;
+// Read fills the rest. user_data_sha256 stays null, since the user data a
+// machine was created with cannot be read back.
+func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	loc, machineID, err := adapter.ParseInstanceID(req.ID)
+	if err == nil && r.accounts != nil {
+		// Fill the account's defaults, so the id matches the one
+		// compute_provider_account computes from the same settings.
+		loc, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to import instance",
+			fmt.Sprintf("The import id %q must be ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the compute_provider_account's id: %s", req.ID, tfdiag.Message(err)))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(adapter.InstanceID(loc, machineID)))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
+}

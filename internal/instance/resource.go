@@ -1,0 +1,221 @@
+package instance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// Default timeouts, overridden by the timeouts block.
+const (
+	defaultCreateTimeout = 10 * time.Minute
+	defaultReadTimeout   = 5 * time.Minute
+	defaultUpdateTimeout = 10 * time.Minute
+	defaultDeleteTimeout = 10 * time.Minute
+)
+
+// pollBackoff paces waits for a machine to settle: machines take seconds to
+// minutes, so polls start at one second and level off at ten.
+var pollBackoff = adapter.Backoff{Initial: time.Second, Max: 10 * time.Second}
+
+// Resource is compute_instance.
+type Resource struct {
+	accounts *adapter.Accounts // nil until the provider is configured
+}
+
+var (
+	_ resource.ResourceWithConfigure   = (*Resource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*Resource)(nil)
+	_ resource.ResourceWithImportState = (*Resource)(nil)
+)
+
+// New returns the resource; the provider lists it.
+func New() resource.Resource { return &Resource{} }
+
+func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_instance"
+}
+
+func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = resourceSchema(ctx)
+}
+
+func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	a, ok := req.ProviderData.(*adapter.Accounts)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("compute_instance expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
+		return
+	}
+	r.accounts = a
+}
+
+func (r *Resource) clock() adapter.Clock { return r.accounts.Env.Clock }
+
+// fields maps the adapter's request fields onto this resource's attributes.
+var fields = tfdiag.Fields("name", "offer_id", "image", "location", "labels", "power", "user_data")
+
+// ModifyPlan computes what only the provider can: the user data digest, the
+// default location, the id after an in-place account change; it decides the
+// replacements the schema cannot express (user data, account scope), refuses
+// what the adapter cannot do, and checks offer, image and location against
+// the catalog before anything is created.
+func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, state model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var userData types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("user_data"), &userData)...)
+	creating := req.State.Raw.IsNull()
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.UserDataSHA256 = digest(userData)
+	plan.Managed = types.BoolValue(true)
+
+	var loc adapter.Locator
+	var def adapter.Definition
+	accountKnown := known(plan.Account) && r.accounts != nil
+	if accountKnown {
+		var err error
+		loc, err = adapter.ParseLocator(plan.Account.ValueString())
+		if err == nil {
+			def, err = r.accounts.Registry.Definition(loc.Kind)
+		}
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("account"), "Invalid account",
+				fmt.Sprintf("account must be a compute_provider_account's id: %s", tfdiag.Message(err)))
+			return
+		}
+	}
+
+	if creating {
+		if plan.Location.IsUnknown() && accountKnown && loc.Settings["location"] != "" {
+			plan.Location = types.StringValue(loc.Settings["location"])
+		}
+	} else {
+		r.planUpdate(&plan, &state, loc, def, accountKnown, resp)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+
+	changed := !creating && (!plan.OfferID.Equal(state.OfferID) || !plan.Image.Equal(state.Image) || !plan.Location.Equal(state.Location))
+	if (creating || changed) && accountKnown && known(plan.OfferID, plan.Image, plan.Name) && !plan.Location.IsUnknown() {
+		r.checkCatalog(ctx, &plan, resp)
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// planUpdate is ModifyPlan's part for an existing machine.
+func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) {
+	// User data takes effect only at creation, so new user data is a new
+	// machine. After an import the digest is unknown (null) and the
+	// configured one is adopted without replacing.
+	if !state.UserDataSHA256.IsNull() && !plan.UserDataSHA256.Equal(state.UserDataSHA256) {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("user_data_sha256"))
+	}
+	if !plan.Account.Equal(state.Account) {
+		switch {
+		case !accountKnown:
+			// Decided at apply, where Update refuses a change of scope.
+			plan.ID = types.StringUnknown()
+		case r.sameScope(state.Account.ValueString(), loc):
+			if _, machineID, err := adapter.ParseInstanceID(state.ID.ValueString()); err == nil {
+				plan.ID = types.StringValue(adapter.InstanceID(loc, machineID))
+			}
+		default:
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("account"))
+		}
+	}
+	powerChange := !plan.Power.Equal(state.Power)
+	if accountKnown {
+		caps := def.Capabilities
+		if powerChange && known(plan.Power) && !caps.Has(adapter.CapPower) {
+			resp.Diagnostics.AddAttributeError(path.Root("power"), "Power cannot be switched",
+				fmt.Sprintf("power = %q asks to switch the machine %s, but the %s adapter cannot switch power. Set power back to %q.",
+					plan.Power.ValueString(), plan.Power.ValueString(), def.Kind, state.Power.ValueString()))
+		}
+		if !caps.Has(adapter.CapUpdate) {
+			if !plan.Name.Equal(state.Name) {
+				resp.Diagnostics.AddAttributeError(path.Root("name"), "Name cannot be changed in place",
+					fmt.Sprintf("name changes from %q to %q, but the %s adapter cannot rename a machine. Set the name back to %q.",
+						state.Name.ValueString(), plan.Name.ValueString(), def.Kind, state.Name.ValueString()))
+			}
+			if !plan.Labels.Equal(state.Labels) {
+				resp.Diagnostics.AddAttributeError(path.Root("labels"), "Labels cannot be changed in place",
+					fmt.Sprintf("the %s adapter cannot change labels; set labels to the machine's current labels.", def.Kind))
+			}
+			if !state.Managed.ValueBool() {
+				resp.Diagnostics.AddAttributeError(path.Root("managed"), "Imported machine cannot be marked",
+					fmt.Sprintf("the %s adapter cannot write the managed mark onto an imported machine; remove it from state with `terraform state rm`.", def.Kind))
+			}
+		}
+	}
+	// Addresses survive renames and label changes; a power switch may take
+	// them away or bring new ones.
+	if powerChange || plan.Power.IsUnknown() {
+		plan.IPv4, plan.IPv6 = types.StringUnknown(), types.StringUnknown()
+	} else {
+		plan.IPv4, plan.IPv6 = state.IPv4, state.IPv6
+	}
+	if !plan.Managed.Equal(state.Managed) || !plan.UserDataSHA256.Equal(state.UserDataSHA256) || !plan.ID.Equal(state.ID) {
+		// Changes the framework did not see; the machine is read back after
+		// the update, so its state is known only then.
+		plan.State, plan.RawState = types.StringUnknown(), types.StringUnknown()
+	}
+}
+
+// sameScope reports whether prior (an account id) names the same backend
+// scope as l: idempotency keys stay valid and the machine stays reachable.
+func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
+	old, err := adapter.ParseLocator(prior)
+	if err != nil {
+		return false
+	}
+	a, errA := r.accounts.Registry.Scope(old)
+	b, errB := r.accounts.Registry.Scope(l)
+	return errA == nil && errB == nil && a == b
+}
+
+// checkCatalog asks the adapter whether the request would be accepted. A
+// refusal is an error on the attribute at fault; a backend that cannot answer
+// now only warns, since apply checks again; a secret that arrives at apply
+// skips the check.
+func (r *Resource) checkCatalog(ctx context.Context, plan *model, resp *resource.ModifyPlanResponse) {
+	acc, _, err := r.accounts.Open(plan.Account.ValueString())
+	if err == nil {
+		labels, _ := plan.labels(ctx)
+		err = acc.Validate(ctx, adapter.CreateRequest{
+			Name:     plan.Name.ValueString(),
+			OfferID:  plan.OfferID.ValueString(),
+			Image:    plan.Image.ValueString(),
+			Location: plan.Location.ValueString(),
+			Labels:   labels,
+		})
+	}
+	switch {
+	case err == nil, tfdiag.UnknownUntilApply(err):
+	case adapter.Is(err, adapter.Transient), adapter.Is(err, adapter.RateLimited):
+		tfdiag.AddWarning(&resp.Diagnostics, fields, "Unable to check the instance against the catalog",
+			fmt.Sprintf("The catalog of the account could not be read, so offer_id %q, image %q and location %q are checked at apply instead.",
+				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
+	default:
+		tfdiag.AddError(&resp.Diagnostics, fields, "Invalid instance",
+			fmt.Sprintf("The account refuses to create instance %q as configured. %s", plan.Name.ValueString(), tfdiag.WayOut(err)), err)
+	}
+}

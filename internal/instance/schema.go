@@ -1,0 +1,125 @@
+package instance
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func resourceSchema(ctx context.Context) schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "One machine on an account. `offer_id`, `image` and `location` are checked against " +
+			"the account's catalog at plan time. Create is idempotent: an apply that was interrupted after the " +
+			"backend accepted the machine finds it again when it is simply run again. Import with " +
+			"`ACCOUNT_ID/MACHINE_ID` (or an `import` block); a machine the provider did not create is marked as " +
+			"managed by the first apply after its import, and is never changed, powered or deleted before. " +
+			"Default timeouts: create, update and delete 10m, read 5m.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`ACCOUNT_ID/MACHINE_ID`: the account's id and the machine's own id, enough to read, delete or import the machine without any other resource.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"account": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The `id` of the `compute_provider_account` the machine lives on. A change that keeps the " +
+					"account's scope (for example another token reference for the same backend) is applied in place; " +
+					"moving to another backend replaces the machine.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The machine's name. Renaming is done in place. The name, with the account's scope, keys the idempotent create.",
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"offer_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The offer (server type) to create, e.g. `cx22`; see the `compute_offers` data source. Changing it replaces the machine.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"image": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The image to install, e.g. `ubuntu-24.04`. Changing it replaces the machine. The image a " +
+					"machine was created from is not compared again after creation, since backends report images under " +
+					"names that differ from what was asked for.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"location": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Where the machine runs, e.g. `fsn1`. Defaults to the account's location. " +
+					"Changing it replaces the machine; changing the account's default does not move existing machines.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"user_data": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				MarkdownDescription: "Cloud-init user data, given to the machine at creation. Write-only: it never reaches the " +
+					"plan or the state (Terraform 1.11 or later); `user_data_sha256` records its digest.",
+			},
+			"user_data_sha256": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "Hex SHA-256 of the configured `user_data`, null without user data. A change replaces " +
+					"the machine, since user data takes effect only at creation. Null after an import, where it is " +
+					"unknown; the first apply after the import records the configured digest without replacing.",
+			},
+			"labels": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				Default:     mapdefault.StaticValue(types.MapValueMust(types.StringType, nil)),
+				MarkdownDescription: "Labels of the machine. Defaults to none, so labels added outside Terraform are " +
+					"removed by the next apply. The provider's own marks are kept beside them and never shown.",
+			},
+			"power": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString("on"),
+				MarkdownDescription: "`on` or `off`. Switched in place; a machine powered off outside Terraform shows as a change back to `on`. Default `on`.",
+				Validators:          []validator.String{stringvalidator.OneOf("on", "off")},
+			},
+			"state": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The machine's state: `pending`, `running`, `stopped`, `rescue`, `deleting`, `deleted`, `error` " +
+					"or `unknown`. `running` only with an address.",
+			},
+			"raw_state": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The backend's own status word, e.g. `running` or `off`.",
+			},
+			"ipv4_address": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The public IPv4 address, null when there is none.",
+			},
+			"ipv6_address": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The public IPv6 address, null when there is none.",
+			},
+			"created_at": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the backend created the machine (RFC 3339).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"managed": schema.BoolAttribute{
+				Computed: true,
+				MarkdownDescription: "Whether the machine carries the provider's mark. False right after importing a machine " +
+					"the provider did not create; the next apply writes the mark.",
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+		},
+	}
+}

@@ -1,0 +1,129 @@
+package instance
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// Update renames, relabels, marks an imported machine and switches power,
+// then reads the machine back.
+func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	const summary = "Unable to update instance"
+	var plan, state model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	var userData types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("user_data"), &userData)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	acc, loc, scope, ok := r.open(&resp.Diagnostics, summary, plan.Account)
+	if !ok {
+		return
+	}
+	if !plan.Account.Equal(state.Account) && !r.sameScope(state.Account.ValueString(), loc) {
+		resp.Diagnostics.AddAttributeError(path.Root("account"), summary,
+			fmt.Sprintf("account changes from %s to %s, which is another backend; a machine cannot move between backends in place. "+
+				"Make the new account known at plan time, so the plan replaces the machine, or keep the old account.",
+				state.Account.ValueString(), plan.Account.ValueString()))
+		return
+	}
+	_, machineID, err := adapter.ParseInstanceID(state.ID.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddError(summary, fmt.Sprintf("The instance's id %q is malformed: %s", state.ID.ValueString(), tfdiag.Message(err)))
+		return
+	}
+	name := plan.Name.ValueString()
+
+	var ureq adapter.UpdateRequest
+	if !plan.Name.Equal(state.Name) {
+		ureq.Name = &name
+	}
+	if !plan.Labels.Equal(state.Labels) {
+		labels, d := plan.labels(ctx)
+		resp.Diagnostics.Append(d...)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		ureq.Labels = labels
+	}
+	// The mark carries the create key, which follows the name: a machine
+	// renamed from web-1 must not be found by a later create of web-1.
+	// An imported machine gets its first mark, fingerprinted from the
+	// configuration it is now managed with.
+	if !state.Managed.ValueBool() || ureq.Name != nil {
+		fp := adapter.Fingerprint(adapter.CreateRequest{
+			OfferID:  plan.OfferID.ValueString(),
+			Image:    plan.Image.ValueString(),
+			Location: plan.Location.ValueString(),
+			UserData: userData.ValueString(),
+		})
+		if state.Managed.ValueBool() {
+			if m, err := acc.Fresh(ctx, machineID); err == nil && m.Fingerprint != "" {
+				fp = m.Fingerprint
+			}
+		}
+		ureq.Mark = &adapter.Mark{Key: adapter.IdempotencyKey(scope, name), Fingerprint: fp}
+	}
+	if ureq.Name != nil || ureq.Labels != nil || ureq.Mark != nil {
+		err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("update machine %s", machineID), func(ctx context.Context) error {
+			return acc.Update(ctx, machineID, ureq)
+		})
+		if err != nil {
+			tfdiag.AddError(&resp.Diagnostics, fields, summary,
+				fmt.Sprintf("Updating machine %s (%q) failed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
+			return
+		}
+	}
+
+	if !plan.Power.Equal(state.Power) {
+		action, want := adapter.PowerOn, adapter.StateRunning
+		if plan.Power.ValueString() == powerOff {
+			action, want = adapter.PowerOff, adapter.StateStopped
+		}
+		err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("power %s machine %s", action, machineID), func(ctx context.Context) error {
+			return acc.Power(ctx, machineID, action)
+		})
+		if err == nil {
+			_, err = r.waitState(ctx, acc, machineID, want)
+		}
+		if err != nil {
+			tfdiag.AddError(&resp.Diagnostics, fields, summary,
+				fmt.Sprintf("Switching machine %s (%q) %s failed. %s", machineID, name, action, wayOutFor(err, machineID)), err)
+			return
+		}
+	}
+
+	m, err := acc.Fresh(ctx, machineID)
+	if err != nil {
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Machine %s (%q) was updated, but reading it back failed. Run terraform refresh or apply again. %s", machineID, name, tfdiag.WayOut(err)), err)
+		return
+	}
+	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// wayOutFor adds the specific way out of a refusal to touch a machine the
+// provider does not manage.
+func wayOutFor(err error, machineID string) string {
+	if adapter.Is(err, adapter.AccessDenied) {
+		return fmt.Sprintf("The backend or the provider refuses to touch machine %s: either it does not carry the provider's mark "+
+			"(it was imported and no apply has marked it yet, or someone else created it), or the credentials may not change it. "+
+			"After an import, run terraform apply once so the mark is written; to let Terraform forget the machine without "+
+			"touching it, run `terraform state rm` on this resource.", machineID)
+	}
+	return tfdiag.WayOut(err)
+}

@@ -1,0 +1,138 @@
+package provider
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/account"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/hcloud"
+	"github.com/seedcompute/terraform-provider-compute/internal/instance"
+	"github.com/seedcompute/terraform-provider-compute/internal/offers"
+)
+
+// TypeName is the provider's type name, the prefix of every resource type.
+const TypeName = "compute"
+
+// Option changes how the provider is built; production uses none.
+type Option func(*computeProvider)
+
+// WithClock replaces the wall clock every wait and retry selects on. Tests
+// pass one that shortens waits, so they never sleep through real back-offs.
+func WithClock(c adapter.Clock) Option { return func(p *computeProvider) { p.clock = c } }
+
+// WithRegistry replaces the registry of adapter kinds.
+func WithRegistry(r *adapter.Registry) Option { return func(p *computeProvider) { p.registry = r } }
+
+// DefaultRegistry holds the adapters the provider ships.
+func DefaultRegistry() *adapter.Registry {
+	return adapter.NewRegistry(hcloud.Definition())
+}
+
+// New returns the constructor that providerserver.Serve and the acceptance
+// tests call once per provider process.
+func New(version string, opts ...Option) func() provider.Provider {
+	return func() provider.Provider {
+		p := &computeProvider{version: version, clock: adapter.RealClock{}}
+		for _, o := range opts {
+			o(p)
+		}
+		if p.registry == nil {
+			p.registry = DefaultRegistry()
+		}
+		return p
+	}
+}
+
+type computeProvider struct {
+	version  string
+	clock    adapter.Clock
+	registry *adapter.Registry
+}
+
+var (
+	_ provider.Provider                   = (*computeProvider)(nil)
+	_ provider.ProviderWithValidateConfig = (*computeProvider)(nil)
+)
+
+func (p *computeProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = TypeName
+	resp.Version = p.version
+}
+
+func (p *computeProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Creates, adopts, watches and destroys machines on Hetzner Cloud through one " +
+			"contract. Credentials are never written in the configuration: accounts name them by " +
+			"secret references (`env://NAME`, `file:///path`, `provider://NAME`), resolved on every request.",
+		Attributes: map[string]schema.Attribute{
+			"secrets": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Sensitive:   true,
+				MarkdownDescription: "Secret values that account settings reference as `provider://NAME`, " +
+					"for secrets that come from Terraform itself (a variable, another provider's output). " +
+					"Prefer `env://NAME` where the environment can hold the secret, as in Terraform Cloud " +
+					"workspaces. A value that is not known until apply is resolved at apply; plan-time " +
+					"catalog checks that need it are skipped.",
+			},
+		},
+	}
+}
+
+func (p *computeProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var secrets types.Map
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secrets"), &secrets)...)
+	if secrets.IsNull() || secrets.IsUnknown() {
+		return
+	}
+	for name := range secrets.Elements() {
+		// A name provider://NAME cannot reach is a mistake worth a word now;
+		// the name is not secret, its value is and is never shown.
+		if name == "" || strings.ContainsAny(name, "/ ") {
+			resp.Diagnostics.AddAttributeError(path.Root("secrets").AtMapKey(name), "Invalid secret name",
+				"secrets key "+quote(name)+" cannot be named by a provider:// reference: names must be "+
+					"non-empty and contain no \"/\" or space. Rename the key.")
+		}
+	}
+}
+
+func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var secrets types.Map
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secrets"), &secrets)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ua := "terraform-provider-compute/" + p.version
+	if req.TerraformVersion != "" {
+		ua += " terraform/" + req.TerraformVersion
+	}
+	accounts := adapter.NewAccounts(p.registry, adapter.Env{
+		Secrets:   newResolver(secrets),
+		Clock:     p.clock,
+		UserAgent: ua,
+	})
+	resp.ResourceData = accounts
+	resp.DataSourceData = accounts
+}
+
+func (p *computeProvider) Resources(context.Context) []func() resource.Resource {
+	reg := p.registry
+	return []func() resource.Resource{
+		func() resource.Resource { return account.New(reg) },
+		instance.New,
+	}
+}
+
+func (p *computeProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{offers.New}
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

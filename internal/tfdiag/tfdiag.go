@@ -1,0 +1,119 @@
+// Package tfdiag turns classified adapter errors into Terraform diagnostics on
+// the attribute they concern, and carries the few facts the Terraform-layer
+// packages share (a secret that is not known until apply).
+//
+// It imports internal/adapter and the plugin framework's diag and path
+// packages only; resource packages use it so that every diagnostic reads the
+// same way.
+package tfdiag
+
+import (
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// ErrUnknownUntilApply marks a secret reference into the provider block's
+// secrets map whose value Terraform does not know yet (it comes from a
+// resource that is still to be created). Plan-time checks that need the
+// secret step aside when they meet it; apply always has the value.
+var ErrUnknownUntilApply = errors.New("the value is not known until apply")
+
+// UnknownUntilApply reports whether err comes from a secret that is not known
+// until apply.
+func UnknownUntilApply(err error) bool { return errors.Is(err, ErrUnknownUntilApply) }
+
+// Message is what a diagnostic shows of err: a classified error's message with
+// its code, so the reader can tell a refusal from a passing failure. Adapter
+// messages never hold secrets (the contract forbids it), and unclassified
+// errors are printed only through their Error method.
+func Message(err error) string {
+	var e *adapter.Error
+	if errors.As(err, &e) {
+		if e.Message == "" {
+			return "the backend answered " + string(e.Code)
+		}
+		return e.Message + " (" + string(e.Code) + ")"
+	}
+	return err.Error()
+}
+
+// Attribute maps an adapter field name ("offer_id", "token") onto the
+// attribute path it came from; ok is false when the field has no attribute.
+type Attribute func(field string) (p path.Path, ok bool)
+
+// Fields maps field names one to one onto top-level attributes of the same
+// name, limited to the given names.
+func Fields(names ...string) Attribute {
+	return func(field string) (path.Path, bool) {
+		for _, n := range names {
+			if n == field {
+				return path.Root(n), true
+			}
+		}
+		return path.Empty(), false
+	}
+}
+
+// AddError appends err as an error. When the error names a field that at
+// maps, the diagnostic is put on that attribute; detail is prefixed to the
+// adapter's message and should say what was being done and the way out.
+func AddError(diags *diag.Diagnostics, at Attribute, summary, detail string, err error) {
+	text := join(detail, Message(err))
+	if at != nil {
+		if p, ok := at(adapter.FieldOf(err)); ok {
+			diags.AddAttributeError(p, summary, text)
+			return
+		}
+	}
+	diags.AddError(summary, text)
+}
+
+// AddWarning is AddError's warning twin.
+func AddWarning(diags *diag.Diagnostics, at Attribute, summary, detail string, err error) {
+	text := join(detail, Message(err))
+	if at != nil {
+		if p, ok := at(adapter.FieldOf(err)); ok {
+			diags.AddAttributeWarning(p, summary, text)
+			return
+		}
+	}
+	diags.AddWarning(summary, text)
+}
+
+func join(detail, msg string) string {
+	switch {
+	case detail == "":
+		return msg
+	case msg == "":
+		return detail
+	}
+	return detail + "\n\n" + msg
+}
+
+// WayOut is the usual next step for an error of each code, for details that
+// have nothing more specific to say.
+func WayOut(err error) string {
+	switch adapter.CodeOf(err) {
+	case adapter.Transient, adapter.RateLimited:
+		return "The backend did not answer in time or asked to slow down; run the command again, or raise the timeouts block's value."
+	case adapter.AccessDenied:
+		return "Check that the account's credentials are valid and allowed to do this; the machine may belong to someone else."
+	case adapter.QuotaExceeded:
+		return "The account's quota is used up; free resources or ask the backend's owner to raise the quota."
+	case adapter.InvalidConfig:
+		return "Fix the account configuration (compute_provider_account) or the provider block's secrets."
+	case adapter.InvalidInput:
+		return "Fix the value in the configuration."
+	case adapter.Conflict:
+		return "Another machine stands in the way; rename this one, or import the existing machine with an import block."
+	case adapter.InvalidState:
+		return "The machine is in a state that does not allow this; wait until it settles and run the command again."
+	case adapter.Unsupported:
+		return "This adapter cannot do that; change the configuration so it is not needed."
+	}
+	return ""
+}

@@ -1,0 +1,55 @@
+package tfdiag
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+func TestAddErrorPutsFieldOnAttribute(t *testing.T) {
+	var diags diag.Diagnostics
+	err := fmt.Errorf("wrapped: %w", adapter.Errorf(adapter.InvalidInput, `offer "cx99" does not exist`).WithField("offer_id"))
+	AddError(&diags, Fields("offer_id", "image"), "Invalid instance", "The account refuses it.", err)
+	if len(diags) != 1 {
+		t.Fatalf("got %d diagnostics", len(diags))
+	}
+	d, ok := diags[0].(diag.DiagnosticWithPath)
+	if !ok || !d.Path().Equal(path.Root("offer_id")) {
+		t.Fatalf("diagnostic is not on offer_id: %#v", diags[0])
+	}
+	if want := "The account refuses it.\n\noffer \"cx99\" does not exist (InvalidInput)"; d.Detail() != want {
+		t.Fatalf("detail %q, want %q", d.Detail(), want)
+	}
+}
+
+func TestAddErrorWithoutKnownField(t *testing.T) {
+	var diags diag.Diagnostics
+	AddError(&diags, Fields("image"), "S", "", adapter.Errorf(adapter.Transient, "later").WithField("offer_id"))
+	if _, ok := diags[0].(diag.DiagnosticWithPath); ok {
+		t.Fatal("a field the mapping does not know must not become a path")
+	}
+}
+
+func TestUnknownUntilApply(t *testing.T) {
+	err := &adapter.Error{Code: adapter.InvalidConfig, Message: "not known", Err: ErrUnknownUntilApply}
+	if !UnknownUntilApply(fmt.Errorf("x: %w", err)) || UnknownUntilApply(errors.New("other")) {
+		t.Fatal("UnknownUntilApply does not follow the chain")
+	}
+}
+
+func TestWayOutCoversRetriedAndRefusedCodes(t *testing.T) {
+	for _, c := range adapter.Codes {
+		if c == adapter.NotFound {
+			continue
+		}
+		if w := WayOut(&adapter.Error{Code: c}); strings.TrimSpace(w) == "" {
+			t.Errorf("code %s has no way out", c)
+		}
+	}
+}
