@@ -1,0 +1,392 @@
+package examples_test
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// The example files, relative to examples/. Each is exercised by a test below,
+// and TestEveryExampleIsExercised fails when a file is added without one.
+const (
+	providerTF       = "provider/provider.tf"
+	accountTF        = "resources/compute_provider_account/resource.tf"
+	accountImportSH  = "resources/compute_provider_account/import.sh"
+	instanceTF       = "resources/compute_instance/resource.tf"
+	instanceImportSH = "resources/compute_instance/import.sh"
+	instanceImportTF = "resources/compute_instance/import-by-string-id.tf"
+	offersTF         = "data-sources/compute_offers/data-source.tf"
+	quickstartDir    = "quickstart"
+)
+
+// TestEveryExampleIsExercised walks examples/ and fails on a configuration or
+// import script that no test here applies: the documentation shows every one.
+func TestEveryExampleIsExercised(t *testing.T) {
+	exercised := map[string]bool{
+		providerTF: true, accountTF: true, accountImportSH: true, instanceTF: true,
+		instanceImportSH: true, instanceImportTF: true, offersTF: true,
+	}
+	var missing []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(p)
+		switch {
+		case d.IsDir() && (d.Name() == ".terraform" || rel == quickstartDir):
+			// The quick start is applied whole, as a directory.
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		}
+		if ext := filepath.Ext(rel); (ext == ".tf" || ext == ".sh") && !exercised[rel] {
+			missing = append(missing, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) > 0 {
+		t.Errorf("examples without a test in this package: %v; add one that applies each", missing)
+	}
+	if !fileExists(filepath.Join(quickstartDir, "main.tf")) {
+		t.Errorf("%s/main.tf is missing; TestQuickstart and make demo apply it", quickstartDir)
+	}
+}
+
+// TestProviderExample applies examples/provider with its token variable set,
+// plus an account that reads the token through provider://hcloud, so the
+// secrets map the example shows is proven to reach an account.
+func TestProviderExample(t *testing.T) {
+	t.Parallel()
+	e := startEmulator(t)
+	hcl := readExample(t, providerTF) + fmt.Sprintf(`
+resource "compute_provider_account" "from_provider_block" {
+  name = "from-provider-block"
+  hetzner_cloud = {
+    token    = "provider://hcloud"
+    endpoint = %q
+  }
+}
+`, e.hcloud)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providers(),
+		Steps: []resource.TestStep{{
+			Config:          hcl,
+			ConfigVariables: config.Variables{"hcloud_token": config.StringVariable(emulatorToken)},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("compute_provider_account.from_provider_block", "health.reachable", "true"),
+			),
+		}},
+	})
+}
+
+// TestProviderAccountExample applies the account example, checks its health
+// check reached the emulator, and imports it with the id from import.sh.
+func TestProviderAccountExample(t *testing.T) {
+	t.Parallel()
+	e := startEmulator(t)
+	address, id := importCommandID(t, accountImportSH, e)
+	hcl := pointAtEmulator(t, readExample(t, accountTF), e)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providers(),
+		Steps: []resource.TestStep{
+			{
+				Config: hcl,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(address, "id", id),
+					resource.TestCheckResourceAttr(address, "adapter", "hcloud"),
+					resource.TestCheckResourceAttr(address, "health.reachable", "true"),
+				),
+			},
+			{
+				ResourceName:      address,
+				ImportState:       true,
+				ImportStateId:     id,
+				ImportStateVerify: true,
+				// name is not part of an account's id (see import.sh), and
+				// health is the time of the last check.
+				ImportStateVerifyIgnore: []string{"health", "name"},
+			},
+		},
+	})
+}
+
+// TestOffersExample reads the offers example and checks that every offer it
+// returns keeps the filters the example sets.
+func TestOffersExample(t *testing.T) {
+	t.Parallel()
+	e := startEmulator(t)
+	hcl := pointAtEmulator(t, readExample(t, offersTF), e)
+	const ds = "data.compute_offers.medium"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providers(),
+		Steps: []resource.TestStep{{
+			Config: hcl,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttrWith(ds, "offers.#", atLeast(1)),
+				eachOffer(ds, func(o map[string]string) error {
+					if o["location"] != "fsn1" {
+						return fmt.Errorf("location %q, want fsn1", o["location"])
+					}
+					if n, _ := strconv.ParseFloat(o["vcpu"], 64); n < 4 {
+						return fmt.Errorf("vcpu %s, want >= 4", o["vcpu"])
+					}
+					if n, _ := strconv.ParseFloat(o["memory_gib"], 64); n < 8 {
+						return fmt.Errorf("memory_gib %s, want >= 8", o["memory_gib"])
+					}
+					if p, _ := strconv.ParseFloat(o["price_per_hour"], 64); p > 0.05 {
+						return fmt.Errorf("price_per_hour %s, want <= 0.05", o["price_per_hour"])
+					}
+					return nil
+				}),
+				outputLen("cheapest_medium_offer", 4),
+			),
+		}},
+	})
+}
+
+// TestInstanceExample applies the instance example, imports the machine back
+// with the id form import.sh shows, then forgets it and adopts it again with
+// the import block of import-by-string-id.tf: after each, a plan must be
+// empty. Destroy is checked against the emulator, not the state.
+func TestInstanceExample(t *testing.T) {
+	t.Parallel()
+	e := startEmulator(t)
+	hcl := pointAtEmulator(t, readExample(t, instanceTF), e)
+	_, cmdID := importCommandID(t, instanceImportSH, e)
+	accountID, exampleMachineID := splitInstanceID(t, cmdID)
+
+	var machineID string
+	const web = "compute_instance.web"
+
+	// The configuration once the machine is out of state but still running.
+	forgotten := removeResourceBlock(t, hcl, "compute_instance", "web")
+	forgotten = regexp.MustCompile(`(?s)output "web_ipv4" \{.*?\n\}\n`).ReplaceAllString(forgotten, "") + `
+removed {
+  from = compute_instance.web
+  lifecycle {
+    destroy = false
+  }
+}
+`
+	// The configuration adopting it again: the example's import block, with
+	// the example's machine id swapped for the real one, and the resource
+	// block renamed to the address the import block names.
+	importBlock := readExample(t, instanceImportTF)
+	if !strings.Contains(importBlock, "/"+exampleMachineID+`"`) {
+		t.Fatalf("import-by-string-id.tf and import.sh disagree on the example machine id %s", exampleMachineID)
+	}
+	importBlock = strings.Replace(importBlock, "/"+exampleMachineID+`"`, `/${var.machine_id}"`, 1)
+	adopted := strings.NewReplacer(
+		`resource "compute_instance" "web"`, `resource "compute_instance" "legacy"`,
+		"compute_instance.web.", "compute_instance.legacy.",
+	).Replace(hcl) + "\n" + importBlock + `
+variable "machine_id" {
+  type = string
+}
+`
+
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providers(),
+		CheckDestroy:             e.checkNoServers,
+		Steps: []resource.TestStep{
+			{
+				Config: hcl,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(web, "state", "running"),
+					resource.TestCheckResourceAttr(web, "power", "on"),
+					resource.TestCheckResourceAttr(web, "managed", "true"),
+					resource.TestCheckResourceAttrSet(web, "ipv4_address"),
+					resource.TestCheckResourceAttrSet(web, "user_data_sha256"),
+					resource.TestCheckNoResourceAttr(web, "user_data"),
+					func(s *terraform.State) error {
+						id := s.RootModule().Resources[web].Primary.ID
+						acc, mid, ok := cutLast(id, "/")
+						if !ok || acc != accountID {
+							return fmt.Errorf("instance id %q does not start with the account id %q of import.sh", id, accountID)
+						}
+						machineID = mid
+						return nil
+					},
+				),
+			},
+			{
+				ResourceName: web,
+				ImportState:  true,
+				ImportStateIdFunc: func(*terraform.State) (string, error) {
+					return accountID + "/" + machineID, nil
+				},
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts", "user_data", "user_data_sha256"},
+			},
+			{
+				Config: forgotten,
+				Check: func(*terraform.State) error {
+					names, err := e.serverNames(t.Context())
+					if err != nil {
+						return err
+					}
+					if len(names) != 1 || names[0] != "web-1" {
+						return fmt.Errorf("after `removed` with destroy = false the emulator holds %v, want [web-1]", names)
+					}
+					return nil
+				},
+			},
+			{
+				Config:          adopted,
+				ConfigVariables: config.Variables{"machine_id": lazyString{&machineID}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("compute_instance.legacy", "name", "web-1"),
+					resource.TestCheckResourceAttr("compute_instance.legacy", "state", "running"),
+					resource.TestCheckResourceAttr("compute_instance.legacy", "managed", "true"),
+				),
+			},
+		},
+	})
+}
+
+// TestQuickstart applies examples/quickstart as `make demo` does, but with the
+// provider in process: two servers on the cheapest available offer with at
+// least two vCPU, a clean second plan, and nothing left after destroy.
+func TestQuickstart(t *testing.T) {
+	t.Parallel()
+	e := startEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		CheckDestroy: e.checkNoServers,
+		Steps: []resource.TestStep{{
+			// A directory with a provider block takes its providers at step
+			// level (terraform-plugin-testing refuses them on the test case).
+			ProtoV6ProviderFactories: providers(),
+			ConfigDirectory:          config.StaticDirectory(quickstartDir),
+			ConfigVariables:          config.Variables{"hcloud_endpoint": config.StringVariable(e.hcloud)},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("compute_instance.web.0", "name", "quickstart-web-1"),
+				resource.TestCheckResourceAttr("compute_instance.web.1", "name", "quickstart-web-2"),
+				resource.TestCheckResourceAttr("compute_instance.web.0", "state", "running"),
+				resource.TestCheckResourceAttr("compute_instance.web.1", "state", "running"),
+				resource.TestCheckResourceAttrPair("compute_instance.web.0", "offer_id", "compute_instance.web.1", "offer_id"),
+				resource.TestCheckResourceAttrSet("compute_instance.web.0", "ipv4_address"),
+				resource.TestCheckResourceAttrSet("compute_instance.web.1", "ipv4_address"),
+				outputLen("servers", 2),
+				func(s *terraform.State) error {
+					names, err := e.serverNames(t.Context())
+					if err != nil {
+						return err
+					}
+					if len(names) != 2 {
+						return fmt.Errorf("the emulator holds %d servers, want 2: %v", len(names), names)
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+func atLeast(n int) resource.CheckResourceAttrWithFunc {
+	return func(v string) error {
+		got, err := strconv.Atoi(v)
+		if err != nil || got < n {
+			return fmt.Errorf("got %q, want at least %d", v, n)
+		}
+		return nil
+	}
+}
+
+// outputLen checks that a root output is a map or object of n elements.
+func outputLen(name string, n int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		o, ok := s.RootModule().Outputs[name]
+		if !ok {
+			return fmt.Errorf("output %s is not in state", name)
+		}
+		m, ok := o.Value.(map[string]any)
+		if !ok {
+			return fmt.Errorf("output %s is %T (%v), want an object", name, o.Value, o.Value)
+		}
+		if len(m) != n {
+			return fmt.Errorf("output %s has %d elements, want %d: %v", name, len(m), n, m)
+		}
+		return nil
+	}
+}
+
+// eachOffer applies check to every element of a compute_offers data source's
+// offers list, as flat state attributes keyed by attribute name.
+func eachOffer(ds string, check func(map[string]string) error) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[ds]
+		if !ok {
+			return fmt.Errorf("%s is not in state", ds)
+		}
+		attrs := rs.Primary.Attributes
+		n, _ := strconv.Atoi(attrs["offers.#"])
+		for i := range n {
+			prefix := fmt.Sprintf("offers.%d.", i)
+			o := map[string]string{}
+			for k, v := range attrs {
+				if rest, ok := strings.CutPrefix(k, prefix); ok {
+					o[rest] = v
+				}
+			}
+			if err := check(o); err != nil {
+				return fmt.Errorf("%s offer %d (%s): %w", ds, i, o["id"], err)
+			}
+		}
+		return nil
+	}
+}
+
+// splitInstanceID cuts an instance id into account id and machine id.
+func splitInstanceID(t *testing.T, id string) (account, machine string) {
+	t.Helper()
+	account, machine, ok := cutLast(id, "/")
+	if !ok {
+		t.Fatalf("%q is not ACCOUNT_ID/MACHINE_ID", id)
+	}
+	return account, machine
+}
+
+func cutLast(s, sep string) (before, after string, ok bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
+
+// removeResourceBlock deletes `resource "TYPE" "NAME" { ... }` from hcl,
+// counting braces so nested blocks and heredocs with braces stay intact
+// as long as they balance.
+func removeResourceBlock(t *testing.T, hcl, typ, name string) string {
+	t.Helper()
+	head := fmt.Sprintf("resource %q %q {", typ, name)
+	start := strings.Index(hcl, head)
+	if start < 0 {
+		t.Fatalf("no %s block in the example", head)
+	}
+	depth := 0
+	for i := start; i < len(hcl); i++ {
+		switch hcl[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return hcl[:start] + hcl[i+1:]
+			}
+		}
+	}
+	t.Fatalf("unbalanced braces after %s", head)
+	return ""
+}

@@ -1,0 +1,277 @@
+// Package examples_test applies every configuration under examples/ with the
+// real terraform binary against the standalone emulator (tools/emulator), so
+// the examples that the documentation shows and the quick start that
+// `make demo` runs are known to work, not merely to parse.
+//
+// The provider runs in this process (terraform-plugin-testing reattaches
+// terraform to it); the emulator runs as a child process, one per test, so
+// tests share no backend state and can run in parallel. Nothing here talks to
+// anything but 127.0.0.1.
+//
+// It imports the provider package, terraform-plugin-testing and the standard
+// library; the emulator is reached only through its command line and HTTP.
+package examples_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/provider"
+)
+
+// emulatorToken is the API token the emulators accept; the examples read it
+// through env://HCLOUD_TOKEN.
+const emulatorToken = "demo-token"
+
+// realEndpoint is the Hetzner Cloud API URL that import.sh examples spell out
+// inside account ids; tests swap in the emulator's.
+const realEndpoint = "https://api.hetzner.cloud/v1"
+
+// emulatorBin is the emulator command built once by TestMain.
+var emulatorBin string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	scratch, err := os.MkdirTemp("", "compute-examples-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "examples: cannot create a scratch directory:", err)
+		return 1
+	}
+	defer os.RemoveAll(scratch)
+
+	// terraform-plugin-testing would download terraform when none is on PATH;
+	// this machine has no way out, so say what is missing instead.
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		if _, err := exec.LookPath("terraform"); err != nil {
+			fmt.Fprintln(os.Stderr, "examples: terraform is not on PATH; these tests drive the real Terraform CLI (>= 1.11). Install it, or set TF_ACC_TERRAFORM_PATH to a terraform or tofu binary.")
+			return 1
+		}
+	}
+
+	// A throw-away CLI configuration: the user's own may hold credentials,
+	// mirrors or plugin caches that would change what these tests do.
+	rc := filepath.Join(scratch, "terraformrc")
+	if err := os.WriteFile(rc, nil, 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "examples:", err)
+		return 1
+	}
+	for k, v := range map[string]string{
+		"TF_CLI_CONFIG_FILE": rc,
+		"CHECKPOINT_DISABLE": "1",
+		// The examples require seedcompute/compute; reattach the in-process
+		// provider under that address rather than hashicorp/compute.
+		"TF_ACC_PROVIDER_NAMESPACE": "seedcompute",
+		// The provider runs in this process and resolves env:// here.
+		"HCLOUD_TOKEN": emulatorToken,
+	} {
+		os.Setenv(k, v)
+	}
+	os.Unsetenv("TF_PLUGIN_CACHE_DIR")
+
+	emulatorBin = filepath.Join(scratch, "compute-emulator")
+	// go test puts its own GOROOT/bin first on PATH, so this is the same go.
+	build := exec.Command("go", "build", "-o", emulatorBin, "../tools/emulator")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "examples: building ../tools/emulator failed:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// providers serves the provider from this process.
+func providers() map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"compute": providerserver.NewProtocol6WithError(provider.New("test")()),
+	}
+}
+
+// emulator is one running tools/emulator process.
+type emulator struct {
+	// hcloud is the Hetzner Cloud API base URL, e.g. http://127.0.0.1:43123/v1.
+	hcloud string
+	// base is scheme and host, where /_emulator/stats lives.
+	base string
+}
+
+// startEmulator runs a fresh emulator for one test and stops it when the test
+// ends.
+func startEmulator(t *testing.T) *emulator {
+	t.Helper()
+	cmd := exec.Command(emulatorBin, "-listen", "127.0.0.1:0", "-token", emulatorToken)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting the emulator: %v", err)
+	}
+	exited := make(chan struct{})
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	})
+
+	found := make(chan string, 1)
+	go func() {
+		defer close(exited)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if name, u, ok := strings.Cut(strings.TrimSpace(sc.Text()), " "); ok && name == "hcloud" {
+				select {
+				case found <- strings.TrimSpace(u):
+				default:
+				}
+			}
+		}
+		_ = cmd.Wait()
+	}()
+	select {
+	case u := <-found:
+		p, err := url.Parse(u)
+		if err != nil || p.Host == "" {
+			t.Fatalf("the emulator announced %q, which is not a URL", u)
+		}
+		return &emulator{hcloud: u, base: p.Scheme + "://" + p.Host}
+	case <-exited:
+		t.Fatalf("the emulator exited before announcing its hcloud URL; stderr:\n%s", stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the emulator announced no hcloud URL within 30s; stderr:\n%s", stderr.String())
+	}
+	return nil
+}
+
+// serverNames lists the servers the emulated project holds.
+func (e *emulator) serverNames(ctx context.Context) ([]string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.hcloud+"/servers?per_page=50", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+emulatorToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET /servers answered %s", resp.Status)
+	}
+	var body struct {
+		Servers []struct {
+			Name string `json:"name"`
+		} `json:"servers"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return nil, fmt.Errorf("GET /servers: %v", err)
+	}
+	names := make([]string, len(body.Servers))
+	for i, s := range body.Servers {
+		names[i] = s.Name
+	}
+	return names, nil
+}
+
+// checkNoServers is a CheckDestroy that asks the emulator, not the state.
+func (e *emulator) checkNoServers(*terraform.State) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	names, err := e.serverNames(ctx)
+	if err != nil {
+		return err
+	}
+	if len(names) > 0 {
+		return fmt.Errorf("the emulator still holds servers after destroy: %v", names)
+	}
+	return nil
+}
+
+// readExample returns an example file's text.
+func readExample(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.FromSlash(rel))
+	if err != nil {
+		t.Fatalf("reading example: %v", err)
+	}
+	return string(b)
+}
+
+var hetznerCloudBlock = regexp.MustCompile(`(?m)^([ \t]*)hetzner_cloud[ \t]*=[ \t]*\{[ \t]*$`)
+
+// pointAtEmulator adds `endpoint = "<emulator>"` to every hetzner_cloud block
+// of an example and declares the provider's source when the example leaves it
+// out (documentation examples show only what a reader needs). It fails the
+// test when the example has no account, so a test meant for one cannot
+// silently run against nothing.
+func pointAtEmulator(t *testing.T, hcl string, e *emulator) string {
+	t.Helper()
+	if !hetznerCloudBlock.MatchString(hcl) {
+		t.Fatalf("the example declares no hetzner_cloud account to point at the emulator")
+	}
+	hcl = hetznerCloudBlock.ReplaceAllString(hcl, fmt.Sprintf("${0}\n${1}  endpoint = %q", e.hcloud))
+	return withSource(hcl)
+}
+
+// withSource declares seedcompute/compute when a configuration does not.
+func withSource(hcl string) string {
+	if strings.Contains(hcl, "required_providers") {
+		return hcl
+	}
+	return `terraform {
+  required_providers {
+    compute = {
+      source = "seedcompute/compute"
+    }
+  }
+}
+
+` + hcl
+}
+
+// importCommandID returns the id given to `terraform import` in an import.sh
+// example, with the real API endpoint swapped for the emulator's.
+func importCommandID(t *testing.T, rel string, e *emulator) (address, id string) {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^terraform import (\S+) '([^']+)'\s*$`)
+	m := re.FindStringSubmatch(readExample(t, rel))
+	if m == nil {
+		t.Fatalf("%s has no line `terraform import ADDRESS 'ID'`", rel)
+	}
+	return m[1], strings.ReplaceAll(m[2], url.QueryEscape(realEndpoint), url.QueryEscape(e.hcloud))
+}
+
+// lazyString is a Terraform variable whose value is read when the step runs,
+// for values that an earlier step of the same test discovers.
+type lazyString struct{ value *string }
+
+func (l lazyString) MarshalJSON() ([]byte, error) { return json.Marshal(*l.value) }

@@ -1,0 +1,46 @@
+resource "compute_provider_account" "cloud" {
+  name = "prod-cloud"
+  hetzner_cloud = {
+    token    = "env://HCLOUD_TOKEN"
+    location = "fsn1"
+  }
+}
+
+# The cheapest server with at least 2 vCPU and 4 GiB in fsn1.
+data "compute_offers" "small" {
+  accounts       = [compute_provider_account.cloud.id]
+  location       = "fsn1"
+  min_vcpu       = 2
+  min_memory_gib = 4
+}
+
+resource "compute_instance" "web" {
+  account  = compute_provider_account.cloud.id
+  name     = "web-1"
+  offer_id = data.compute_offers.small.offers[0].id
+  image    = "ubuntu-24.04"
+  location = "fsn1"
+
+  # Write-only: sent to the backend on create, never stored in state. Its
+  # SHA-256 is kept as user_data_sha256, so an edit replaces the machine.
+  user_data = <<-EOT
+    #cloud-config
+    packages: [nginx]
+    runcmd:
+      - systemctl enable --now nginx
+  EOT
+
+  labels = {
+    role = "web"
+  }
+  power = "on"
+
+  timeouts {
+    create = "15m"
+    delete = "10m"
+  }
+}
+
+output "web_ipv4" {
+  value = compute_instance.web.ipv4_address
+}

@@ -1,0 +1,41 @@
+// Command terraform-provider-compute serves the compute provider to Terraform
+// and OpenTofu over plugin protocol 6. Everything else lives under internal/;
+// this file only parses flags and hands the provider to the plugin server.
+//
+// Run with -debug to start in debug mode: the provider prints a
+// TF_REATTACH_PROVIDERS value to export in the shell that runs terraform.
+//
+// The documentation under docs/ is generated from the provider's schemas,
+// templates/ and examples/ (use `make docs`, which also keeps terraform from
+// being downloaded):
+//
+//go:generate go tool tfplugindocs generate --provider-name compute
+package main
+
+import (
+	"context"
+	"flag"
+	"log"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/provider"
+)
+
+// version is set at build time with -ldflags "-X main.version=1.2.3".
+var version = "dev"
+
+func main() {
+	var debug bool
+	flag.BoolVar(&debug, "debug", false, "start the provider in debug mode for debuggers like delve; it prints the TF_REATTACH_PROVIDERS value to use")
+	flag.Parse()
+
+	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+		Address:         "registry.terraform.io/seedcompute/compute",
+		Debug:           debug,
+		ProtocolVersion: 6,
+	})
+	if err != nil {
+		log.Fatal(err.Error())
+	}
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The quick start, end to end, on this machine alone: builds the provider and
+# the API emulator, starts the emulator on a free loopback port, and runs
+# examples/quickstart through apply, a second plan that must be empty, output
+# and destroy, with Terraform using the freshly built provider through
+# dev_overrides (no terraform init, no registry). It never needs a real
+# account: the token is the emulator's.
+#
+# Environment:
+#   TERRAFORM        the CLI to drive (default: terraform, or tofu when only it is on PATH)
+#   DEMO_LATENCY     added latency per emulated API request, e.g. 20ms (default: none)
+#   DEMO_KEEP=1      keep the scratch directory for inspection
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+started=$SECONDS
+
+step() { printf '\n==> %s\n' "$*"; }
+die() {
+	printf 'demo: %s\n' "$*" >&2
+	exit 1
+}
+
+tf=${TERRAFORM:-}
+if [[ -z "$tf" ]]; then
+	if command -v terraform >/dev/null 2>&1; then
+		tf=terraform
+	elif command -v tofu >/dev/null 2>&1; then
+		tf=tofu
+	else
+		die "neither terraform nor tofu is on PATH; install Terraform >= 1.11 (or OpenTofu) and re-run"
+	fi
+fi
+command -v go >/dev/null 2>&1 || die "go is not on PATH; install Go >= 1.26 (it lives in /usr/local/go/bin on the project's machines)"
+command -v curl >/dev/null 2>&1 || die "curl is not on PATH; it reads the emulator's request counts (apt-get install curl)"
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/compute-demo.XXXXXX")
+emulator_pid=
+cleanup() {
+	status=$?
+	if [[ -n "$emulator_pid" ]] && kill -0 "$emulator_pid" 2>/dev/null; then
+		kill -TERM "$emulator_pid" 2>/dev/null || true
+		wait "$emulator_pid" 2>/dev/null || true
+	fi
+	if [[ "${DEMO_KEEP:-}" == 1 ]]; then
+		echo "demo: scratch directory kept at $scratch"
+	else
+		rm -rf "$scratch"
+	fi
+	if [[ $status -ne 0 ]]; then
+		echo "demo: FAILED after $((SECONDS - started))s (exit $status)" >&2
+	fi
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+step "building the provider and the emulator into $scratch/bin"
+mkdir -p "$scratch/bin"
+go build -ldflags "-X main.version=demo" -o "$scratch/bin/terraform-provider-compute" .
+go build -o "$scratch/bin/compute-emulator" ./tools/emulator
+
+step "starting the emulator on a free loopback port"
+token=demo-token
+emulator_args=(-listen 127.0.0.1:0 -token "$token")
+if [[ -n "${DEMO_LATENCY:-}" ]]; then
+	emulator_args+=(-latency "$DEMO_LATENCY")
+fi
+"$scratch/bin/compute-emulator" "${emulator_args[@]}" >"$scratch/emulator.out" 2>"$scratch/emulator.err" &
+emulator_pid=$!
+hcloud_url=
+for _ in $(seq 1 100); do
+	hcloud_url=$(awk '$1 == "hcloud" { print $2; exit }' "$scratch/emulator.out")
+	[[ -n "$hcloud_url" ]] && break
+	if ! kill -0 "$emulator_pid" 2>/dev/null; then
+		cat "$scratch/emulator.err" >&2
+		die "the emulator exited before announcing its address"
+	fi
+	sleep 0.1
+done
+[[ -n "$hcloud_url" ]] || die "the emulator announced no 'hcloud URL' line within 10s; its output: $(cat "$scratch/emulator.out" "$scratch/emulator.err")"
+emulator_base=$(sed -E 's#^(https?://[^/]+).*#\1#' <<<"$hcloud_url")
+echo "hcloud API emulated at $hcloud_url (pid $emulator_pid)"
+
+step "writing a Terraform CLI configuration that uses the built provider (dev_overrides)"
+cat >"$scratch/terraformrc" <<HCL
+provider_installation {
+  dev_overrides {
+    "seedcompute/compute" = "$scratch/bin"
+  }
+  direct {}
+}
+HCL
+cat "$scratch/terraformrc"
+export TF_CLI_CONFIG_FILE="$scratch/terraformrc"
+export CHECKPOINT_DISABLE=1
+export TF_IN_AUTOMATION=1
+export TF_INPUT=0
+export HCLOUD_TOKEN=$token
+export TF_VAR_hcloud_endpoint=$hcloud_url
+unset TF_PLUGIN_CACHE_DIR TF_WORKSPACE TF_DATA_DIR
+
+color=()
+[[ -t 1 ]] || color=(-no-color)
+
+step "copying examples/quickstart to $scratch/work"
+cp -R "$root/examples/quickstart" "$scratch/work"
+rm -rf "$scratch/work/.terraform" "$scratch/work"/terraform.tfstate* "$scratch/work/.terraform.lock.hcl"
+cd "$scratch/work"
+
+step "$tf apply -auto-approve"
+"$tf" apply -auto-approve -input=false "${color[@]}"
+
+step "$tf plan -detailed-exitcode (a second plan must find nothing to change)"
+set +e
+"$tf" plan -detailed-exitcode -input=false "${color[@]}"
+plan_status=$?
+set -e
+case $plan_status in
+0) echo "no changes: the applied infrastructure matches the configuration" ;;
+2) die "the second plan wants changes right after apply; the provider does not converge" ;;
+*) die "the second plan failed (exit $plan_status)" ;;
+esac
+
+step "$tf output"
+"$tf" output "${color[@]}"
+
+step "$tf destroy -auto-approve"
+"$tf" destroy -auto-approve -input=false "${color[@]}"
+
+left=$("$tf" state list)
+[[ -z "$left" ]] || die "state still lists resources after destroy: $left"
+if command -v jq >/dev/null 2>&1; then
+	servers=$(curl -fsS --max-time 5 -H "Authorization: Bearer $token" "$hcloud_url/servers" | jq '.servers | length')
+	[[ "$servers" == 0 ]] || die "the emulator still holds $servers server(s) after destroy"
+	echo "the emulator holds no servers"
+fi
+
+step "emulator request counts ($emulator_base/_emulator/stats)"
+stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/stats") || die "could not read $emulator_base/_emulator/stats"
+if command -v jq >/dev/null 2>&1; then
+	jq . <<<"$stats"
+else
+	echo "$stats"
+fi
+
+step "done: the quick start applied, planned clean and destroyed in $((SECONDS - started))s"
