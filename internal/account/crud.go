@@ -119,7 +119,24 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		// The secret arrives at apply; the last known health still stands.
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("health"), health)...)
+	var prior types.Object
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("health"), &prior)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("health"), keepCheckedAt(prior, health))...)
+}
+
+// keepCheckedAt keeps the prior check's time while reachable and reason are
+// unchanged: a timestamp that moved on every refresh would show as a change
+// outside Terraform in every plan that reads health, so checked_at marks the
+// check that first saw the current health.
+func keepCheckedAt(prior, next types.Object) types.Object {
+	if prior.IsNull() || prior.IsUnknown() {
+		return next
+	}
+	p, n := prior.Attributes(), next.Attributes()
+	if p["reachable"].Equal(n["reachable"]) && p["reason"].Equal(n["reason"]) {
+		return prior
+	}
+	return next
 }
 
 // Delete forgets the account; nothing remote belongs to it.

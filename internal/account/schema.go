@@ -62,7 +62,7 @@ func (r *Resource) schema() schema.Schema {
 			Attributes: map[string]schema.Attribute{
 				"reachable":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the check succeeded."},
 				"reason":     schema.StringAttribute{Computed: true, MarkdownDescription: "Why the check failed; empty when it succeeded."},
-				"checked_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When the check ran (RFC 3339)."},
+				"checked_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When a check first found the current `reachable` and `reason` (RFC 3339). Later checks that find the same health leave it unchanged, so a refresh of a healthy account shows no change."},
 			},
 		},
 	}
