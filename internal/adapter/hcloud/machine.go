@@ -2,6 +2,8 @@ package hcloud
 
 import (
 	"maps"
+	"net"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,7 +86,7 @@ func toMachine(s *hcloud.Server) adapter.Machine {
 		m.IPv4 = s.PublicNet.IPv4.IP.String()
 	}
 	if !s.PublicNet.IPv6.IsUnspecified() {
-		m.IPv6 = s.PublicNet.IPv6.IP.String()
+		m.IPv6 = firstHost(s.PublicNet.IPv6.IP)
 	}
 	m.State = stateOf(s.Status, m.HasAddress())
 	return m
@@ -125,4 +127,16 @@ func parseID(id string) (int64, error) {
 // describe names a server for messages: its id and name.
 func describe(s *hcloud.Server) string {
 	return "server " + strconv.FormatInt(s.ID, 10) + " (" + strconv.Quote(s.Name) + ")"
+}
+
+// firstHost is the ::1 address of a server's /64: the API reports the
+// network, and the server itself answers on its first address, which is what
+// SSH and DNS records want.
+func firstHost(network net.IP) string {
+	ip := slices.Clone(network.To16())
+	if ip == nil {
+		return ""
+	}
+	ip[15] |= 1
+	return ip.String()
 }

@@ -62,6 +62,9 @@ func TestGetReadsStatusesThroughTheAPI(t *testing.T) {
 		m.Image != "ubuntu-24.04" || m.Location != "fsn1" || m.IPv4 == "" || m.IPv6 == "" || m.CreatedAt.IsZero() {
 		t.Errorf("machine = %+v", m)
 	}
+	if !strings.HasPrefix(m.IPv6, "2001:db8:") || !strings.HasSuffix(m.IPv6, "::1") {
+		t.Errorf("ipv6 %q, want the first address of the server's /64 in 2001:db8::/32", m.IPv6)
+	}
 }
 
 func TestGetOnlyNotFoundIsAbsence(t *testing.T) {
