@@ -9,6 +9,7 @@
 # Environment:
 #   TERRAFORM        the CLI to drive (default: terraform, or tofu when only it is on PATH)
 #   DEMO_LATENCY     added latency per emulated API request, e.g. 20ms (default: none)
+#   DEMO_SERVERS     how many servers the quick start creates (default: 2)
 #   DEMO_KEEP=1      keep the scratch directory for inspection
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -98,6 +99,7 @@ export TF_IN_AUTOMATION=1
 export TF_INPUT=0
 export HCLOUD_TOKEN=$token
 export TF_VAR_hcloud_endpoint=$hcloud_url
+export TF_VAR_servers=${DEMO_SERVERS:-2}
 unset TF_PLUGIN_CACHE_DIR TF_WORKSPACE TF_DATA_DIR
 
 color=()
@@ -112,10 +114,17 @@ step "$tf apply -auto-approve"
 "$tf" apply -auto-approve -input=false "${color[@]}"
 
 step "$tf plan -detailed-exitcode (a second plan must find nothing to change)"
+curl -fsS --max-time 5 -X DELETE "$emulator_base/_emulator/stats" >/dev/null || die "could not reset $emulator_base/_emulator/stats"
 set +e
 "$tf" plan -detailed-exitcode -input=false "${color[@]}"
 plan_status=$?
 set -e
+plan_stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/stats") || die "could not read $emulator_base/_emulator/stats"
+if command -v jq >/dev/null 2>&1; then
+	echo "this plan of $TF_VAR_servers server(s) cost $(jq '[.[]] | add // 0' <<<"$plan_stats") API request(s): $(jq -c . <<<"$plan_stats")"
+else
+	echo "this plan's API requests: $plan_stats"
+fi
 case $plan_status in
 0) echo "no changes: the applied infrastructure matches the configuration" ;;
 2) die "the second plan wants changes right after apply; the provider does not converge" ;;
@@ -136,7 +145,7 @@ if command -v jq >/dev/null 2>&1; then
 	echo "the emulator holds no servers"
 fi
 
-step "emulator request counts ($emulator_base/_emulator/stats)"
+step "emulator request counts after the plan ($emulator_base/_emulator/stats)"
 stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/stats") || die "could not read $emulator_base/_emulator/stats"
 if command -v jq >/dev/null 2>&1; then
 	jq . <<<"$stats"
