@@ -61,7 +61,7 @@ func (m *Middleware) AddRule(r Rule) error {
 		return err
 	}
 	if r.Code == "" && r.Status != 0 {
-		r.Code = defaultCode(r.Status)
+		r.Code = DefaultCode(r.Status)
 	}
 	if r.Message == "" && r.Status != 0 {
 		r.Message = "injected failure: " + r.Code
@@ -125,9 +125,9 @@ func (r Rule) matches(apiPrefix, method, raw, route string) bool {
 	return p == route || p == raw
 }
 
-// defaultCode names a status the way most JSON APIs do; emulators whose
+// DefaultCode names a status the way most JSON APIs do; emulators whose
 // API spells codes differently pass Code explicitly or map it in ErrorBody.
-func defaultCode(status int) string {
+func DefaultCode(status int) string {
 	switch status {
 	case 401:
 		return "unauthorized"

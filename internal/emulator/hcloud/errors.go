@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 )
 
 // apiError is an error answer in the API's shape:
@@ -91,34 +93,19 @@ func errorBody(status int, code, message string) []byte {
 	return b
 }
 
+// codeForStatus names a status as the Hetzner Cloud API does where it
+// differs from the common names.
 func codeForStatus(status int) string {
 	switch status {
 	case 400:
 		return "json_error"
-	case 401:
-		return "unauthorized"
-	case 403:
-		return "forbidden"
-	case 404:
-		return "not_found"
 	case 405:
 		return "method_not_allowed"
-	case 409:
-		return "conflict"
-	case 412:
-		return "resource_unavailable"
-	case 422:
-		return "invalid_input"
-	case 423:
-		return "locked"
-	case 429:
-		return "rate_limit_exceeded"
-	case 502:
-		return "bad_gateway"
-	case 503:
-		return "unavailable"
-	case 504:
-		return "timeout"
+	case 500:
+		return "server_error"
+	}
+	if code := faults.DefaultCode(status); code != "unknown_error" {
+		return code
 	}
 	return "server_error"
 }
