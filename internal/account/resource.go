@@ -91,8 +91,11 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 			}
 			if s.Check != nil {
 				if err := s.Check(v.ValueString()); err != nil {
+					// Redacted: a URL's user part, query or fragment may hold
+					// a credential, and the value of a sensitive variable
+					// reaches the provider without its mark.
 					resp.Diagnostics.AddAttributeError(p, "Invalid account setting",
-						fmt.Sprintf("%s.%s = %q is refused: %s", BlockName(b.kind), s.Name, v.ValueString(), tfdiag.Message(err)))
+						fmt.Sprintf("%s.%s = %q is refused: %s", BlockName(b.kind), s.Name, adapter.Redacted(v.ValueString()), tfdiag.Message(err)))
 				}
 			}
 		}
@@ -123,6 +126,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("adapter"), types.StringValue(b.kind))...)
 	if b.unknown {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
+		// A setting the configuration leaves out takes its default whatever
+		// the unknown values turn out to be; left to the schema, it would
+		// keep its prior value in the plan and differ from it after apply.
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, b.path(), planned(b))...)
 		return
 	}
 	loc, err := r.registry.Locate(b.kind, b.settings())

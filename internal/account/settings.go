@@ -81,6 +81,27 @@ func object(def adapter.Definition, settings map[string]string) types.Object {
 	return types.ObjectValueMust(settingTypes(def), vals)
 }
 
+// planned is a block's planned value while some of its values are unknown:
+// unknown values stay unknown, known ones stay, and settings the
+// configuration leaves out take their defaults, as Normalize will give them.
+func planned(b block) types.Object {
+	vals := map[string]attr.Value{}
+	for _, s := range b.def.Settings {
+		v := b.values[s.Name]
+		switch {
+		case v.IsUnknown():
+			vals[s.Name] = types.StringUnknown()
+		case !v.IsNull() && v.ValueString() != "":
+			vals[s.Name] = v
+		case s.Default != "":
+			vals[s.Name] = types.StringValue(s.Default)
+		default:
+			vals[s.Name] = types.StringNull()
+		}
+	}
+	return types.ObjectValueMust(settingTypes(b.def), vals)
+}
+
 // nullBlocks sets every adapter block but keep to null.
 func (r *Resource) nullBlocks(keep string) map[string]types.Object {
 	out := map[string]types.Object{}

@@ -16,9 +16,10 @@ import (
 // secret takes effect at once and a value lives no longer than one call.
 const refSyntax = "env://NAME, file:///absolute/path or provider://NAME"
 
-// ParseRef checks that s is a secret reference. The error never repeats s
-// beyond its scheme, since a user who pasted a token where a reference
-// belongs must not see it printed back into logs.
+// ParseRef checks that s is a secret reference. The error never repeats a
+// value without "://", since a user who pasted a token where a reference
+// belongs must not see it printed back into logs, and repeats a URL-shaped
+// value only as Redacted shows it.
 func ParseRef(s string) (scheme, name string, err error) {
 	scheme, name, ok := strings.Cut(s, "://")
 	switch {
@@ -28,11 +29,39 @@ func ParseRef(s string) (scheme, name string, err error) {
 	case scheme == "provider" && name != "" && !strings.ContainsAny(name, "/ "):
 	case scheme == "file" && strings.HasPrefix(name, "/") && len(name) > 1:
 	case scheme == "env", scheme == "provider", scheme == "file":
-		return "", "", Errorf(InvalidConfig, "secret reference %s is malformed; use %s", s, refSyntax)
+		return "", "", Errorf(InvalidConfig, "secret reference %s is malformed; use %s", Redacted(s), refSyntax)
 	default:
-		return "", "", Errorf(InvalidConfig, "secret reference %s: scheme %q is not known; use %s", s, scheme, refSyntax)
+		shown := Redacted(s)
+		shownScheme, _, _ := strings.Cut(shown, "://")
+		return "", "", Errorf(InvalidConfig, "secret reference %s: scheme %q is not known; use %s", shown, shownScheme, refSyntax)
 	}
 	return scheme, name, nil
+}
+
+// Redacted is s as a message may repeat it. A URL-shaped value ("x://...")
+// keeps what stands before "://" only when it is a plain scheme, and loses
+// everything up to its last "@" (a user part may hold a password) and
+// everything from its first "?" or "#" (a query or fragment may hold a
+// token); the rest, and any other value, is unchanged. It works on text, not
+// on a parsed URL, so that a URL too malformed to parse is redacted too.
+func Redacted(s string) string {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return s
+	}
+	if strings.ContainsFunc(scheme, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')
+	}) {
+		// Not a scheme: whatever stands before "://" is not shown.
+		scheme = "…"
+	}
+	if i := strings.LastIndex(rest, "@"); i >= 0 {
+		rest = "…@" + rest[i+1:]
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i] + "…"
+	}
+	return scheme + "://" + rest
 }
 
 func validEnvName(s string) bool {

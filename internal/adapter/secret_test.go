@@ -94,3 +94,26 @@ func TestCodeOf(t *testing.T) {
 		t.Errorf("field %q error %q", FieldOf(e), e.Error())
 	}
 }
+
+func TestRedactedHidesURLCredentials(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://user:" + sentinel + "@api.example.com/v1":    "https://…@api.example.com/v1",
+		"https://user:" + sentinel + "%zz@api.example.com/v1": "https://…@api.example.com/v1",
+		"https://user:p?" + sentinel + "@api.example.com/v1":  "https://…@api.example.com/v1",
+		"https://api.example.com/v1?token=" + sentinel:        "https://api.example.com/v1…",
+		"https://api.example.com/v1#" + sentinel:              "https://api.example.com/v1…",
+		"http://127.0.0.1:8080/v1":                            "http://127.0.0.1:8080/v1",
+		"Not A Location":                                      "Not A Location",
+		"vault://somewhere":                                   "vault://somewhere",
+	} {
+		if got := Redacted(in); got != want {
+			t.Errorf("Redacted(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, ref := range []string{"https://user:" + sentinel + "@vault.example.com", "env://user:" + sentinel + "@x", "user:" + sentinel + "@host://x"} {
+		_, _, err := ParseRef(ref)
+		if err == nil || strings.Contains(err.Error(), sentinel) {
+			t.Errorf("ParseRef(%q): %v, want an error that does not repeat the password", ref, err)
+		}
+	}
+}

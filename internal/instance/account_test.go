@@ -67,3 +67,40 @@ resource "compute_instance" "web" {
 		},
 	})
 }
+
+// TestInstanceSecretRotationWayOut: the account's secret reference changes
+// and the old one no longer resolves. The refresh reads through the account
+// recorded in state, so it fails, and its error must say how to get past it.
+func TestInstanceSecretRotationWayOut(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	withSecrets := func(secrets, ref string) string {
+		return fmt.Sprintf(`
+provider "compute" {
+  secrets = %s
+}
+%s
+resource "compute_instance" "web" {
+  account  = compute_provider_account.test.id
+  name     = "rotate-1"
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+}
+`, secrets, e.AccountNamed("test", ref))
+	}
+	old := fmt.Sprintf("{ old = %q }", acctest.Token)
+	both := fmt.Sprintf("{ old = %q, new = %q }", acctest.Token, acctest.Token)
+	renamed := fmt.Sprintf("{ new = %q }", acctest.Token)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             e.CheckDestroy,
+		Steps: []resource.TestStep{
+			{Config: withSecrets(old, "provider://old")},
+			{
+				Config:      withSecrets(renamed, "provider://new"),
+				ExpectError: acctest.Match(`through the account recorded in state .*terraform apply -refresh=false once`),
+			},
+			{Config: withSecrets(both, "provider://new"), Check: checkServers(e, 1)},
+		},
+	})
+}

@@ -3,6 +3,7 @@ package instance
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -58,6 +59,19 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		m, err = acc.Create(ctx, call, creq)
 		return err
 	})
+	if err != nil && ctx.Err() != nil {
+		// Cut short by Ctrl-C or the timeout: the backend may have committed
+		// the create before its answer was lost. A machine found now is
+		// saved, tainted, so state never loses one that exists.
+		if found, ok := r.findCreated(ctx, acc, call, creq); ok {
+			plan.recordCreated(loc, found)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			tfdiag.AddError(&resp.Diagnostics, nil, summary,
+				fmt.Sprintf("Machine %s (%q) was created, but the create was cut short before it settled. It is saved in state and tainted, "+
+					"so the next apply replaces it; if the create only needs more time, raise timeouts.create.", found.ID, name), err)
+			return
+		}
+	}
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, fields, summary,
 			fmt.Sprintf("Creating instance %q (offer %s, image %s) failed. %s", name, creq.OfferID, creq.Image, tfdiag.WayOut(err)), err)
@@ -85,6 +99,39 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// findGrace bounds the one look-up after a create that was cut short. It runs
+// after the create's own context ended, so Terraform, which waits for the
+// provider after a Ctrl-C, can still record the machine.
+const findGrace = 20 * time.Second
+
+// findCreated looks, once, for the machine this create's key and
+// fingerprint describe, through the adapter's listing of managed machines.
+// A machine with the key but another fingerprint was made by an earlier
+// apply with other settings, and is left alone as Create left it.
+func (r *Resource) findCreated(ctx context.Context, acc *adapter.Cached, call adapter.Call, creq adapter.CreateRequest) (adapter.Machine, bool) {
+	lister, ok := acc.Adapter.(adapter.Lister)
+	if !ok {
+		return adapter.Machine{}, false
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), findGrace)
+	defer cancel()
+	machines, err := lister.List(ctx)
+	if err != nil {
+		return adapter.Machine{}, false
+	}
+	for _, m := range machines {
+		want := creq
+		if want.Location == "" {
+			// The adapter put it in the account's location.
+			want.Location = m.Location
+		}
+		if m.Key == call.IdempotencyKey && m.Fingerprint == adapter.Fingerprint(want) && m.State != adapter.StateDeleting {
+			return m, true
+		}
+	}
+	return adapter.Machine{}, false
 }
 
 // open opens the account a resource names and derives its scope.

@@ -3,12 +3,14 @@ package instance_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 )
 
 // TestInstanceCreateRetriesTransient: a create the API answers 503 twice is
@@ -102,6 +104,47 @@ resource "compute_instance" "many" {
 					}
 					return nil
 				},
+			},
+		},
+	})
+}
+
+// TestInstanceInterruptedCreateKeepsMachine: the create is committed and its
+// answer lost, and the look-up that would find it outlasts the create
+// timeout, as a Ctrl-C or a timeout between the create and the state would.
+// The machine is still found once more and saved, tainted, so a later apply
+// that no longer wants it destroys it instead of leaving it behind unknown.
+func TestInstanceInterruptedCreateKeepsMachine(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             e.CheckDestroy,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					// The look-up before the create passes; the create is
+					// committed and its answer lost; the look-up after it
+					// hangs until the create's timeout ends it.
+					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Millisecond)})
+					e.DropNext("POST", "/servers", 1)
+					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Minute)})
+				},
+				Config: instance(e, "cut-1", `timeouts {
+    create = "2s"
+  }`),
+				ExpectError: acctest.Match(`Machine \d+ \("cut-1"\) was created, but the create was cut short.*saved in state and tainted`),
+			},
+			{
+				PreConfig: func() {
+					if n := len(e.Live()); n != 1 {
+						t.Fatalf("the first apply should have left one committed server, found %d", n)
+					}
+				},
+				// The instance is no longer wanted: a machine the state
+				// knows is destroyed, one it lost would stay behind.
+				Config: e.Account(),
+				Check:  checkServers(e, 0),
 			},
 		},
 	})

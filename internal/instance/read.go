@@ -50,6 +50,18 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 			fmt.Sprintf("Machine %s (%q) was not refreshed because the account's secret comes from the provider block's secrets, which are not known until apply.",
 				machineID, state.Name.ValueString()))
 		return
+	case adapter.Is(err, adapter.InvalidConfig):
+		// A refresh reads through the account recorded in state, not the
+		// configured one: a secret reference changed in the configuration
+		// and already gone from the environment fails here, and fixing the
+		// configuration alone cannot help.
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Reading machine %s (%q) through the account recorded in state (%s) failed; the state is kept as it was. "+
+				"A refresh uses the account settings recorded in state. If the configuration now gives the instance's account other settings "+
+				"(another secret reference, say), keep the recorded ones working for one more run, or run terraform apply -refresh=false once "+
+				"so the new account is recorded; otherwise fix the account's settings or the provider block's secrets.",
+				machineID, state.Name.ValueString(), state.Account.ValueString()), err)
+		return
 	case err != nil:
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Reading machine %s (%q) failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)

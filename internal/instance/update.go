@@ -109,7 +109,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	m, err := acc.Fresh(ctx, machineID)
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Machine %s (%q) was updated, but reading it back failed. Run terraform refresh or apply again. %s", machineID, name, tfdiag.WayOut(err)), err)
+			fmt.Sprintf("Machine %s (%q) was updated, but reading it back failed. Run terraform refresh or apply again. %s", machineID, name, wayOutFor(err, machineID)), err)
 		return
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
@@ -117,13 +117,18 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 }
 
 // wayOutFor adds the specific way out of a refusal to touch a machine the
-// provider does not manage.
+// provider does not manage, and of a machine that vanished since the refresh.
 func wayOutFor(err error, machineID string) string {
-	if adapter.Is(err, adapter.AccessDenied) {
+	switch {
+	case adapter.Is(err, adapter.AccessDenied):
 		return fmt.Sprintf("The backend or the provider refuses to touch machine %s: either it does not carry the provider's mark "+
 			"(it was imported and no apply has marked it yet, or someone else created it), or the credentials may not change it. "+
-			"After an import, run terraform apply once so the mark is written; to let Terraform forget the machine without "+
-			"touching it, run `terraform state rm` on this resource.", machineID)
+			"After an import, run terraform apply once so the mark is written, with offer_id, image and location set to the "+
+			"machine's own values: a plan that replaces an imported machine must delete it first, which is refused until it is marked. "+
+			"To let Terraform forget the machine without touching it, run `terraform state rm` on this resource.", machineID)
+	case adapter.IsNotFound(err):
+		return fmt.Sprintf("Machine %s no longer exists. Run terraform plan (or terraform apply -refresh-only): the refresh removes it "+
+			"from the state, and the next apply creates it anew.", machineID)
 	}
 	return tfdiag.WayOut(err)
 }

@@ -109,7 +109,8 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		timeout = time.Minute
 	}
 	httpClient := &http.Client{
-		Transport: &authTransport{base: base, secrets: secrets, ref: ref, timeout: timeout, logger: logger},
+		Transport:     &authTransport{base: base, secrets: secrets, ref: ref, timeout: timeout, logger: logger},
+		CheckRedirect: refuseRedirect(endpoint),
 	}
 	clientOpts := []hcloud.ClientOption{
 		hcloud.WithEndpoint(endpoint),

@@ -69,15 +69,18 @@ func checkLocationName(v string) error {
 }
 
 // checkEndpoint accepts https anywhere and plain http only to a loopback
-// host, so a token is never sent in clear text over a network.
+// host, so a token is never sent in clear text over a network. Messages show
+// the value only as adapter.Redacted does: a user part, query or fragment may
+// hold a credential.
 func checkEndpoint(v string) error {
+	shown := adapter.Redacted(v)
 	u, err := url.Parse(v)
 	if err == nil && u.User != nil {
 		// Not repeated: the user part may hold a password.
 		return adapter.Errorf(adapter.InvalidConfig, "the endpoint carries credentials (user@ or user:password@); remove them, the API token comes from the token setting")
 	}
 	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return adapter.Errorf(adapter.InvalidConfig, "%q is not a base URL; use https://api.hetzner.cloud/v1 or an https URL of a compatible API", v)
+		return adapter.Errorf(adapter.InvalidConfig, "%q is not a base URL (a base URL has no user part, query or fragment); use https://api.hetzner.cloud/v1 or an https URL of a compatible API", shown)
 	}
 	switch u.Scheme {
 	case "https":
@@ -86,9 +89,9 @@ func checkEndpoint(v string) error {
 		if isLoopback(u.Hostname()) {
 			return nil
 		}
-		return adapter.Errorf(adapter.InvalidConfig, "%q uses plain http to a host that is not loopback, which would send the API token unencrypted; use https, or http only to 127.0.0.1, ::1 or localhost", v)
+		return adapter.Errorf(adapter.InvalidConfig, "%q uses plain http to a host that is not loopback, which would send the API token unencrypted; use https, or http only to 127.0.0.1, ::1 or localhost", shown)
 	}
-	return adapter.Errorf(adapter.InvalidConfig, "%q has scheme %q; use https (or http to a loopback host)", v, u.Scheme)
+	return adapter.Errorf(adapter.InvalidConfig, "%q has scheme %q; use https (or http to a loopback host)", shown, u.Scheme)
 }
 
 func isLoopback(host string) bool {

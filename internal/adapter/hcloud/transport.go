@@ -80,6 +80,18 @@ func (b *boundBody) Close() error {
 	return b.ReadCloser.Close()
 }
 
+// refuseRedirect stops the client at a redirect. The API never redirects,
+// and the transport sets the token on every request it carries, so following
+// one would send the token to whatever host the redirect names, in clear
+// text if it names http. The target is not repeated: it is not the user's.
+func refuseRedirect(endpoint string) func(*http.Request, []*http.Request) error {
+	return func(*http.Request, []*http.Request) error {
+		return adapter.Errorf(adapter.InvalidConfig,
+			"the endpoint %s answered with a redirect, which the provider does not follow so that the API token goes nowhere else; "+
+				"set endpoint to the API's base URL itself, such as https://api.hetzner.cloud/v1", endpoint).WithField("endpoint")
+	}
+}
+
 // requestTimeout is a net.Error with Timeout() true, so hcloud-go's own
 // retry treats it like any other network timeout.
 type requestTimeout struct{ after time.Duration }
