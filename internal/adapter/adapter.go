@@ -15,7 +15,9 @@ type Adapter interface {
 	ListOffers(ctx context.Context, q Query) ([]Offer, error)
 	// Create is idempotent by call.IdempotencyKey: it returns the machine an
 	// earlier attempt with the same key created when the fingerprint matches,
-	// and a Conflict when it does not.
+	// and a Conflict when it does not. A machine found by key that is marked
+	// Recorded already belongs to a Terraform state and is never adopted:
+	// that is a Conflict too.
 	Create(ctx context.Context, call Call, req CreateRequest) (Machine, error)
 	// Get returns the machine, or an error with code NotFound only when the
 	// backend proved that it does not exist.
@@ -43,11 +45,14 @@ type Powerer interface {
 // UpdateRequest changes what can change in place. Nil fields are left alone.
 // Labels are the user's labels: the adapter keeps its own marks beside them.
 // Mark, when set, writes the managed mark onto a machine that has none, which
-// is how an imported machine becomes managed on its first apply.
+// is how an imported machine becomes managed on its first apply, or replaces
+// the key of a renamed one. Record marks the machine as recorded in a
+// Terraform state; a recorded mark is never removed.
 type UpdateRequest struct {
 	Name   *string
 	Labels map[string]string
 	Mark   *Mark
+	Record bool
 }
 
 // Mark is what an adapter writes onto every machine it manages.

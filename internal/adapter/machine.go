@@ -38,6 +38,12 @@ type Machine struct {
 	Managed     bool
 	Key         string
 	Fingerprint string
+	// Recorded is true once a create or import finished with the machine in
+	// a Terraform state. Until then, a create with the same key adopts it
+	// (an interrupted apply run again); after, it never does, so a second
+	// configuration or a create_before_destroy replacement that derives the
+	// same key cannot take over a machine another state holds.
+	Recorded bool
 }
 
 // HasAddress reports whether the machine can be reached at all.

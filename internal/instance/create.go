@@ -97,8 +97,27 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 				"if it only needs more time, raise timeouts.create.", created, name, want), err)
 		return
 	}
+	if err := r.record(ctx, acc, created); err != nil {
+		tfdiag.AddWarning(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Machine %s (%q) is created and saved in state, but marking it as recorded failed, so until the next update "+
+				"a create elsewhere that derives the same key (same account and name) could still take it over.", created, name), err)
+	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// record marks a machine as held by a Terraform state (adapter.Machine.Recorded).
+// It runs only once the create has finished, so an apply interrupted before
+// that still adopts the machine when run again; from then on, another
+// configuration or a create_before_destroy replacement under the same name
+// gets a Conflict instead of taking the machine over.
+func (r *Resource) record(ctx context.Context, acc *adapter.Cached, id string) error {
+	if !acc.Capabilities().Has(adapter.CapUpdate) {
+		return nil
+	}
+	return adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("record machine %s", id), func(ctx context.Context) error {
+		return acc.Update(ctx, id, adapter.UpdateRequest{Record: true})
+	})
 }
 
 // findGrace bounds the one look-up after a create that was cut short. It runs

@@ -76,6 +76,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 			}
 		}
 		ureq.Mark = &adapter.Mark{Key: adapter.IdempotencyKey(scope, name), Fingerprint: fp}
+		// An imported machine is held by this state from its first apply.
+		ureq.Record = true
 	}
 	if ureq.Name != nil || ureq.Labels != nil || ureq.Mark != nil {
 		err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("update machine %s", machineID), func(ctx context.Context) error {

@@ -17,6 +17,7 @@ var cases = []testCase{
 	{"power stops and starts", power},
 	{"same key with another fingerprint is a conflict", fingerprintConflict},
 	{"unmarked machines are left alone", unmarkedLeftAlone},
+	{"a recorded machine is never adopted", recordedNotAdopted},
 }
 
 // definitionBuilds: the manifest normalizes, the adapter builds, and the

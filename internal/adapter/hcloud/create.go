@@ -123,6 +123,12 @@ func adopt(what string, s *hcloud.Server, mark adapter.Mark) (adapter.Machine, e
 		return adapter.Machine{}, adapter.Errorf(adapter.Transient,
 			"%s: %s, created earlier for this resource, is still being deleted; the create can go ahead once it is gone", what, describe(s))
 	}
+	if recordedOf(s) {
+		return adapter.Machine{}, adapter.Errorf(adapter.Conflict,
+			"%s: %s carries this resource's key (account and name) but is already recorded in a Terraform state, so it is not taken over; "+
+				"if this is a replacement with create_before_destroy, give the new instance another name; if another configuration manages that server, "+
+				"choose another name here; if the state that held it was lost, import it (id %d)", what, describe(s), s.ID)
+	}
 	if _, m := markOf(s); m.Fingerprint != mark.Fingerprint {
 		return adapter.Machine{}, adapter.Errorf(adapter.Conflict,
 			"%s: %s was created for this resource with other settings (its fingerprint %s, this request's %s): offer, image, location or user data changed since; "+

@@ -13,5 +13,7 @@
 // compute.seedcompute.io/fingerprint=<fingerprint>. The key makes create
 // idempotent, the fingerprint decides whether a machine found by key may be
 // adopted, and a machine without the managed mark is never powered, updated
-// or deleted.
+// or deleted. A fourth label, compute.seedcompute.io/recorded=true, is
+// written by Update once a Terraform state holds the machine; a recorded
+// machine is never adopted by a create.
 package hcloud

@@ -18,6 +18,9 @@ const (
 	labelManaged     = labelPrefix + "managed"
 	labelKey         = labelPrefix + "key"
 	labelFingerprint = labelPrefix + "fingerprint"
+	// labelRecorded says a Terraform state holds the server; see
+	// adapter.Machine.Recorded.
+	labelRecorded = labelPrefix + "recorded"
 )
 
 // managedSelector selects the machines this adapter manages.
@@ -34,6 +37,9 @@ func withMarks(user map[string]string, m adapter.Mark) map[string]string {
 	out[labelFingerprint] = m.Fingerprint
 	return out
 }
+
+// recordedOf reports whether a server carries the recorded mark.
+func recordedOf(s *hcloud.Server) bool { return s.Labels[labelRecorded] == "true" }
 
 // checkUserLabels refuses labels that would forge or remove our marks.
 func checkUserLabels(labels map[string]string) error {
@@ -62,6 +68,7 @@ func toMachine(s *hcloud.Server) adapter.Machine {
 		Managed:     managed,
 		Key:         mark.Key,
 		Fingerprint: mark.Fingerprint,
+		Recorded:    managed && recordedOf(s),
 	}
 	for k, v := range s.Labels {
 		if !strings.HasPrefix(k, labelPrefix) {

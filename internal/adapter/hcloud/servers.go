@@ -165,6 +165,9 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		user = req.Labels
 	}
 	labels := withMarks(user, mark)
+	if req.Record || (managed && recordedOf(s)) {
+		labels[labelRecorded] = "true"
+	}
 	opts := hcloud.ServerUpdateOpts{}
 	if req.Name != nil && *req.Name != s.Name {
 		if *req.Name == "" {
