@@ -197,3 +197,14 @@ func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string
 	})
 	return last, err
 }
+
+// machineOf takes the machine's own id from an instance id in state.
+func machineOf(diags *diag.Diagnostics, summary string, id types.String) (string, bool) {
+	_, machineID, err := adapter.ParseInstanceID(id.ValueString())
+	if err != nil {
+		diags.AddError(summary, fmt.Sprintf("The instance's id %q is malformed: %s. Remove the instance from state (terraform state rm) and import it again with ACCOUNT_ID/MACHINE_ID.",
+			id.ValueString(), tfdiag.Message(err)))
+		return "", false
+	}
+	return machineID, true
+}

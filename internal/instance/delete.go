@@ -25,9 +25,8 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	_, machineID, err := adapter.ParseInstanceID(state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError(summary, fmt.Sprintf("The instance's id %q is malformed: %s", state.ID.ValueString(), tfdiag.Message(err)))
+	machineID, ok := machineOf(&resp.Diagnostics, summary, state.ID)
+	if !ok {
 		return
 	}
 	acc, _, _, ok := r.open(&resp.Diagnostics, summary, state.Account)
@@ -35,7 +34,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		return
 	}
 	name := state.Name.ValueString()
-	err = adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("delete machine %s", machineID), func(ctx context.Context) error {
+	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("delete machine %s", machineID), func(ctx context.Context) error {
 		err := acc.Delete(ctx, machineID)
 		if adapter.IsNotFound(err) {
 			return nil

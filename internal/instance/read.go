@@ -28,9 +28,8 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	_, machineID, err := adapter.ParseInstanceID(state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError(summary, fmt.Sprintf("The instance's id %q is malformed: %s", state.ID.ValueString(), tfdiag.Message(err)))
+	machineID, ok := machineOf(&resp.Diagnostics, summary, state.ID)
+	if !ok {
 		return
 	}
 	acc, loc, _, ok := r.open(&resp.Diagnostics, summary, state.Account)

@@ -40,9 +40,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 				state.Account.ValueString(), plan.Account.ValueString()))
 		return
 	}
-	_, machineID, err := adapter.ParseInstanceID(state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError(summary, fmt.Sprintf("The instance's id %q is malformed: %s", state.ID.ValueString(), tfdiag.Message(err)))
+	machineID, ok := machineOf(&resp.Diagnostics, summary, state.ID)
+	if !ok {
 		return
 	}
 	name := plan.Name.ValueString()
