@@ -3,6 +3,8 @@ package instance
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -90,7 +92,15 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		want = adapter.StateStopped
 	}
 	created := m.ID
-	m, err = r.waitState(ctx, acc, created, want)
+	// Settle first, then match power: a machine adopted from an interrupted
+	// apply may have been created with the other power setting.
+	m, err = r.waitState(ctx, acc, created, adapter.StateRunning, adapter.StateStopped)
+	if err == nil && m.State != want {
+		err = r.matchPower(ctx, acc, m, creq.PowerOn)
+		if err == nil {
+			m, err = r.waitState(ctx, acc, created, want)
+		}
+	}
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Machine %s (%q) was created but did not become %s. It is saved in state and tainted, so the next apply replaces it; "+
@@ -104,6 +114,24 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// matchPower switches a machine that Create adopted from an interrupted
+// apply, which may since have been asked for the other power state. A
+// machine Create just made is still pending and needs nothing.
+func (r *Resource) matchPower(ctx context.Context, acc *adapter.Cached, m adapter.Machine, on bool) error {
+	var action adapter.PowerAction
+	switch {
+	case on && m.State == adapter.StateStopped:
+		action = adapter.PowerOn
+	case !on && m.State == adapter.StateRunning:
+		action = adapter.PowerOff
+	default:
+		return nil
+	}
+	return adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("power %s machine %s", action, m.ID), func(ctx context.Context) error {
+		return acc.Power(ctx, m.ID, action)
+	})
 }
 
 // record marks a machine as held by a Terraform state (adapter.Machine.Recorded).
@@ -173,9 +201,14 @@ func (r *Resource) open(diags *diag.Diagnostics, summary string, account types.S
 }
 
 // waitState polls the machine directly (bypassing the shared listing) until
-// it reaches want; running also needs an address. A machine in state error,
-// or gone, ends the wait at once.
-func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string, want adapter.State) (adapter.Machine, error) {
+// it reaches one of wants; running also needs an address. A machine in state
+// error, or gone, ends the wait at once.
+func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string, wants ...adapter.State) (adapter.Machine, error) {
+	names := make([]string, len(wants))
+	for i, w := range wants {
+		names[i] = string(w)
+	}
+	want := strings.Join(names, " or ")
 	var last adapter.Machine
 	err := adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
 		m, err := acc.Fresh(ctx, id)
@@ -190,7 +223,7 @@ func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string
 		switch {
 		case m.State == adapter.StateError:
 			return false, adapter.Errorf(adapter.InvalidState, "machine %s is in state error (backend status %q)", id, m.RawState)
-		case m.State == want && (want != adapter.StateRunning || m.HasAddress()):
+		case slices.Contains(wants, m.State) && (m.State != adapter.StateRunning || m.HasAddress()):
 			return true, nil
 		}
 		return false, nil

@@ -185,3 +185,39 @@ func mustRule(t *testing.T, e *acctest.Emulator, r faults.Rule) {
 		t.Fatalf("add fault rule: %v", err)
 	}
 }
+
+// TestInstanceInterruptedCreateMatchesPower: the machine an interrupted
+// apply left running is adopted by an apply that now asks for power = "off",
+// and is switched off instead of timing out the wait.
+func TestInstanceInterruptedCreateMatchesPower(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             e.CheckDestroy,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Millisecond)})
+					e.DropNext("POST", "/servers", 1)
+					e.FailNext("GET", "/servers", 2, 403, "forbidden")
+				},
+				Config:      instance(e, "pow-1"),
+				ExpectError: acctest.Match(`Unable to create instance.*pow-1`),
+			},
+			{
+				Config: instance(e, "pow-1", `power = "off"`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("power"), knownvalue.StringExact("off")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("stopped")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(checkServers(e, 1), func(*terraform.State) error {
+					if s, _ := e.ServerNamed("pow-1"); s.Status != "off" {
+						return fmt.Errorf("server pow-1 is %q, want off", s.Status)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
