@@ -10,12 +10,16 @@ import (
 )
 
 // Settings is the body of POST /_emulator/faults: rules are appended to
-// the ones in force; latency and rate_limit replace the current values
-// when present. A bare JSON array is read as a list of rules.
+// the ones in force; latency, rate_limit and max_page_size replace the
+// current values when present. A bare JSON array is read as a list of
+// rules.
 type Settings struct {
 	Rules     []Rule     `json:"rules,omitempty"`
 	Latency   *Duration  `json:"latency,omitempty"`
 	RateLimit *RateLimit `json:"rate_limit,omitempty"`
+	// MaxPageSize lowers the largest page a list answers with, so a client
+	// has to follow pages; 0 restores the API's own maximum.
+	MaxPageSize *int `json:"max_page_size,omitempty"`
 }
 
 // RateLimit is a request budget: Limit requests per Window. A Limit of 0
@@ -30,6 +34,8 @@ type State struct {
 	Rules     []Rule     `json:"rules"`
 	Latency   Duration   `json:"latency"`
 	RateLimit *RateLimit `json:"rate_limit"`
+	// MaxPageSize is 0 while lists use the API's own maximum.
+	MaxPageSize int `json:"max_page_size"`
 }
 
 // Apply validates every rule first and then applies s as a whole, so a bad
@@ -39,6 +45,9 @@ func (m *Middleware) Apply(s Settings) error {
 		if err := r.validate(); err != nil {
 			return err
 		}
+	}
+	if s.MaxPageSize != nil && *s.MaxPageSize < 0 {
+		return fmt.Errorf("max_page_size %d: want a positive page size, or 0 for the API's own maximum", *s.MaxPageSize)
 	}
 	for _, r := range s.Rules {
 		if err := m.AddRule(r); err != nil {
@@ -51,6 +60,9 @@ func (m *Middleware) Apply(s Settings) error {
 	if s.RateLimit != nil {
 		m.SetRateLimit(s.RateLimit.Limit, s.RateLimit.Window.Std())
 	}
+	if s.MaxPageSize != nil {
+		m.SetMaxPageSize(*s.MaxPageSize)
+	}
 	return nil
 }
 
@@ -59,7 +71,7 @@ func (m *Middleware) State() State {
 	rules := m.Rules()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	st := State{Rules: rules, Latency: Duration(m.latency)}
+	st := State{Rules: rules, Latency: Duration(m.latency), MaxPageSize: m.maxPageSize}
 	if m.budget != nil {
 		st.RateLimit = &RateLimit{Limit: m.budget.limit, Window: Duration(m.budget.window)}
 	}

@@ -1,6 +1,11 @@
 package faults
 
-import "net/http"
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"time"
+)
 
 // dropAfter serves r with next into a writer nobody reads, so whatever the
 // request changes is committed, and then closes the client's connection
@@ -16,6 +21,28 @@ func dropAfter(next http.Handler, w http.ResponseWriter, r *http.Request) {
 	_ = conn.Close()
 }
 
+// answerLate serves r with next at once, so whatever the request changes
+// is committed, and sends the answer only after d. A client that gives up
+// first gets nothing, though its call took effect.
+func answerLate(next http.Handler, w http.ResponseWriter, r *http.Request, d time.Duration) {
+	held := &heldWriter{discardWriter: discardWriter{header: http.Header{}}}
+	next.ServeHTTP(held, r)
+	// The server notices a client leaving only once the body is read to
+	// its end; a handler may have stopped short.
+	_, _ = io.Copy(io.Discard, r.Body)
+	if !wait(r.Context(), d) {
+		return
+	}
+	for k, v := range held.header {
+		w.Header()[k] = v
+	}
+	if held.status == 0 {
+		held.status = http.StatusOK
+	}
+	w.WriteHeader(held.status)
+	_, _ = w.Write(held.body.Bytes())
+}
+
 type discardWriter struct {
 	header http.Header
 }
@@ -23,3 +50,21 @@ type discardWriter struct {
 func (d *discardWriter) Header() http.Header         { return d.header }
 func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discardWriter) WriteHeader(int)             {}
+
+// heldWriter keeps a response to send later.
+type heldWriter struct {
+	discardWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (h *heldWriter) WriteHeader(status int) {
+	if h.status == 0 {
+		h.status = status
+	}
+}
+
+func (h *heldWriter) Write(b []byte) (int, error) {
+	h.WriteHeader(http.StatusOK)
+	return h.body.Write(b)
+}

@@ -48,6 +48,8 @@ type Middleware struct {
 	rules   []*activeRule
 	latency time.Duration
 	budget  *budget
+	// maxPageSize is read by the wrapped API; 0 means its own maximum.
+	maxPageSize int
 }
 
 // New wraps next.
@@ -89,13 +91,15 @@ func (m *Middleware) Reset() {
 	m.stats = map[string]int{}
 }
 
-// Clear removes every rule, the global latency and the rate-limit budget.
+// Clear removes every rule, the global latency, the rate-limit budget and
+// the page size limit.
 func (m *Middleware) Clear() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.rules = nil
 	m.latency = 0
 	m.budget = nil
+	m.maxPageSize = 0
 }
 
 // SetLatency delays every API request by d (0 turns it off).
@@ -103,6 +107,23 @@ func (m *Middleware) SetLatency(d time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.latency = max(d, 0)
+}
+
+// SetMaxPageSize asks the wrapped API to answer lists in pages of at most
+// n entries, so a test can make a client follow pages without creating
+// hundreds of objects; n <= 0 restores the API's own maximum. The
+// middleware only keeps the value: the API reads it through MaxPageSize.
+func (m *Middleware) SetMaxPageSize(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.maxPageSize = max(n, 0)
+}
+
+// MaxPageSize returns the page size limit, 0 for none.
+func (m *Middleware) MaxPageSize() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.maxPageSize
 }
 
 // FailNext answers the next n calls of method on route with status and code.
@@ -117,6 +138,14 @@ func (m *Middleware) FailNext(method, route string, n, status int, code string) 
 // GET, drop two.
 func (m *Middleware) DropNext(method, route string, n int) error {
 	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), Drop: true})
+}
+
+// DelayAnswerNext lets the next n calls of method on route reach the API at
+// once, so their effect is committed, and holds each answer back for d. A
+// client whose timeout is shorter than d gives up on a call that took
+// effect; hcloud-go retries such a timeout, even for a POST.
+func (m *Middleware) DelayAnswerNext(method, route string, n int, d time.Duration) error {
+	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), LatencyAfter: Duration(d)})
 }
 
 // ServeHTTP counts the request, applies the rate-limit budget, the first
@@ -158,6 +187,8 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.writeError(w, http.StatusTooManyRequests, m.cfg.RateLimitCode, "rate limit exceeded")
 	case rule != nil && rule.Drop:
 		dropAfter(m.next, w, r)
+	case rule != nil && rule.LatencyAfter > 0:
+		answerLate(m.next, w, r, rule.LatencyAfter.Std())
 	case rule != nil && rule.Status != 0:
 		m.writeError(w, rule.Status, rule.Code, rule.Message)
 	default:

@@ -33,6 +33,11 @@ type Rule struct {
 	// Latency delays matching calls on top of the global latency. A rule
 	// with only Latency lets the call through afterwards.
 	Latency Duration `json:"latency,omitempty"`
+	// LatencyAfter runs the real handler at once, so a write is committed,
+	// and holds its answer back this long: a client whose timeout is
+	// shorter gives up on a call that took effect, and hcloud-go then
+	// resends even a POST.
+	LatencyAfter Duration `json:"latency_after,omitempty"`
 }
 
 type activeRule struct {
@@ -47,8 +52,10 @@ func (r Rule) validate() error {
 		return fmt.Errorf("rule %s %s: status and drop exclude each other", r.Method, r.Path)
 	case r.Status != 0 && (r.Status < 400 || r.Status > 599):
 		return fmt.Errorf("rule %s %s: status %d is not an error status", r.Method, r.Path, r.Status)
-	case r.Status == 0 && !r.Drop && r.Latency <= 0:
-		return fmt.Errorf("rule %s %s: needs a status, drop or latency", r.Method, r.Path)
+	case r.LatencyAfter < 0 || (r.LatencyAfter > 0 && (r.Status != 0 || r.Drop)):
+		return fmt.Errorf("rule %s %s: latency_after must be positive and excludes status and drop", r.Method, r.Path)
+	case r.Status == 0 && !r.Drop && r.Latency <= 0 && r.LatencyAfter <= 0:
+		return fmt.Errorf("rule %s %s: needs a status, drop, latency or latency_after", r.Method, r.Path)
 	case r.Count < 0:
 		return fmt.Errorf("rule %s %s: negative count", r.Method, r.Path)
 	}

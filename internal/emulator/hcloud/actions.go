@@ -161,11 +161,11 @@ func (e *Emulator) finishLocked(a *action, now time.Time) {
 func (a *action) wire() wireAction {
 	w := wireAction{
 		ID: a.id, Command: a.command, Status: a.status, Progress: a.progress,
-		Started:   a.started.Format(time.RFC3339),
+		Started:   a.started.UTC().Format(time.RFC3339),
 		Resources: []wireActionResource{{ID: a.serverID, Type: "server"}},
 	}
 	if a.status != "running" {
-		f := a.finished.Format(time.RFC3339)
+		f := a.finished.UTC().Format(time.RFC3339)
 		w.Finished = &f
 	}
 	if a.status == "error" {
@@ -178,12 +178,14 @@ var actionSortKeys = sortKeys[*action]{
 	"id":       func(a, b *action) int { return cmp.Compare(a.id, b.id) },
 	"command":  func(a, b *action) int { return cmp.Compare(a.command, b.command) },
 	"status":   func(a, b *action) int { return cmp.Compare(a.status, b.status) },
-	"progress": func(a, b *action) int { return cmp.Compare(a.progress, b.progress) },
 	"started":  func(a, b *action) int { return a.started.Compare(b.started) },
 	"finished": func(a, b *action) int { return a.finished.Compare(b.finished) },
 }
 
 var actionStatuses = []string{"running", "success", "error"}
+
+// actionsListRemoval announced the end of listing all actions.
+const actionsListRemoval = "https://docs.hetzner.cloud/changelog#2025-01-30-listing-arbitrary-actions-in-the-actions-list-endpoint-is-removed"
 
 // listActions serves GET /actions, which since 2025 requires id filters
 // and has no pagination; hcloud-go's WaitFor polls through it.
@@ -195,7 +197,11 @@ func (e *Emulator) listActions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(ids) == 0 {
-		writeError(w, invalidFields(fieldError{Name: "id", Messages: []string{missingField}}))
+		// Listing every action was removed on 30 January 2025; the API
+		// answers with the removal, not with a missing field.
+		writeError(w, &apiError{status: http.StatusGone, code: "deprecated_api_endpoint",
+			message: "listing actions without an id filter was removed from the API; pass id",
+			details: map[string]any{"announcement": actionsListRemoval}})
 		return
 	}
 	if err := checkEnum("status", q["status"], actionStatuses); err != nil {

@@ -139,9 +139,8 @@ func newCatalog() *catalog {
 			ID: t.id, Name: t.name, Description: upper(t.name), Category: category,
 			Cores: t.cores, Memory: t.memory, Disk: t.disk, Deprecated: t.deprecated,
 			StorageType: "local", CPUType: t.cpu, Architecture: t.arch,
-			IncludedTraffic: 20 * tebibyte,
-			Prices:          []wireServerTypePrice{},
-			Locations:       []wireServerTypeLocation{},
+			Prices:    []wireServerTypePrice{},
+			Locations: []wireServerTypeLocation{},
 		}
 		if t.deprecated {
 			st.wire.Deprecation = cx11Deprecation

@@ -1,20 +1,21 @@
 package hcloud
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"slices"
 )
 
 // listCatalog serves a paginated catalog list: filter by exact name, sort
-// by id or name, and page like every other list.
+// by the keys given, and page like every other list.
 func listCatalog[T any](e *Emulator, w http.ResponseWriter, r *http.Request, key string, all []T,
-	id func(T) int64, name func(T) string, keep func(url.Values, T) bool, extra map[string]any) {
+	keys sortKeys[T], name func(T) string, keep func(url.Values, T) bool, extra map[string]any) {
 	q := r.URL.Query()
 	page, perPage, err := paging(q, e.pageSize())
 	var order func(a, b T) int
 	if err == nil {
-		order, err = parseSort(q["sort"], catalogSortKeys(id, name))
+		order, err = parseSort(q["sort"], keys)
 	}
 	if err != nil {
 		writeError(w, err)
@@ -94,7 +95,7 @@ func imageID(i wireImage) int64        { return i.ID }
 func imageName(i wireImage) string     { return *i.Name }
 
 func (e *Emulator) listServerTypes(w http.ResponseWriter, r *http.Request) {
-	listCatalog(e, w, r, "server_types", e.serverTypes(), typeID, typeName, nil, nil)
+	listCatalog(e, w, r, "server_types", e.serverTypes(), catalogSortKeys(typeID, typeName), typeName, nil, nil)
 }
 
 func (e *Emulator) getServerType(w http.ResponseWriter, r *http.Request) {
@@ -102,7 +103,7 @@ func (e *Emulator) getServerType(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) listLocations(w http.ResponseWriter, r *http.Request) {
-	listCatalog(e, w, r, "locations", e.locations(), locID, locName, nil, nil)
+	listCatalog(e, w, r, "locations", e.locations(), catalogSortKeys(locID, locName), locName, nil, nil)
 }
 
 func (e *Emulator) getLocation(w http.ResponseWriter, r *http.Request) {
@@ -111,7 +112,7 @@ func (e *Emulator) getLocation(w http.ResponseWriter, r *http.Request) {
 
 func (e *Emulator) listDatacenters(w http.ResponseWriter, r *http.Request) {
 	// The API recommends a datacenter for new servers; the first is fsn1-dc14.
-	listCatalog(e, w, r, "datacenters", e.datacenters(), dcID, dcName, nil,
+	listCatalog(e, w, r, "datacenters", e.datacenters(), catalogSortKeys(dcID, dcName), dcName, nil,
 		map[string]any{"recommendation": e.cat.datacenters[0].wire.ID})
 }
 
@@ -156,7 +157,11 @@ func (e *Emulator) listImages(w http.ResponseWriter, r *http.Request) {
 			(len(q["architecture"]) == 0 || slices.Contains(q["architecture"], im.Architecture)) &&
 			len(q["bound_to"]) == 0 && sel.matches(im.Labels)
 	}
-	listCatalog(e, w, r, "images", e.images(), imageID, imageName, keep, nil)
+	// Images sort by creation time too; created is RFC 3339 in UTC, so the
+	// strings order as the times do.
+	keys := catalogSortKeys(imageID, imageName)
+	keys["created"] = func(a, b wireImage) int { return cmp.Compare(a.Created, b.Created) }
+	listCatalog(e, w, r, "images", e.images(), keys, imageName, keep, nil)
 }
 
 func (e *Emulator) getImage(w http.ResponseWriter, r *http.Request) {

@@ -59,7 +59,6 @@ type Emulator struct {
 	sshKeys      map[int64]*sshKey
 	lastID       map[string]int64
 	addrs        addressPool
-	maxPageSize  int
 	actionFaults []actionFault
 }
 
@@ -76,8 +75,7 @@ func New(opts Options) *Emulator {
 		sshKeys: map[int64]*sshKey{},
 		// Each kind of id counts in its own range, so a test or client that
 		// confuses an action id with a server id fails instead of passing.
-		lastID:      map[string]int64{"server": 4_200_000, "action": 9_100_000, "primary_ip": 51_000_000, "ssh_key": 2_300_000},
-		maxPageSize: maxPerPage,
+		lastID: map[string]int64{"server": 4_200_000, "action": 9_100_000, "primary_ip": 51_000_000, "ssh_key": 2_300_000},
 	}
 	e.mux = http.NewServeMux()
 	e.routes()
@@ -204,6 +202,14 @@ func (e *Emulator) DropNext(method, route string, n int) {
 	mustRule(e.faults.DropNext(method, route, n))
 }
 
+// DelayAnswerNext commits the next n calls of method on route at once and
+// holds each answer back for d, so a client whose timeout is shorter gives
+// up on a call that took effect. hcloud-go resends a call that timed out
+// this way (an http.Client timeout, not a context deadline), even a POST.
+func (e *Emulator) DelayAnswerNext(method, route string, n int, d time.Duration) {
+	mustRule(e.faults.DelayAnswerNext(method, route, n, d))
+}
+
 // mustRule panics on a rule the test wrote wrongly, such as a 2xx status;
 // a silently ignored fault would make the test pass for the wrong reason.
 func mustRule(err error) {
@@ -223,20 +229,16 @@ func (e *Emulator) SetRateLimit(limit int, window time.Duration) {
 
 // SetMaxPageSize lowers the largest page a list returns (50 by default),
 // so a test can make a client follow pages without creating hundreds of
-// servers. n <= 0 restores the default.
-func (e *Emulator) SetMaxPageSize(n int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if n <= 0 {
-		n = maxPerPage
-	}
-	e.maxPageSize = n
-}
+// servers. n <= 0 restores the default. It is a fault like the others:
+// POST /_emulator/faults sets it as max_page_size, and clearing the faults
+// restores the default.
+func (e *Emulator) SetMaxPageSize(n int) { e.faults.SetMaxPageSize(n) }
 
 func (e *Emulator) pageSize() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.maxPageSize
+	if n := e.faults.MaxPageSize(); n > 0 && n < maxPerPage {
+		return n
+	}
+	return maxPerPage
 }
 
 // Stats returns request counts keyed "METHOD /route", e.g.

@@ -108,7 +108,7 @@ func TestRawErrorShapes(t *testing.T) {
 		{"GET", "/servers/abc", "", 404, "not_found", ""},
 		{"PATCH", "/servers/42", "", 405, "method_not_allowed", ""},
 		{"GET", "/volumes", "", 404, "not_found", ""},
-		{"GET", "/actions", "", 422, "invalid_input", "id"},
+		{"GET", "/actions", "", 410, "deprecated_api_endpoint", ""},
 		{"GET", "/servers?per_page=x", "", 422, "invalid_input", "per_page"},
 	} {
 		req, _ := http.NewRequest(tc.method, endpoint+tc.path, strings.NewReader(tc.body))

@@ -11,15 +11,16 @@ import (
 type powerCommand struct {
 	command string
 	during  string // empty keeps the current status while running
-	after   string
+	after   string // empty keeps the status the server had
 }
 
 var powerCommands = map[string]powerCommand{
 	"poweron":  {command: "start_server", during: "starting", after: "running"},
 	"poweroff": {command: "stop_server", during: "stopping", after: "off"},
 	"shutdown": {command: "shutdown_server", during: "stopping", after: "off"},
-	"reboot":   {command: "reboot_server", after: "running"},
-	"reset":    {command: "reset_server", after: "running"},
+	// A reboot is an ACPI request: a server that is off stays off.
+	"reboot": {command: "reboot_server"},
+	"reset":  {command: "reset_server", after: "running"},
 }
 
 // serverAction serves POST /servers/{id}/actions/{command} for the power
@@ -45,7 +46,9 @@ func (e *Emulator) serverAction(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	a := e.startActionLocked(s, pc.command, now)
 	a.onSuccess, a.onFailure = pc.after, s.status
-	if pc.during != "" {
+	// Powering on a running server (or off one that is off) is accepted
+	// and changes nothing, so it never shows starting or stopping.
+	if pc.during != "" && s.status != pc.after {
 		s.status = pc.during
 	}
 	e.advanceLocked(now, nil)

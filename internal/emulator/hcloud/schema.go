@@ -57,21 +57,22 @@ type wireServerTypeLocation struct {
 }
 
 type wireServerType struct {
-	ID              int64                    `json:"id"`
-	Name            string                   `json:"name"`
-	Description     string                   `json:"description"`
-	Category        string                   `json:"category"`
-	Cores           int                      `json:"cores"`
-	Memory          float64                  `json:"memory"`
-	Disk            int                      `json:"disk"`
-	Deprecated      bool                     `json:"deprecated"`
-	Deprecation     *wireDeprecation         `json:"deprecation"`
-	Prices          []wireServerTypePrice    `json:"prices"`
-	StorageType     string                   `json:"storage_type"`
-	CPUType         string                   `json:"cpu_type"`
-	Architecture    string                   `json:"architecture"`
-	IncludedTraffic int64                    `json:"included_traffic"`
-	Locations       []wireServerTypeLocation `json:"locations"`
+	ID           int64                 `json:"id"`
+	Name         string                `json:"name"`
+	Description  string                `json:"description"`
+	Category     string                `json:"category"`
+	Cores        int                   `json:"cores"`
+	Memory       float64               `json:"memory"`
+	Disk         int                   `json:"disk"`
+	Deprecated   bool                  `json:"deprecated"`
+	Deprecation  *wireDeprecation      `json:"deprecation"`
+	Prices       []wireServerTypePrice `json:"prices"`
+	StorageType  string                `json:"storage_type"`
+	CPUType      string                `json:"cpu_type"`
+	Architecture string                `json:"architecture"`
+	// No included_traffic: the API dropped it (reporting 0 from August
+	// 2024); the traffic included is per location, in prices.
+	Locations []wireServerTypeLocation `json:"locations"`
 }
 
 type wireProtection struct {
