@@ -43,8 +43,10 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(out)
 	t.log(req, resp, err, time.Since(start))
 	if err != nil {
+		// Classify before cancelling: afterwards the bound always looks spent.
+		err = t.timedOut(req.Context(), ctx, err)
 		cancel()
-		return nil, t.timedOut(req.Context(), ctx, err)
+		return nil, err
 	}
 	resp.Body = &boundBody{ReadCloser: resp.Body, t: t, parent: req.Context(), ctx: ctx, cancel: cancel}
 	return resp, nil
