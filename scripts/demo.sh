@@ -11,12 +11,19 @@
 #   DEMO_LATENCY     added latency per emulated API request, e.g. 20ms (default: none)
 #   DEMO_SERVERS     how many servers the quick start creates (default: 2)
 #   DEMO_KEEP=1      keep the scratch directory for inspection
+#
+# Whatever happens (success, failure, Ctrl-C) the emulator is stopped and the
+# scratch directory removed, unless DEMO_KEEP=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 started=$SECONDS
 
-step() { printf '\n==> %s\n' "$*"; }
+current_step="checking the environment"
+step() {
+	current_step=$*
+	printf '\n==> %s\n' "$*"
+}
 die() {
 	printf 'demo: %s\n' "$*" >&2
 	exit 1
@@ -32,8 +39,20 @@ if [[ -z "$tf" ]]; then
 		die "neither terraform nor tofu is on PATH; install Terraform >= 1.11 (or OpenTofu) and re-run"
 	fi
 fi
+command -v "$tf" >/dev/null 2>&1 || die "TERRAFORM=$tf is not a command on PATH; set TERRAFORM to terraform, tofu or the path of one, or unset it"
 command -v go >/dev/null 2>&1 || die "go is not on PATH; install Go >= 1.26 (it lives in /usr/local/go/bin on the project's machines)"
 command -v curl >/dev/null 2>&1 || die "curl is not on PATH; it reads the emulator's request counts (apt-get install curl)"
+
+# Checked before anything is built, so a typo costs no build and the message
+# names the variable rather than the emulator's flag.
+latency=${DEMO_LATENCY:-}
+if [[ -n "$latency" && ! "$latency" =~ ^(0|([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$ ]]; then
+	die "DEMO_LATENCY=$latency is not a duration; use a number with a unit, such as 20ms or 1.5s, or unset it"
+fi
+servers=${DEMO_SERVERS:-2}
+if [[ ! "$servers" =~ ^[0-9]+$ ]]; then
+	die "DEMO_SERVERS=$servers is not a whole number; use one such as 10, or unset it for 2"
+fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/compute-demo.XXXXXX")
 emulator_pid=
@@ -45,11 +64,19 @@ cleanup() {
 	fi
 	if [[ "${DEMO_KEEP:-}" == 1 ]]; then
 		echo "demo: scratch directory kept at $scratch"
-	else
-		rm -rf "$scratch"
 	fi
 	if [[ $status -ne 0 ]]; then
-		echo "demo: FAILED after $((SECONDS - started))s (exit $status)" >&2
+		if [[ -s "$scratch/emulator.err" ]]; then
+			echo "demo: the emulator's error output:" >&2
+			tail -n 20 "$scratch/emulator.err" >&2
+		fi
+		echo "demo: FAILED while $current_step, after $((SECONDS - started))s (exit $status)" >&2
+		if [[ "${DEMO_KEEP:-}" != 1 ]]; then
+			echo "demo: run again with DEMO_KEEP=1 to keep the scratch directory (Terraform state and emulator output)" >&2
+		fi
+	fi
+	if [[ "${DEMO_KEEP:-}" != 1 ]]; then
+		rm -rf "$scratch"
 	fi
 	exit "$status"
 }
@@ -64,22 +91,29 @@ go build -o "$scratch/bin/compute-emulator" ./tools/emulator
 step "starting the emulator on a free loopback port"
 token=demo-token
 emulator_args=(-listen 127.0.0.1:0 -token "$token")
-if [[ -n "${DEMO_LATENCY:-}" ]]; then
-	emulator_args+=(-latency "$DEMO_LATENCY")
+if [[ -n "$latency" ]]; then
+	emulator_args+=(-latency "$latency")
 fi
-"$scratch/bin/compute-emulator" "${emulator_args[@]}" >"$scratch/emulator.out" 2>"$scratch/emulator.err" &
+# A session of its own keeps Ctrl-C from reaching the emulator: Terraform
+# then stops gracefully against a live API, and cleanup stops the emulator
+# afterwards. A background job here never leads a process group, so setsid
+# does not fork and $! is the emulator itself.
+detach=()
+if command -v setsid >/dev/null 2>&1; then
+	detach=(setsid)
+fi
+"${detach[@]}" "$scratch/bin/compute-emulator" "${emulator_args[@]}" >"$scratch/emulator.out" 2>"$scratch/emulator.err" &
 emulator_pid=$!
 hcloud_url=
 for _ in $(seq 1 100); do
 	hcloud_url=$(awk '$1 == "hcloud" { print $2; exit }' "$scratch/emulator.out")
 	[[ -n "$hcloud_url" ]] && break
 	if ! kill -0 "$emulator_pid" 2>/dev/null; then
-		cat "$scratch/emulator.err" >&2
 		die "the emulator exited before announcing its address"
 	fi
 	sleep 0.1
 done
-[[ -n "$hcloud_url" ]] || die "the emulator announced no 'hcloud URL' line within 10s; its output: $(cat "$scratch/emulator.out" "$scratch/emulator.err")"
+[[ -n "$hcloud_url" ]] || die "the emulator announced no 'hcloud URL' line within 10s; its output: $(cat "$scratch/emulator.out")"
 emulator_base=$(sed -E 's#^(https?://[^/]+).*#\1#' <<<"$hcloud_url")
 echo "hcloud API emulated at $hcloud_url (pid $emulator_pid)"
 
@@ -99,7 +133,7 @@ export TF_IN_AUTOMATION=1
 export TF_INPUT=0
 export HCLOUD_TOKEN=$token
 export TF_VAR_hcloud_endpoint=$hcloud_url
-export TF_VAR_servers=${DEMO_SERVERS:-2}
+export TF_VAR_servers=$servers
 unset TF_PLUGIN_CACHE_DIR TF_WORKSPACE TF_DATA_DIR
 
 color=()
@@ -127,8 +161,8 @@ else
 fi
 case $plan_status in
 0) echo "no changes: the applied infrastructure matches the configuration" ;;
-2) die "the second plan wants changes right after apply; the provider does not converge" ;;
-*) die "the second plan failed (exit $plan_status)" ;;
+2) die "the second plan wants changes right after apply (shown above); the provider does not converge" ;;
+*) die "the second plan failed (exit $plan_status); Terraform's output above says why" ;;
 esac
 
 step "$tf output"
@@ -145,7 +179,7 @@ if command -v jq >/dev/null 2>&1; then
 	echo "the emulator holds no servers"
 fi
 
-step "emulator request counts after the plan ($emulator_base/_emulator/stats)"
+step "emulator request counts since the second plan: plan, output and destroy ($emulator_base/_emulator/stats)"
 stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/stats") || die "could not read $emulator_base/_emulator/stats"
 if command -v jq >/dev/null 2>&1; then
 	jq . <<<"$stats"

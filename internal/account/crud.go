@@ -58,7 +58,7 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 	id := loc.String()
 	health, err := r.check(ctx, id)
 	if err != nil && (prior == nil || prior.ValueString() != id) {
-		r.addCheckError(diags, b, loc, name.ValueString(), summary, err)
+		r.addCheckError(ctx, diags, b, loc, name.ValueString(), summary, err)
 		return
 	}
 	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
@@ -87,9 +87,26 @@ func (r *Resource) check(ctx context.Context, id string) (types.Object, error) {
 	return healthValue(true, "", now()), nil
 }
 
-func (r *Resource) addCheckError(diags *diag.Diagnostics, b block, loc adapter.Locator, name, summary string, err error) {
+func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b block, loc adapter.Locator, name, summary string, err error) {
 	detail := fmt.Sprintf("The health check of account %q (adapter %s) failed.", name, b.kind)
-	if adapter.Is(err, adapter.AccessDenied) {
+	if s := settingAt(b, err); s != "" {
+		detail = fmt.Sprintf("The health check of account %q (adapter %s) failed on %s.", name, b.kind, s)
+	}
+	switch {
+	case ctx.Err() != nil:
+		// Terraform stopped the command (Ctrl-C) or ran out of time: the
+		// backend is not to blame.
+		detail = fmt.Sprintf("The health check of account %q (adapter %s) was interrupted before it finished, because the "+
+			"command was stopped; nothing was recorded. Run the command again.", name, b.kind)
+	case adapter.Is(err, adapter.Transient), adapter.Is(err, adapter.RateLimited):
+		// The account has no timeouts block: the way out is the endpoint.
+		where := "the backend is"
+		if ep, ok := b.values["endpoint"]; ok && ep.ValueString() != "" {
+			where = fmt.Sprintf("%s.endpoint (%s) is right and", BlockName(b.kind), adapter.Redacted(ep.ValueString()))
+		}
+		detail = fmt.Sprintf("The health check of account %q (adapter %s) failed: the backend could not be reached, did not answer in time "+
+			"or asked to slow down. Check that %s reachable from where Terraform runs, then run the command again.", name, b.kind, where)
+	case adapter.Is(err, adapter.AccessDenied):
 		detail = fmt.Sprintf("The health check of account %q (adapter %s) failed: %s was refused. "+
 			"Check that the reference points at a valid, unexpired secret with the needed permissions.",
 			name, b.kind, secretRefs(b.def, loc.Settings))
@@ -97,8 +114,10 @@ func (r *Resource) addCheckError(diags *diag.Diagnostics, b block, loc adapter.L
 			diags.AddAttributeError(b.path().AtName(s), summary, detail+"\n\n"+tfdiag.Message(err))
 			return
 		}
-	} else if w := tfdiag.WayOut(err); w != "" {
-		detail += " " + w
+	default:
+		if w := tfdiag.WayOut(err); w != "" {
+			detail += " " + w
+		}
 	}
 	addSettingError(diags, b, summary, detail, err)
 }
@@ -143,8 +162,9 @@ func keepCheckedAt(prior, next types.Object) types.Object {
 func (r *Resource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
 
 // ImportState takes the account's id (its locator). The name is not part of
-// the id, so it stays null until the configuration's name is applied, which
-// calls nothing remote.
+// the id, so it stays null until the configuration's name is applied; that
+// apply changes nothing remote, and its health check cannot fail it, since
+// the locator is unchanged.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	l, err := adapter.ParseLocator(req.ID)
 	if err == nil {

@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,7 +67,7 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	switch {
 	case len(set) == 0 && !unknown:
 		resp.Diagnostics.AddError("Missing adapter block",
-			"compute_provider_account needs exactly one adapter block; set one of "+names+".")
+			"compute_provider_account needs exactly one adapter block; set one of "+names+", e.g. "+r.example()+".")
 		return
 	case len(set) > 1:
 		resp.Diagnostics.AddAttributeError(set[1].path(), "Conflicting adapter blocks",
@@ -100,6 +101,26 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 			}
 		}
 	}
+}
+
+// example is the smallest block of the first adapter kind, for messages:
+// hetzner_cloud = { token = "env://HCLOUD_TOKEN" }.
+func (r *Resource) example() string {
+	kinds := r.registry.Kinds()
+	if len(kinds) == 0 {
+		return "an adapter block"
+	}
+	def, _ := r.registry.Definition(kinds[0])
+	var parts []string
+	for _, s := range def.Settings {
+		switch {
+		case s.Required && s.Secret:
+			parts = append(parts, fmt.Sprintf("%s = %q", s.Name, "env://"+strings.ToUpper(def.Kind+"_"+s.Name)))
+		case s.Required:
+			parts = append(parts, fmt.Sprintf("%s = %q", s.Name, "…"))
+		}
+	}
+	return BlockName(def.Kind) + " = { " + strings.Join(parts, ", ") + " }"
 }
 
 func (r *Resource) blockList() string {
@@ -140,13 +161,42 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	id := loc.String()
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, b.path(), object(b.def, loc.Settings))...)
-	if !req.State.Raw.IsNull() {
+	fresh := req.State.Raw.IsNull()
+	if !fresh {
 		var prior types.String
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
 		if prior.ValueString() != id {
 			// A new locator is a new health question.
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("health"), types.ObjectUnknown(healthTypes))...)
+			fresh = true
 		}
+	}
+	if fresh {
+		r.warnUnresolvable(ctx, &resp.Diagnostics, b, loc)
+	}
+}
+
+// warnUnresolvable resolves a new locator's secret references once and
+// warns about those that cannot be resolved here, which the apply's health
+// check would otherwise be the first to say. Only a warning: a saved plan
+// may be applied where the secret is. The value is dropped at once.
+func (r *Resource) warnUnresolvable(ctx context.Context, diags *diag.Diagnostics, b block, loc adapter.Locator) {
+	if r.accounts == nil || r.accounts.Env.Secrets == nil {
+		return
+	}
+	for _, s := range b.def.Settings {
+		ref := loc.Settings[s.Name]
+		if !s.Secret || ref == "" {
+			continue
+		}
+		_, err := r.accounts.Env.Secrets.Resolve(ctx, ref)
+		if err == nil || tfdiag.UnknownUntilApply(err) {
+			continue
+		}
+		diags.AddAttributeWarning(b.path().AtName(s.Name), "Secret reference cannot be resolved",
+			fmt.Sprintf("%s.%s = %q cannot be resolved here: %s\n\nThe apply's health check will fail unless the secret is there when "+
+				"terraform apply runs: set the environment variable or file in the environment that runs Terraform, add the entry to the "+
+				"provider block's secrets, or fix the reference.", BlockName(b.kind), s.Name, ref, tfdiag.Message(err)))
 	}
 }
 
@@ -159,6 +209,27 @@ func addSettingError(diags *diag.Diagnostics, b block, summary, detail string, e
 	}
 	if detail == "" {
 		detail = fmt.Sprintf("The %s block of compute_provider_account is refused.", BlockName(b.kind))
+		if s := settingAt(b, err); s != "" {
+			detail = fmt.Sprintf("%s of compute_provider_account is refused.", s)
+		}
 	}
 	tfdiag.AddError(diags, at, summary, detail, err)
+}
+
+// settingAt names the setting an error is about, with its value unless it
+// is secret, as `hetzner_cloud.location = "xyz9"`; "" when the error names
+// none. Terraform shows such diagnostics at the resource block, since it
+// cannot point into an object value, so the text has to name the setting.
+func settingAt(b block, err error) string {
+	field := adapter.FieldOf(err)
+	v, ok := b.values[field]
+	if field == "" || !ok {
+		return ""
+	}
+	name := BlockName(b.kind) + "." + field
+	i := slices.IndexFunc(b.def.Settings, func(s adapter.Setting) bool { return s.Name == field })
+	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].Secret {
+		return name
+	}
+	return fmt.Sprintf("%s = %q", name, adapter.Redacted(v.ValueString()))
 }

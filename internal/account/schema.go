@@ -1,10 +1,10 @@
 package account
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -41,14 +41,16 @@ func (r *Resource) schema() schema.Schema {
 	attrs := map[string]schema.Attribute{
 		"id": schema.StringAttribute{
 			Computed: true,
-			MarkdownDescription: "The account's locator: the adapter kind and its settings, secrets only as " +
-				"references. Known at plan time. `compute_instance.account` takes it, and instance ids " +
+			MarkdownDescription: "The account's locator: the adapter kind and its settings, defaults filled in, secrets only as " +
+				"references, e.g. `hcloud:endpoint=https%3A%2F%2Fapi.hetzner.cloud%2Fv1&location=fsn1&token=env%3A%2F%2FHCLOUD_TOKEN`. " +
+				"Known at plan time unless a setting is only known at apply. `compute_instance.account` takes it, and instance ids " +
 				"and imports start with it.",
 		},
 		"name": schema.StringAttribute{
-			Required:            true,
-			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			MarkdownDescription: "A name for the account, shown in diagnostics. Changing it changes nothing remote.",
+			Required:   true,
+			Validators: []validator.String{notEmpty{wayOut: `give the account a name, e.g. name = "prod-cloud"`}},
+			MarkdownDescription: "A name for the account, shown in diagnostics; not empty. It is not part of the `id`, " +
+				"so changing it changes neither the id nor anything remote.",
 		},
 		"adapter": schema.StringAttribute{
 			Computed:            true,
@@ -57,7 +59,7 @@ func (r *Resource) schema() schema.Schema {
 		},
 		"health": schema.SingleNestedAttribute{
 			Computed: true,
-			MarkdownDescription: "The last health check: one cheap authenticated call, run on create and on " +
+			MarkdownDescription: "The last health check: one cheap authenticated call, run on create, on update and on " +
 				"every refresh. A refresh never fails because the backend is down; it records why here.",
 			Attributes: map[string]schema.Attribute{
 				"reachable":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the check succeeded."},
@@ -82,7 +84,7 @@ func (r *Resource) schema() schema.Schema {
 			"(secret references, never the secrets). Creating it resolves the secrets and runs one health " +
 			"check; nothing remote is created or destroyed. Set exactly one of " + strings.Join(blocks, ", ") + ".\n\n" +
 			"Import takes the account's `id`; `name` is not part of the id, so write it in the configuration " +
-			"(the first apply records it without calling the backend).",
+			"(the first apply records it; nothing remote changes).",
 		Attributes: attrs,
 	}
 }
@@ -93,21 +95,27 @@ func settingAttributes(def adapter.Definition) map[string]schema.Attribute {
 	for _, s := range def.Settings {
 		desc := capitalize(strings.TrimSuffix(s.Description, ".")) + "."
 		if s.Secret {
-			desc += " A secret reference (`env://NAME`, `file:///path` or `provider://NAME`), never the secret itself."
+			desc += " Takes `env://NAME`, `file:///absolute/path` or `provider://NAME`; a value that is not a reference " +
+				"is refused at plan time without being shown."
 		}
-		a := schema.StringAttribute{
-			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-		}
+		var a schema.StringAttribute
+		wayOut := "leave it out, or set a value"
 		switch {
 		case s.Default != "":
 			a.Optional, a.Computed = true, true
 			desc += fmt.Sprintf(" Defaults to `%s`.", s.Default)
 			a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+			wayOut = fmt.Sprintf("leave it out to use the default (%s), or set a value", s.Default)
 		case s.Required:
 			a.Required = true
+			wayOut = "set a value"
 		default:
 			a.Optional = true
 		}
+		if s.Secret {
+			wayOut = "set a secret reference such as env://NAME"
+		}
+		a.Validators = []validator.String{notEmpty{wayOut: wayOut}}
 		a.MarkdownDescription = desc
 		out[s.Name] = a
 	}
@@ -135,4 +143,19 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// notEmpty refuses "", which Terraform would otherwise send as a value: the
+// stock validator's message says the length is wrong, not what to write.
+type notEmpty struct{ wayOut string }
+
+func (notEmpty) Description(context.Context) string { return "not empty" }
+
+func (v notEmpty) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v notEmpty) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() != "" {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Empty account setting", fmt.Sprintf("%s is empty; %s.", req.Path, v.wayOut))
 }

@@ -7,10 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -66,57 +62,61 @@ func (d *DataSource) Metadata(_ context.Context, req datasource.MetadataRequest,
 func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Offers (server types in locations) of one or more accounts that match the filters, " +
-			"sorted by price per hour, then id, then account; offers without a price come last. " +
+			"sorted by price per hour, then id, account and location; offers without a price come last. " +
 			"An impossible query yields `[]`, never an error.",
 		Attributes: map[string]schema.Attribute{
 			"accounts": schema.ListAttribute{
-				ElementType:         types.StringType,
-				Required:            true,
-				MarkdownDescription: "Ids of the `compute_provider_account`s whose catalogs to read.",
-				Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+				ElementType: types.StringType,
+				Required:    true,
+				MarkdownDescription: "Ids of the `compute_provider_account`s whose catalogs to read, e.g. " +
+					"`[compute_provider_account.cloud.id]`. At least one, each listed once.",
+				Validators: []validator.List{accountsCheck{}},
 			},
 			"kind": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Only offers of this kind: `vps` (virtual servers) or `metal` (dedicated machines).",
-				Validators:          []validator.String{stringvalidator.OneOf(adapter.KindVPS, adapter.KindMetal)},
+				MarkdownDescription: "Only offers of this kind: `vps` (virtual servers) or `metal` (dedicated machines). Unset: every kind.",
+				Validators:          []validator.String{kindCheck{}},
 			},
 			"location": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Only offers in this location. Defaults to each account's own location.",
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Optional: true,
+				MarkdownDescription: "Only offers in this location, e.g. `fsn1`. Unset: each account's own location " +
+					"(its `location` setting). A location the backend does not know is an error that lists the known ones.",
+				Validators: []validator.String{locationCheck{}},
 			},
 			"min_vcpu": schema.Int64Attribute{
-				Optional: true, MarkdownDescription: "Only offers with at least this many virtual CPUs.",
-				Validators: []validator.Int64{int64validator.AtLeast(0)},
+				Optional: true, MarkdownDescription: "Only offers with at least this many virtual CPUs. 0 or more; unset or 0: no minimum.",
+				Validators: []validator.Int64{atLeastZero{"min_vcpu"}},
 			},
 			"min_memory_gib": schema.Float64Attribute{
-				Optional: true, MarkdownDescription: "Only offers with at least this much memory, in GiB.",
-				Validators: []validator.Float64{float64validator.AtLeast(0)},
+				Optional: true, MarkdownDescription: "Only offers with at least this much memory, in GiB. 0 or more; unset or 0: no minimum.",
+				Validators: []validator.Float64{atLeastZero{"min_memory_gib"}},
 			},
 			"min_gpus": schema.Int64Attribute{
-				Optional: true, MarkdownDescription: "Only offers with at least this many GPUs.",
-				Validators: []validator.Int64{int64validator.AtLeast(0)},
+				Optional: true, MarkdownDescription: "Only offers with at least this many GPUs. 0 or more; unset or 0: no minimum.",
+				Validators: []validator.Int64{atLeastZero{"min_gpus"}},
 			},
 			"max_price_per_hour": schema.Float64Attribute{
-				Optional: true, MarkdownDescription: "Only offers that cost at most this much per hour, in the offer's currency. Offers without a price are left out when this is set.",
-				Validators: []validator.Float64{float64validator.AtLeast(0)},
+				Optional: true,
+				MarkdownDescription: "Only offers that cost at most this much per hour, in the offer's currency. 0 or more; " +
+					"unset: no maximum. Offers without a price are left out when this is set, so 0 matches nothing.",
+				Validators: []validator.Float64{atLeastZero{"max_price_per_hour"}},
 			},
 			"offers": schema.ListNestedAttribute{
 				Computed:            true,
-				MarkdownDescription: "The matching offers.",
+				MarkdownDescription: "The matching offers, cheapest first; `[]` when nothing matches.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":             schema.StringAttribute{Computed: true, MarkdownDescription: "Stable id; what `compute_instance.offer_id` takes."},
-					"account":        schema.StringAttribute{Computed: true, MarkdownDescription: "The account the offer belongs to."},
+					"id":             schema.StringAttribute{Computed: true, MarkdownDescription: "The offer's id at its backend (for Hetzner Cloud the server type name, e.g. `cx22`), stable from one run to the next; what `compute_instance.offer_id` takes. The same id can appear once per account and location."},
+					"account":        schema.StringAttribute{Computed: true, MarkdownDescription: "The id of the account the offer belongs to, as listed in `accounts`; what `compute_instance.account` takes."},
 					"kind":           schema.StringAttribute{Computed: true, MarkdownDescription: "`vps` or `metal`."},
-					"location":       schema.StringAttribute{Computed: true, MarkdownDescription: "Where the offer is available."},
-					"description":    schema.StringAttribute{Computed: true, MarkdownDescription: "The backend's description."},
+					"location":       schema.StringAttribute{Computed: true, MarkdownDescription: "The location the offer and its price are for; what `compute_instance.location` takes."},
+					"description":    schema.StringAttribute{Computed: true, MarkdownDescription: "The backend's description of the offer, for people; not stable."},
 					"vcpu":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Virtual CPUs."},
 					"memory_gib":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory in GiB."},
 					"disk_gib":       schema.Int64Attribute{Computed: true, MarkdownDescription: "Local disk in GiB."},
-					"gpus":           schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs."},
+					"gpus":           schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs; 0 without."},
 					"price_per_hour": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price per hour; 0 when the backend has no price."},
 					"currency":       schema.StringAttribute{Computed: true, MarkdownDescription: "Currency of the price, e.g. `EUR`; empty without a price."},
-					"available":      schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether a create would succeed now."},
+					"available":      schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the offer is on sale in its location now; a sold-out offer is listed with `false`, and `compute_instance` refuses it at plan time."},
 				}},
 			},
 		},
@@ -160,32 +160,39 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		MaxPricePerHour: m.MaxPricePerHour.ValueFloat64(),
 	}
 	var all []found
+	seen := map[string]int{}
 	for i, id := range m.Accounts {
 		p := path.Root("accounts").AtListIndex(i)
-		acc, _, err := d.accounts.Open(id.ValueString())
+		acc, loc, err := d.accounts.Open(id.ValueString())
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(p, summary,
-				fmt.Sprintf("accounts[%d] = %q is not a compute_provider_account id: %s", i, id.ValueString(), tfdiag.Message(err)))
+				fmt.Sprintf("accounts[%d] = %q is not a compute_provider_account id: %s\n\nUse the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.",
+					i, id.ValueString(), tfdiag.Message(err)))
 			continue
 		}
+		// The same account in two spellings of its id (settings in another
+		// order, a default left out) would list each of its offers twice.
+		if norm, err := d.accounts.Registry.Locate(loc.Kind, loc.Settings); err == nil {
+			loc = norm
+		}
+		if first, dup := seen[loc.String()]; dup {
+			resp.Diagnostics.AddAttributeError(p, summary,
+				fmt.Sprintf("accounts[%d] = %q is the same account as accounts[%d]; list each account once, or its offers appear twice.",
+					i, id.ValueString(), first))
+			continue
+		}
+		seen[loc.String()] = i
 		offers, err := acc.ListOffers(ctx, q)
 		if err != nil {
-			at := func(field string) (path.Path, bool) {
-				switch field {
-				case "kind", "location", "min_vcpu", "min_memory_gib", "min_gpus", "max_price_per_hour":
-					return path.Root(field), true
-				}
-				return p, true
-			}
-			detail := fmt.Sprintf("Listing the offers of account %s with filters %s failed. %s", id.ValueString(), describe(q), tfdiag.WayOut(err))
-			if tfdiag.UnknownUntilApply(err) {
-				detail = fmt.Sprintf("The offers of account %s cannot be listed during plan: its secret comes from the provider block's secrets, "+
-					"which are not known until apply. Use an env:// or file:// reference for accounts that compute_offers reads.", id.ValueString())
-			}
-			tfdiag.AddError(&resp.Diagnostics, at, summary, detail, err)
+			addListError(ctx, &resp.Diagnostics, p, i, id.ValueString(), loc, q, err)
 			continue
 		}
 		for _, o := range offers {
+			// The contract reads a zero maximum as "no maximum"; here an
+			// explicit 0 is a maximum that nothing priced meets.
+			if !m.MaxPricePerHour.IsNull() && (o.PricePerHour <= 0 || o.PricePerHour > q.MaxPricePerHour) {
+				continue
+			}
 			all = append(all, found{Offer: o, account: id.ValueString()})
 		}
 	}
@@ -199,8 +206,9 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// sortOffers orders by price, then id, then account; offers without a price
-// (0) come last, so the first offer is the cheapest priced one.
+// sortOffers orders by price, then id, account and location; offers without
+// a price (0) come last, so the first offer is the cheapest priced one. The
+// order is total, so the list never depends on which account answered first.
 func sortOffers(all []found) {
 	slices.SortStableFunc(all, func(a, b found) int {
 		ap, bp := a.PricePerHour == 0, b.PricePerHour == 0
@@ -210,7 +218,8 @@ func sortOffers(all []found) {
 		case ap != bp:
 			return -1
 		}
-		return cmp.Or(cmp.Compare(a.PricePerHour, b.PricePerHour), cmp.Compare(a.ID, b.ID), cmp.Compare(a.account, b.account))
+		return cmp.Or(cmp.Compare(a.PricePerHour, b.PricePerHour), cmp.Compare(a.ID, b.ID), cmp.Compare(a.account, b.account),
+			cmp.Compare(a.Location, b.Location))
 	})
 }
 
@@ -253,4 +262,50 @@ func describe(q adapter.Query) string {
 		return "(none)"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// addListError reports a failed listing of accounts[i] on the attribute it
+// concerns, with the way out a data source has: it has no timeouts block.
+func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i int, id string, loc adapter.Locator, q adapter.Query, err error) {
+	const summary = "Unable to list offers"
+	at := func(field string) (path.Path, bool) {
+		switch field {
+		case "kind", "min_vcpu", "min_memory_gib", "min_gpus", "max_price_per_hour":
+			return path.Root(field), true
+		case "location":
+			if q.Location != "" {
+				return path.Root(field), true
+			}
+		}
+		return p, true
+	}
+	detail := fmt.Sprintf("Listing the offers of account %s with filters %s failed. %s", id, describe(q), wayOut(err, loc))
+	switch {
+	case ctx.Err() != nil:
+		// Terraform stopped the command (Ctrl-C): the backend is not to blame.
+		detail = fmt.Sprintf("Listing the offers of account %s was interrupted, because the command was stopped. Run the command again.", id)
+	case tfdiag.UnknownUntilApply(err):
+		detail = fmt.Sprintf("The offers of account %s cannot be listed during plan: its secret comes from the provider block's secrets, "+
+			"which are not known until apply. Use an env:// or file:// reference for accounts that compute_offers reads.", id)
+	case adapter.FieldOf(err) == "location" && q.Location == "":
+		detail = fmt.Sprintf("Listing the offers of accounts[%d] (%s) failed: compute_offers sets no location, so the account's own location %q was used, "+
+			"and the backend does not know it. Fix the location setting of the compute_provider_account, or set location on this data source.",
+			i, id, loc.Settings["location"])
+	}
+	tfdiag.AddError(diags, at, summary, detail, err)
+}
+
+// wayOut is tfdiag.WayOut, except for failures to reach the backend: a data
+// source has no timeouts block to raise.
+func wayOut(err error, loc adapter.Locator) string {
+	switch adapter.CodeOf(err) {
+	case adapter.Transient, adapter.RateLimited:
+		backend := "backend"
+		if ep := loc.Settings["endpoint"]; ep != "" {
+			backend = "endpoint " + adapter.Redacted(ep)
+		}
+		return "The backend could not be reached, did not answer in time or asked to slow down; check that the account's " +
+			backend + " is reachable from where Terraform runs, then run the command again."
+	}
+	return tfdiag.WayOut(err)
 }

@@ -6,7 +6,7 @@ resource "compute_provider_account" "cloud" {
   }
 }
 
-# The cheapest server with at least 2 vCPU and 4 GiB in fsn1.
+# Servers with at least 2 vCPU and 4 GiB in fsn1, cheapest first.
 data "compute_offers" "small" {
   accounts       = [compute_provider_account.cloud.id]
   location       = "fsn1"
@@ -14,10 +14,15 @@ data "compute_offers" "small" {
   min_memory_gib = 4
 }
 
+locals {
+  # An offer can be sold out in a location: take the cheapest one on sale.
+  cheapest_available = [for o in data.compute_offers.small.offers : o if o.available][0]
+}
+
 resource "compute_instance" "web" {
   account  = compute_provider_account.cloud.id
   name     = "web-1"
-  offer_id = data.compute_offers.small.offers[0].id
+  offer_id = local.cheapest_available.id
   image    = "ubuntu-24.04"
   location = "fsn1"
 

@@ -1,0 +1,36 @@
+package account
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// TestCheckErrorWhenStopped: a health check cut short by Ctrl-C blames the
+// stop, not the endpoint.
+func TestCheckErrorWhenStopped(t *testing.T) {
+	def := adapter.Definition{Kind: "fake", Settings: []adapter.Setting{{Name: "endpoint"}}}
+	b := block{kind: "fake", def: def, values: map[string]types.String{"endpoint": types.StringValue("https://api.example.com")}}
+	err := adapter.Errorf(adapter.Transient, "the call was canceled before the API answered")
+	r := &Resource{}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var diags diag.Diagnostics
+	r.addCheckError(ctx, &diags, b, adapter.Locator{Kind: "fake"}, "n", "Unable to create provider account", err)
+	if got := diags[0].Detail(); !strings.Contains(got, "was interrupted before it finished, because the command was stopped") ||
+		strings.Contains(got, "reachable") {
+		t.Errorf("stopped check: %s", got)
+	}
+
+	diags = nil
+	r.addCheckError(context.Background(), &diags, b, adapter.Locator{Kind: "fake"}, "n", "Unable to create provider account", err)
+	if got := diags[0].Detail(); !strings.Contains(got, "Check that fake.endpoint (https://api.example.com) is right and reachable") {
+		t.Errorf("unreachable backend: %s", got)
+	}
+}

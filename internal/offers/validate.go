@@ -1,0 +1,123 @@
+package offers
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// The validators here replace the framework's stock ones, whose messages
+// name the attribute and the value but not what to write instead.
+
+const invalidFilter = "Invalid compute_offers argument"
+
+// accountsCheck refuses an empty list, empty ids and an id listed twice,
+// which would list every offer of that account twice. Ids that are still
+// unknown are checked when Read sees them.
+type accountsCheck struct{}
+
+func (accountsCheck) Description(context.Context) string {
+	return "at least one account id, each listed once"
+}
+
+func (c accountsCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (accountsCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	elems := req.ConfigValue.Elements()
+	if len(elems) == 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, invalidFilter,
+			"accounts is empty: list the id of at least one compute_provider_account, e.g. accounts = [compute_provider_account.cloud.id].")
+		return
+	}
+	seen := map[string]int{}
+	for i, v := range elems {
+		s, ok := v.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		p := req.Path.AtListIndex(i)
+		id := s.ValueString()
+		if id == "" {
+			resp.Diagnostics.AddAttributeError(p, invalidFilter, fmt.Sprintf(
+				"accounts[%d] is an empty string; use the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.", i))
+			continue
+		}
+		if first, dup := seen[id]; dup {
+			resp.Diagnostics.AddAttributeError(p, invalidFilter, fmt.Sprintf(
+				"accounts[%d] repeats accounts[%d] (%q); list each account once, or its offers appear twice.", i, first, id))
+			continue
+		}
+		seen[id] = i
+	}
+}
+
+// atLeastZero refuses negative minimums and maximums.
+type atLeastZero struct{ name string }
+
+func (atLeastZero) Description(context.Context) string { return "0 or more" }
+
+func (c atLeastZero) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (c atLeastZero) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueInt64() >= 0 {
+		return
+	}
+	c.refuse(req.Path, strconv.FormatInt(req.ConfigValue.ValueInt64(), 10), &resp.Diagnostics)
+}
+
+func (c atLeastZero) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueFloat64() >= 0 {
+		return
+	}
+	c.refuse(req.Path, strconv.FormatFloat(req.ConfigValue.ValueFloat64(), 'g', -1, 64), &resp.Diagnostics)
+}
+
+func (c atLeastZero) refuse(p path.Path, value string, diags *diag.Diagnostics) {
+	diags.AddAttributeError(p, invalidFilter, fmt.Sprintf(
+		"%s = %s is negative; use 0 or more, or leave %s out to not filter on it.", c.name, value, c.name))
+}
+
+// kindCheck accepts the offer kinds the contract defines.
+type kindCheck struct{}
+
+func (kindCheck) Description(context.Context) string {
+	return fmt.Sprintf("%q or %q", adapter.KindVPS, adapter.KindMetal)
+}
+
+func (c kindCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (kindCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	v := req.ConfigValue
+	if v.IsNull() || v.IsUnknown() || v.ValueString() == adapter.KindVPS || v.ValueString() == adapter.KindMetal {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, invalidFilter, fmt.Sprintf(
+		"kind = %q is not an offer kind; use %q (virtual servers) or %q (dedicated machines), or leave kind out for both.",
+		v.ValueString(), adapter.KindVPS, adapter.KindMetal))
+}
+
+// locationCheck refuses an empty location, which would read as "no filter".
+type locationCheck struct{}
+
+func (locationCheck) Description(context.Context) string { return "a location name, not empty" }
+
+func (c locationCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (locationCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	v := req.ConfigValue
+	if v.IsNull() || v.IsUnknown() || v.ValueString() != "" {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, invalidFilter,
+		"location is empty; name a location such as fsn1, or leave location out to use each account's own location.")
+}
