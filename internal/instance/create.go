@@ -231,6 +231,17 @@ func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string
 	return last, err
 }
 
+// target opens the account recorded in state and takes the machine's own id
+// from the instance id: what Read and Delete act on.
+func (r *Resource) target(diags *diag.Diagnostics, summary string, state model) (*adapter.Cached, adapter.Locator, string, bool) {
+	machineID, ok := machineOf(diags, summary, state.ID)
+	if !ok {
+		return nil, adapter.Locator{}, "", false
+	}
+	acc, loc, _, ok := r.open(diags, summary, state.Account)
+	return acc, loc, machineID, ok
+}
+
 // machineOf takes the machine's own id from an instance id in state.
 func machineOf(diags *diag.Diagnostics, summary string, id types.String) (string, bool) {
 	_, machineID, err := adapter.ParseInstanceID(id.ValueString())

@@ -25,11 +25,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	machineID, ok := machineOf(&resp.Diagnostics, summary, state.ID)
-	if !ok {
-		return
-	}
-	acc, _, _, ok := r.open(&resp.Diagnostics, summary, state.Account)
+	acc, _, machineID, ok := r.target(&resp.Diagnostics, summary, state)
 	if !ok {
 		return
 	}

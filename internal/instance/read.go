@@ -28,11 +28,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	machineID, ok := machineOf(&resp.Diagnostics, summary, state.ID)
-	if !ok {
-		return
-	}
-	acc, loc, _, ok := r.open(&resp.Diagnostics, summary, state.Account)
+	acc, loc, machineID, ok := r.target(&resp.Diagnostics, summary, state)
 	if !ok {
 		return
 	}
