@@ -198,46 +198,6 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 	return out, nil
 }
 
-// listServers follows every page of a label-selected listing, sorted by id
-// so that servers created meanwhile land on later pages. Any failing page
-// fails the whole listing: a partial list would read as absence.
-// what names the listing in errors.
-func (a *account) listServers(ctx context.Context, selector, what string) ([]*hcloud.Server, error) {
-	var out []*hcloud.Server
-	seen := map[int64]bool{}
-	total := -1
-	for page := 1; ; {
-		servers, resp, err := a.client.Server.List(ctx, hcloud.ServerListOpts{
-			ListOpts: hcloud.ListOpts{Page: page, PerPage: pageSize, LabelSelector: selector},
-			Sort:     []string{"id:asc"},
-		})
-		if err != nil {
-			return nil, failListing(what+", page "+strconv.Itoa(page), err)
-		}
-		for _, s := range servers {
-			if !seen[s.ID] {
-				seen[s.ID] = true
-				out = append(out, s)
-			}
-		}
-		p := resp.Meta.Pagination
-		if p == nil || p.NextPage == 0 {
-			if p != nil {
-				total = p.TotalEntries
-			}
-			break
-		}
-		if p.NextPage <= page {
-			return nil, adapter.Errorf(adapter.Transient, "%s: page %d points back to page %d; the listing cannot be completed", what, page, p.NextPage)
-		}
-		page = p.NextPage
-	}
-	if total > len(out) {
-		return nil, adapter.Errorf(adapter.Transient, "%s: the API reported %d servers but its pages held %d; the listing is incomplete", what, total, len(out))
-	}
-	return out, nil
-}
-
 // labelValue is the API's syntax for label values.
 var labelValue = regexp.MustCompile(`^([a-zA-Z0-9]([-_.a-zA-Z0-9]{0,61}[a-zA-Z0-9])?)?$`)
 

@@ -3,6 +3,7 @@ package hcloud
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -349,8 +350,12 @@ func TestListFailingMidwayIsAnError(t *testing.T) {
 	a := newTestAccount(t, endpoint, func(o *options) {
 		o.retry.MaxRetries = 0
 		o.transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
-			if r.URL.Query().Get("page") == "2" {
-				e.FailNext("GET", "/servers", 1, 503, "unavailable")
+			// Pages are read concurrently: fail page 2 itself, not
+			// whichever request reaches the emulator next.
+			if r.Method == http.MethodGet && r.URL.Path == "/v1/servers" && r.URL.Query().Get("page") == "2" {
+				return &http.Response{StatusCode: 503, Status: "503 Service Unavailable", Request: r,
+					Header: http.Header{"Content-Type": {"application/json"}},
+					Body:   io.NopCloser(strings.NewReader(`{"error":{"code":"unavailable","message":"injected failure: unavailable","details":{}}}`))}, nil
 			}
 			return http.DefaultTransport.RoundTrip(r)
 		})
