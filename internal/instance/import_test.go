@@ -142,14 +142,7 @@ func TestInstanceInterruptedCreate(t *testing.T) {
 		CheckDestroy:             e.CheckDestroy,
 		Steps: []resource.TestStep{
 			{
-				PreConfig: func() {
-					// The look-up before the create passes; the create is
-					// committed and its answer lost; the look-ups after it
-					// are refused, which is not retried.
-					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Millisecond)})
-					e.DropNext("POST", "/servers", 1)
-					e.FailNext("GET", "/servers", 2, 403, "forbidden")
-				},
+				PreConfig:   func() { interruptCreate(t, e) },
 				Config:      cfg,
 				ExpectError: acctest.Match(`Unable to create instance.*once-1`),
 				Check:       checkServers(e, 1),
@@ -179,6 +172,16 @@ func TestInstanceInterruptedCreate(t *testing.T) {
 	})
 }
 
+// interruptCreate makes the next create fail with nothing in state although
+// the API committed it: the look-up before the create passes; the create is
+// committed and its answer lost; the look-ups after it are refused, which is
+// not retried.
+func interruptCreate(t *testing.T, e *acctest.Emulator) {
+	mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Millisecond)})
+	e.DropNext("POST", "/servers", 1)
+	e.FailNext("GET", "/servers", 2, 403, "forbidden")
+}
+
 func mustRule(t *testing.T, e *acctest.Emulator, r faults.Rule) {
 	t.Helper()
 	if err := e.Faults().AddRule(r); err != nil {
@@ -197,11 +200,7 @@ func TestInstanceInterruptedCreateMatchesPower(t *testing.T) {
 		CheckDestroy:             e.CheckDestroy,
 		Steps: []resource.TestStep{
 			{
-				PreConfig: func() {
-					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Millisecond)})
-					e.DropNext("POST", "/servers", 1)
-					e.FailNext("GET", "/servers", 2, 403, "forbidden")
-				},
+				PreConfig:   func() { interruptCreate(t, e) },
 				Config:      instance(e, "pow-1"),
 				ExpectError: acctest.Match(`Unable to create instance.*pow-1`),
 			},
