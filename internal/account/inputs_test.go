@@ -17,28 +17,13 @@ import (
 // their text, with the value and the way out.
 func TestAccountRefusedInputs(t *testing.T) {
 	t.Parallel()
-	cases := map[string]struct {
-		config string
-		want   string
-	}{
+	cases := map[string]planError{
 		"empty name":     {`name = ""` + "\n  hetzner_cloud = { token = \"env://X\" }", `name is empty; give the account a name, e\.g\. name = "prod-cloud"`},
 		"empty endpoint": {`name = "x"` + "\n  hetzner_cloud = { token = \"env://X\", endpoint = \"\" }", `hetzner_cloud\.endpoint is empty; leave it out to use the default \(https://api\.hetzner\.cloud/v1\), or set a value`},
 		"empty token":    {`name = "x"` + "\n  hetzner_cloud = { token = \"\" }", `hetzner_cloud\.token is empty; set a secret reference such as env://NAME`},
 		"no block":       {`name = "x"`, `set one of hetzner_cloud, e\.g\. hetzner_cloud = \{ token = "env://HCLOUD_TOKEN" \}`},
 	}
-	for name, c := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			resource.UnitTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.Factories(),
-				Steps: []resource.TestStep{{
-					Config:      "resource \"compute_provider_account\" \"test\" {\n  " + c.config + "\n}\n",
-					PlanOnly:    true,
-					ExpectError: acctest.Match(c.want),
-				}},
-			})
-		})
-	}
+	expectPlanErrors(t, "", cases)
 }
 
 // TestAccountUnreachableEndpoint: the way out names the endpoint to check;

@@ -90,29 +90,14 @@ func TestAccountRefusedToken(t *testing.T) {
 
 func TestAccountValidation(t *testing.T) {
 	t.Parallel()
-	cases := map[string]struct {
-		config string
-		want   string
-	}{
+	cases := map[string]planError{
 		"raw token":      {`hetzner_cloud = { token = "abcdefSECRET" }`, `hetzner_cloud.token must be a secret reference, never the secret: the value is not a secret reference \(the value is not shown`},
 		"unknown scheme": {`hetzner_cloud = { token = "vault://x" }`, `scheme "vault" is not known`},
 		"plain http":     {`hetzner_cloud = { token = "env://X", endpoint = "http://example.com/v1" }`, `hetzner_cloud.endpoint = "http://example.com/v1" is refused: .*plain http`},
 		"bad location":   {`hetzner_cloud = { token = "env://X", location = "Not A Location" }`, `hetzner_cloud.location = "Not A Location" is refused: .*not a Hetzner Cloud location name`},
 		"no block":       {``, `needs exactly one adapter block`},
 	}
-	for name, c := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			resource.UnitTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.Factories(),
-				Steps: []resource.TestStep{{
-					Config:      "resource \"compute_provider_account\" \"test\" {\n  name = \"x\"\n  " + c.config + "\n}\n",
-					PlanOnly:    true,
-					ExpectError: acctest.Match(c.want),
-				}},
-			})
-		})
-	}
+	expectPlanErrors(t, "name = \"x\"\n  ", cases)
 }
 
 // TestAccountHealthDuringOutage refreshes while the backend fails: the
