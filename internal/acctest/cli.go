@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -21,8 +22,25 @@ type CLI struct {
 }
 
 // NewCLI prepares a working directory holding config (main.tf) and a CLI
-// configuration that points the provider's address at this test binary.
+// configuration that points the provider's address at this test binary
+// through dev_overrides: no terraform init is needed.
 func NewCLI(t testing.TB, config string) *CLI {
+	t.Helper()
+	return newCLI(t, config, false, "")
+}
+
+// NewInitCLI is NewCLI for a configuration that needs terraform init: the
+// test binary is installed in a filesystem mirror, as `make install` installs
+// the provider, and backend (a backend block, or "" for the local one) goes
+// into the terraform block. It runs terraform init.
+func NewInitCLI(t testing.TB, backend, config string) *CLI {
+	t.Helper()
+	c := newCLI(t, config, true, backend)
+	c.MustRun("init", "-input=false")
+	return c
+}
+
+func newCLI(t testing.TB, config string, mirror bool, backend string) *CLI {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -31,16 +49,24 @@ func NewCLI(t testing.TB, config string) *CLI {
 	root := t.TempDir()
 	plugins := filepath.Join(root, "plugins")
 	work := filepath.Join(root, "work")
-	for _, d := range []string{plugins, work} {
+	source := strings.TrimPrefix(ProviderAddress, "registry.terraform.io/")
+	binDir, binName := plugins, "terraform-provider-compute"
+	rcText := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", source, plugins)
+	if mirror {
+		// The unpacked layout of a filesystem mirror.
+		binDir = filepath.Join(plugins, ProviderAddress, mirrorVersion, runtime.GOOS+"_"+runtime.GOARCH)
+		binName = "terraform-provider-compute_v" + mirrorVersion
+		rcText = fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [%q]\n  }\n  direct {\n    exclude = [%q]\n  }\n}\n", plugins, source, source)
+	}
+	for _, d := range []string{binDir, work} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink(exe, filepath.Join(plugins, "terraform-provider-compute")); err != nil {
+	if err := os.Symlink(exe, filepath.Join(binDir, binName)); err != nil {
 		t.Fatalf("install provider: %v", err)
 	}
 	rc := filepath.Join(root, "terraformrc")
-	rcText := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", strings.TrimPrefix(ProviderAddress, "registry.terraform.io/"), plugins)
 	if err := os.WriteFile(rc, []byte(rcText), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +79,13 @@ func NewCLI(t testing.TB, config string) *CLI {
 		"TF_INPUT=0",
 		"TF_CLI_ARGS=-no-color",
 	)
-	c.Write("main.tf", "terraform {\n  required_providers {\n    compute = { source = \"seedcompute/compute\" }\n  }\n}\n"+config)
+	c.Write("main.tf", "terraform {\n  required_providers {\n    compute = { source = \"seedcompute/compute\" }\n  }\n  "+backend+"}\n"+config)
 	return c
 }
+
+// mirrorVersion is the version the test binary is installed as in a
+// filesystem mirror.
+const mirrorVersion = "0.0.1"
 
 // Setenv adds a variable to every later command's environment.
 func (c *CLI) Setenv(key, value string) { c.env = append(c.env, key+"="+value) }

@@ -13,11 +13,11 @@ type Adapter interface {
 	Capabilities() Capabilities
 	// ListOffers returns the offers matching q, [] for an impossible query.
 	ListOffers(ctx context.Context, q Query) ([]Offer, error)
-	// Create is idempotent by call.IdempotencyKey: it returns the machine an
-	// earlier attempt with the same key created when the fingerprint matches,
-	// and a Conflict when it does not. A machine found by key that is marked
-	// Recorded already belongs to a Terraform state and is never adopted:
-	// that is a Conflict too.
+	// Create is idempotent by call.IdempotencyKey: it looks the key up
+	// first, and after a failed create looks again. A machine found by key is
+	// adopted when Adoptable allows it, and then carries call.Claim; a new
+	// machine carries key, fingerprint and claim from the create call
+	// itself. The machine returned has Adopted set when it was found.
 	Create(ctx context.Context, call Call, req CreateRequest) (Machine, error)
 	// Get returns the machine, or an error with code NotFound only when the
 	// backend proved that it does not exist.
@@ -44,21 +44,21 @@ type Powerer interface {
 
 // UpdateRequest changes what can change in place. Nil fields are left alone.
 // Labels are the user's labels: the adapter keeps its own marks beside them.
-// Mark, when set, writes the managed mark onto a machine that has none, which
-// is how an imported machine becomes managed on its first apply, or replaces
-// the key of a renamed one. Record marks the machine as recorded in a
-// Terraform state; a recorded mark is never removed.
+// Mark, when set, writes the whole mark: onto a machine that has none, which
+// is how an imported machine becomes managed (and claimed) on its first
+// apply, or over the mark of a renamed one, whose key follows its name.
 type UpdateRequest struct {
 	Name   *string
 	Labels map[string]string
 	Mark   *Mark
-	Record bool
 }
 
-// Mark is what an adapter writes onto every machine it manages.
+// Mark is what an adapter writes onto every machine it manages: the create
+// key, the request's fingerprint and the claim of the state that holds it.
 type Mark struct {
 	Key         string
 	Fingerprint string
+	Claim       string
 }
 
 // Updater changes name and labels in place.

@@ -23,6 +23,9 @@ type Cached struct {
 	mu      sync.Mutex
 	listing *listing
 	offers  map[Query][]Offer
+	// adopted maps machines Create adopted in this process to the claims
+	// they carried before; see AdoptedHere.
+	adopted map[string]string
 }
 
 type listing struct {
@@ -40,7 +43,7 @@ func NewCached(a Adapter, clock Clock, ttl time.Duration) *Cached {
 	if clock == nil {
 		clock = RealClock{}
 	}
-	return &Cached{Adapter: a, clock: clock, ttl: ttl, offers: map[Query][]Offer{}}
+	return &Cached{Adapter: a, clock: clock, ttl: ttl, offers: map[Query][]Offer{}, adopted: map[string]string{}}
 }
 
 // Get reads through the shared listing when the adapter can list.
@@ -133,10 +136,28 @@ func (c *Cached) ListOffers(ctx context.Context, q Query) ([]Offer, error) {
 	return offers, nil
 }
 
-// Create invalidates the listing, before and after.
+// Create invalidates the listing, before and after, and remembers what it
+// adopted.
 func (c *Cached) Create(ctx context.Context, call Call, req CreateRequest) (Machine, error) {
 	defer c.Invalidate()
-	return c.Adapter.Create(ctx, call, req)
+	m, err := c.Adapter.Create(ctx, call, req)
+	if err == nil && m.Adopted {
+		c.mu.Lock()
+		c.adopted[m.ID] = m.PriorClaim
+		c.mu.Unlock()
+	}
+	return m, err
+}
+
+// AdoptedHere reports whether a create through this process adopted machine
+// id, and the claim the machine carried before. A provider process serves
+// one Terraform command, so a state object whose claim it is was replaced by
+// an object of the same run (see NewClaim).
+func (c *Cached) AdoptedHere(id string) (priorClaim string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	priorClaim, ok = c.adopted[id]
+	return priorClaim, ok
 }
 
 // Delete invalidates the listing.

@@ -24,6 +24,8 @@ type Call struct {
 	// IdempotencyKey identifies the create across retries and across an
 	// interrupted apply that is simply run again; see IdempotencyKey.
 	IdempotencyKey string
+	// Claim is written onto the machine, created or adopted; see NewClaim.
+	Claim string
 }
 
 // IdempotencyKey derives the create key from what the user wrote: the

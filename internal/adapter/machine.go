@@ -33,17 +33,17 @@ type Machine struct {
 	// Labels are the user's labels, without the adapter's marks.
 	Labels    map[string]string
 	CreatedAt time.Time
-	// Managed is true when the machine carries our mark; Key and Fingerprint
-	// are the mark's values.
+	// Managed is true when the machine carries our mark; Key, Fingerprint
+	// and Claim are the mark's values (see NewClaim for what a claim is).
 	Managed     bool
 	Key         string
 	Fingerprint string
-	// Recorded is true once a create or import finished with the machine in
-	// a Terraform state. Until then, a create with the same key adopts it
-	// (an interrupted apply run again); after, it never does, so a second
-	// configuration or a create_before_destroy replacement that derives the
-	// same key cannot take over a machine another state holds.
-	Recorded bool
+	Claim       string
+	// Adopted is set by Create when it returned a machine it found by key
+	// instead of one it created; PriorClaim is then the claim the machine
+	// carried before Create wrote its own.
+	Adopted    bool
+	PriorClaim string
 }
 
 // HasAddress reports whether the machine can be reached at all.

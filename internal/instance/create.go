@@ -17,10 +17,12 @@ import (
 )
 
 // Create asks for the machine with a key derived from the account's scope
-// and the name, saves its id the moment the backend answers, and then waits
-// for it to settle. A wait that fails leaves the id in state, so Terraform
-// taints the machine instead of losing it; an apply interrupted before the
-// answer finds the machine again by its key.
+// and the name and a fresh claim, saves its id and claim the moment the
+// backend answers, and then waits for it to settle. A wait that fails leaves
+// the id in state, so Terraform taints the machine instead of losing it; an
+// apply interrupted before Terraform persisted the state finds the machine
+// again by its key and adopts it, writing its own claim (see
+// docs/guides/interrupted-applies.md).
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	const summary = "Unable to create instance"
 	var plan model
@@ -44,9 +46,8 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	}
 	labels, d := plan.labels(ctx)
 	resp.Diagnostics.Append(d...)
-	name := plan.Name.ValueString()
 	creq := adapter.CreateRequest{
-		Name:     name,
+		Name:     plan.Name.ValueString(),
 		OfferID:  plan.OfferID.ValueString(),
 		Image:    plan.Image.ValueString(),
 		Location: plan.Location.ValueString(),
@@ -54,97 +55,117 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		Labels:   labels,
 		PowerOn:  plan.Power.ValueString() != powerOff,
 	}
-	call := adapter.Call{IdempotencyKey: adapter.IdempotencyKey(scope, name)}
-	var m adapter.Machine
-	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("create machine %q", name), func(ctx context.Context) error {
-		var err error
-		m, err = acc.Create(ctx, call, creq)
-		return err
-	})
-	if err != nil && ctx.Err() != nil {
-		// Cut short by Ctrl-C or the timeout: the backend may have committed
-		// the create before its answer was lost. A machine found now is
-		// saved, tainted, so state never loses one that exists.
-		if found, ok := r.findCreated(ctx, acc, call, creq); ok {
-			plan.recordCreated(loc, found)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-			tfdiag.AddError(&resp.Diagnostics, nil, summary,
-				fmt.Sprintf("Machine %s (%q) was created, but the create was cut short before it settled. It is saved in state and tainted, "+
-					"so the next apply replaces it; if the create only needs more time, raise timeouts.create.", found.ID, name), err)
-			return
-		}
+	call := adapter.Call{
+		IdempotencyKey: adapter.IdempotencyKey(scope, creq.Name),
+		Claim:          adapter.NewClaim(),
 	}
+
+	m, err := r.createMachine(ctx, acc, call, creq)
 	if err != nil {
-		tfdiag.AddError(&resp.Diagnostics, fields, summary,
-			fmt.Sprintf("Creating instance %q (offer %s, image %s) failed. %s", name, creq.OfferID, creq.Image, tfdiag.WayOut(err)), err)
+		r.createFailed(ctx, acc, loc, &plan, call, creq, err, resp)
 		return
 	}
-
 	// The machine exists: record it before anything else can fail.
-	plan.recordCreated(loc, m)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if !r.saveCreated(ctx, loc, &plan, m, call.Claim, resp) {
 		return
 	}
+	if m.Adopted {
+		resp.Diagnostics.AddWarning("Instance adopted",
+			fmt.Sprintf("Machine %s (%q) already existed with this instance's key (account and name) and the same offer, image, location "+
+				"and user data, so it was adopted instead of creating another: an earlier apply created it and was interrupted before "+
+				"its state was saved, or another configuration with the same account and name holds it. This state holds it now; "+
+				"a configuration that held it before is told on its next plan and no longer deletes, powers or changes it.", m.ID, creq.Name))
+	}
 
-	want := adapter.StateRunning
-	if !creq.PowerOn {
-		want = adapter.StateStopped
-	}
-	created := m.ID
-	// Settle first, then match power: a machine adopted from an interrupted
-	// apply may have been created with the other power setting.
-	m, err = r.waitState(ctx, acc, created, adapter.StateRunning, adapter.StateStopped)
-	if err == nil && m.State != want {
-		err = r.matchPower(ctx, acc, m, creq.PowerOn)
-		if err == nil {
-			m, err = r.waitState(ctx, acc, created, want)
-		}
-	}
+	m, err = r.settle(ctx, acc, m.ID, creq.PowerOn)
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Machine %s (%q) was created but did not become %s. It is saved in state and tainted, so the next apply replaces it; "+
-				"if it only needs more time, raise timeouts.create.", created, name, want), err)
+				"if it only needs more time, raise timeouts.create.", m.ID, creq.Name, wantState(creq.PowerOn)), err)
 		return
-	}
-	if err := r.record(ctx, acc, created); err != nil {
-		tfdiag.AddWarning(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Machine %s (%q) is created and saved in state, but marking it as recorded failed, so until the next update "+
-				"a create elsewhere that derives the same key (same account and name) could still take it over.", created, name), err)
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// matchPower switches a machine that Create adopted from an interrupted
-// apply, which may since have been asked for the other power state. A
-// machine Create just made is still pending and needs nothing.
-func (r *Resource) matchPower(ctx context.Context, acc *adapter.Cached, m adapter.Machine, on bool) error {
-	var action adapter.PowerAction
-	switch {
-	case on && m.State == adapter.StateStopped:
-		action = adapter.PowerOn
-	case !on && m.State == adapter.StateRunning:
-		action = adapter.PowerOff
-	default:
-		return nil
-	}
-	return adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("power %s machine %s", action, m.ID), func(ctx context.Context) error {
-		return acc.Power(ctx, m.ID, action)
+// createMachine asks the adapter for the machine, retrying what is worth
+// retrying until the create's timeout.
+func (r *Resource) createMachine(ctx context.Context, acc *adapter.Cached, call adapter.Call, creq adapter.CreateRequest) (adapter.Machine, error) {
+	var m adapter.Machine
+	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("create machine %q", creq.Name), func(ctx context.Context) error {
+		var err error
+		m, err = acc.Create(ctx, call, creq)
+		return err
 	})
+	return m, err
 }
 
-// record marks a machine as held by a Terraform state (adapter.Machine.Recorded).
-// It runs only once the create has finished, so an apply interrupted before
-// that still adopts the machine when run again; from then on, another
-// configuration or a create_before_destroy replacement under the same name
-// gets a Conflict instead of taking the machine over.
-func (r *Resource) record(ctx context.Context, acc *adapter.Cached, id string) error {
-	if !acc.Capabilities().Has(adapter.CapUpdate) {
-		return nil
+// createFailed reports a create that returned no machine. Cut short by
+// Ctrl-C or the timeout, the backend may still have committed it before its
+// answer was lost: a machine found now carrying this create's claim is
+// saved, tainted, so state never loses one that exists.
+func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, call adapter.Call, creq adapter.CreateRequest, err error, resp *resource.CreateResponse) {
+	const summary = "Unable to create instance"
+	if ctx.Err() != nil {
+		if found, ok := r.findCreated(ctx, acc, call); ok && r.saveCreated(ctx, loc, plan, found, call.Claim, resp) {
+			tfdiag.AddError(&resp.Diagnostics, nil, summary,
+				fmt.Sprintf("Machine %s (%q) was created, but the create was cut short before it settled. It is saved in state and tainted, "+
+					"so the next apply replaces it; if the create only needs more time, raise timeouts.create.", found.ID, creq.Name), err)
+			return
+		}
 	}
-	return adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("record machine %s", id), func(ctx context.Context) error {
-		return acc.Update(ctx, id, adapter.UpdateRequest{Record: true})
+	tfdiag.AddError(&resp.Diagnostics, fields, summary,
+		fmt.Sprintf("Creating instance %q (offer %s, image %s) failed. %s", creq.Name, creq.OfferID, creq.Image, tfdiag.WayOut(err)), err)
+}
+
+// saveCreated puts the machine's id and this create's claim into state, every
+// unknown made known, before the wait for it to settle.
+func (r *Resource) saveCreated(ctx context.Context, loc adapter.Locator, plan *model, m adapter.Machine, claim string, resp *resource.CreateResponse) bool {
+	plan.recordCreated(loc, m)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(setClaim(ctx, resp.Private, claim)...)
+	return !resp.Diagnostics.HasError()
+}
+
+// settle waits for a new or adopted machine to come up, then switches its
+// power to what the configuration asks: a machine adopted from an
+// interrupted apply may have been created with the other power setting.
+func (r *Resource) settle(ctx context.Context, acc *adapter.Cached, id string, powerOn bool) (adapter.Machine, error) {
+	m, err := r.waitState(ctx, acc, id, adapter.StateRunning, adapter.StateStopped)
+	if err != nil || m.State == wantState(powerOn) {
+		return withID(m, id), err
+	}
+	if err := r.switchPower(ctx, acc, id, powerOn); err != nil {
+		return withID(m, id), err
+	}
+	return r.waitState(ctx, acc, id, wantState(powerOn))
+}
+
+// withID keeps the id in messages when a wait ended before any read.
+func withID(m adapter.Machine, id string) adapter.Machine {
+	if m.ID == "" {
+		m.ID = id
+	}
+	return m
+}
+
+// wantState is the settled state a power setting asks for.
+func wantState(powerOn bool) adapter.State {
+	if powerOn {
+		return adapter.StateRunning
+	}
+	return adapter.StateStopped
+}
+
+// switchPower is the one way machines are switched on or off, in create and
+// update alike.
+func (r *Resource) switchPower(ctx context.Context, acc *adapter.Cached, id string, on bool) error {
+	action := adapter.PowerOff
+	if on {
+		action = adapter.PowerOn
+	}
+	return adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("power %s machine %s", action, id), func(ctx context.Context) error {
+		return acc.Power(ctx, id, action)
 	})
 }
 
@@ -153,11 +174,11 @@ func (r *Resource) record(ctx context.Context, acc *adapter.Cached, id string) e
 // provider after a Ctrl-C, can still record the machine.
 const findGrace = 20 * time.Second
 
-// findCreated looks, once, for the machine this create's key and
-// fingerprint describe, through the adapter's listing of managed machines.
-// A machine with the key but another fingerprint was made by an earlier
-// apply with other settings, and is left alone as Create left it.
-func (r *Resource) findCreated(ctx context.Context, acc *adapter.Cached, call adapter.Call, creq adapter.CreateRequest) (adapter.Machine, bool) {
+// findCreated looks, once, for the machine that carries this create's key
+// and claim, through the adapter's listing of managed machines: the claim
+// proves that this create made or adopted it. A machine with the key and
+// another claim is left to the next apply, which adopts it.
+func (r *Resource) findCreated(ctx context.Context, acc *adapter.Cached, call adapter.Call) (adapter.Machine, bool) {
 	lister, ok := acc.Adapter.(adapter.Lister)
 	if !ok {
 		return adapter.Machine{}, false
@@ -169,12 +190,7 @@ func (r *Resource) findCreated(ctx context.Context, acc *adapter.Cached, call ad
 		return adapter.Machine{}, false
 	}
 	for _, m := range machines {
-		want := creq
-		if want.Location == "" {
-			// The adapter put it in the account's location.
-			want.Location = m.Location
-		}
-		if m.Key == call.IdempotencyKey && m.Fingerprint == adapter.Fingerprint(want) && m.State != adapter.StateDeleting {
+		if m.Key == call.IdempotencyKey && m.Claim == call.Claim && m.State != adapter.StateDeleting {
 			return m, true
 		}
 	}

@@ -2,6 +2,7 @@ package instance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -11,8 +12,12 @@ import (
 )
 
 // Delete removes the machine and waits until the backend says it is gone.
-// Already gone is done. A machine without the provider's mark is refused by
-// the adapter and stays, with the way out in the error.
+// Already gone is done. A machine another state has taken over is forgotten,
+// not deleted, with a warning: this state no longer holds it. A machine a
+// create of this same run took over (create_before_destroy under the same
+// name) is neither: the error says so and the object stays, until the next
+// apply forgets it. A machine without the provider's mark is refused by the
+// adapter and stays, with the way out in the error.
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	const summary = "Unable to delete instance"
 	var state model
@@ -30,13 +35,28 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		return
 	}
 	name := state.Name.ValueString()
-	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("delete machine %s", machineID), func(ctx context.Context) error {
-		err := acc.Delete(ctx, machineID)
-		if adapter.IsNotFound(err) {
-			return nil
-		}
-		return err
-	})
+	claim := claimOf(ctx, req.Private)
+	_, err := r.heldMachine(ctx, acc, machineID, name, claim)
+	switch {
+	case adapter.IsNotFound(err):
+		return
+	case errors.Is(err, adapter.ErrLostHold) && adoptedFrom(acc, machineID, claim):
+		tfdiag.AddError(&resp.Diagnostics, fields, summary, "", adapter.SelfAdopted(machineID, name))
+		return
+	case errors.Is(err, adapter.ErrLostHold):
+		resp.Diagnostics.AddWarning("Instance forgotten, not deleted",
+			fmt.Sprintf("Machine %s (%q) was removed from this state and left running: %s", machineID, name, tfdiag.Message(err)))
+		return
+	}
+	if err == nil {
+		err = adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("delete machine %s", machineID), func(ctx context.Context) error {
+			err := acc.Delete(ctx, machineID)
+			if adapter.IsNotFound(err) {
+				return nil
+			}
+			return err
+		})
+	}
 	if err == nil {
 		err = adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be gone", machineID), func(ctx context.Context) (bool, error) {
 			_, err := acc.Fresh(ctx, machineID)
@@ -50,4 +70,11 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Deleting machine %s (%q) failed; it stays in the state. %s", machineID, name, wayOutFor(err, machineID)), err)
 	}
+}
+
+// adoptedFrom reports whether a create of this run adopted the machine from
+// claim, the one this state object keeps.
+func adoptedFrom(acc *adapter.Cached, machineID, claim string) bool {
+	prior, ok := acc.AdoptedHere(machineID)
+	return ok && claim != "" && prior == claim
 }

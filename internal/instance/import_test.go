@@ -61,8 +61,8 @@ resource "compute_instance" "web" {
 					if s.Labels[markPrefix+"managed"] != "true" || s.Labels[markPrefix+"key"] == "" || s.Labels["owner"] != "ops" {
 						return fmt.Errorf("server %d after the first apply: labels %v, want the mark and owner=ops", id, s.Labels)
 					}
-					if s.Labels[markPrefix+"recorded"] != "true" {
-						return fmt.Errorf("server %d after the first apply: labels %v, want the recorded mark", id, s.Labels)
+					if s.Labels[markPrefix+"claim"] == "" {
+						return fmt.Errorf("server %d after the first apply: labels %v, want this state's claim", id, s.Labels)
 					}
 					return nil
 				},

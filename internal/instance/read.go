@@ -15,7 +15,8 @@ import (
 // Read refreshes the machine through the account's shared listing, so a
 // refresh of many instances costs one listing. Only authoritative absence
 // removes the machine from state; any other failure keeps the state and
-// fails the refresh.
+// fails the refresh. A machine another state has taken over is not
+// refreshed: the warning says so and what to do.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	const summary = "Unable to read instance"
 	var state model
@@ -61,6 +62,20 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Reading machine %s (%q) failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
 		return
+	}
+	claim := claimOf(ctx, req.Private)
+	if !adapter.Held(m, claim) {
+		// Another state adopted the machine. Keep what this state last
+		// knew, so its plan shows no changes it could not make, and say so
+		// on every plan until the resource is removed.
+		resp.Diagnostics.AddWarning("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
+		return
+	}
+	if claim == "" && m.Claim != "" {
+		// Just imported, or written before claims existed: the state takes
+		// the machine's claim, so an import is what it says, no more, and
+		// plans clean; a later adoption elsewhere is then noticed here.
+		resp.Diagnostics.Append(setClaim(ctx, resp.Private, m.Claim)...)
 	}
 	resp.Diagnostics.Append(state.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

@@ -25,6 +25,10 @@ const (
 // minutes, so polls start at one second and level off at ten.
 var pollBackoff = adapter.Backoff{Initial: time.Second, Max: 10 * time.Second}
 
+// typeName is the resource's type name; the provider's type name is
+// "compute".
+const typeName = "compute_instance"
+
 // Resource is compute_instance.
 type Resource struct {
 	accounts *adapter.Accounts // nil until the provider is configured
@@ -40,7 +44,7 @@ var (
 func New() resource.Resource { return &Resource{} }
 
 func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_instance"
+	resp.TypeName = typeName
 }
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -108,6 +112,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			plan.Location = types.StringValue(loc.Settings["location"])
 		}
 	} else {
+
 		r.planUpdate(&plan, &state, loc, def, accountKnown, resp)
 		if resp.Diagnostics.HasError() {
 			return

@@ -2,6 +2,7 @@ package instance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -13,7 +14,9 @@ import (
 )
 
 // Update renames, relabels, marks an imported machine and switches power,
-// then reads the machine back.
+// then reads the machine back. It acts only while this state holds the
+// machine (adapter.Held); the first apply after an import writes the mark and
+// this state's claim.
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	const summary = "Unable to update instance"
 	var plan, state model
@@ -45,64 +48,36 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 	name := plan.Name.ValueString()
+	claim := claimOf(ctx, req.Private)
+	current, err := r.heldMachine(ctx, acc, machineID, state.Name.ValueString(), claim)
+	if err != nil {
+		tfdiag.AddError(&resp.Diagnostics, fields, summary,
+			fmt.Sprintf("Machine %s (%q) was not changed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
+		return
+	}
 
-	var ureq adapter.UpdateRequest
-	if !plan.Name.Equal(state.Name) {
-		ureq.Name = &name
-	}
-	if !plan.Labels.Equal(state.Labels) {
-		labels, d := plan.labels(ctx)
-		resp.Diagnostics.Append(d...)
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		ureq.Labels = labels
-	}
-	// The mark carries the create key, which follows the name: a machine
-	// renamed from web-1 must not be found by a later create of web-1.
-	// An imported machine gets its first mark, fingerprinted from the
-	// configuration it is now managed with.
-	if !state.Managed.ValueBool() || ureq.Name != nil {
-		fp := adapter.Fingerprint(adapter.CreateRequest{
-			OfferID:  plan.OfferID.ValueString(),
-			Image:    plan.Image.ValueString(),
-			Location: plan.Location.ValueString(),
-			UserData: userData.ValueString(),
-		})
-		if state.Managed.ValueBool() {
-			if m, err := acc.Fresh(ctx, machineID); err == nil && m.Fingerprint != "" {
-				fp = m.Fingerprint
-			}
-		}
-		ureq.Mark = &adapter.Mark{Key: adapter.IdempotencyKey(scope, name), Fingerprint: fp}
-		// An imported machine is held by this state from its first apply.
-		ureq.Record = true
-	}
-	if ureq.Name != nil || ureq.Labels != nil || ureq.Mark != nil {
-		err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("update machine %s", machineID), func(ctx context.Context) error {
+	ureq, err := r.changes(ctx, &plan, &state, current, scope, userData, &claim)
+	if err == nil && (ureq.Name != nil || ureq.Labels != nil || ureq.Mark != nil) {
+		err = adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("update machine %s", machineID), func(ctx context.Context) error {
 			return acc.Update(ctx, machineID, ureq)
 		})
-		if err != nil {
-			tfdiag.AddError(&resp.Diagnostics, fields, summary,
-				fmt.Sprintf("Updating machine %s (%q) failed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
-			return
-		}
 	}
+	if err != nil {
+		tfdiag.AddError(&resp.Diagnostics, fields, summary,
+			fmt.Sprintf("Updating machine %s (%q) failed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
+		return
+	}
+	resp.Diagnostics.Append(setClaim(ctx, resp.Private, claim)...)
 
 	if !plan.Power.Equal(state.Power) {
-		action, want := adapter.PowerOn, adapter.StateRunning
-		if plan.Power.ValueString() == powerOff {
-			action, want = adapter.PowerOff, adapter.StateStopped
-		}
-		err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("power %s machine %s", action, machineID), func(ctx context.Context) error {
-			return acc.Power(ctx, machineID, action)
-		})
+		on := plan.Power.ValueString() != powerOff
+		err := r.switchPower(ctx, acc, machineID, on)
 		if err == nil {
-			_, err = r.waitState(ctx, acc, machineID, want)
+			_, err = r.waitState(ctx, acc, machineID, wantState(on))
 		}
 		if err != nil {
 			tfdiag.AddError(&resp.Diagnostics, fields, summary,
-				fmt.Sprintf("Switching machine %s (%q) %s failed. %s", machineID, name, action, wayOutFor(err, machineID)), err)
+				fmt.Sprintf("Switching machine %s (%q) %s failed. %s", machineID, name, plan.Power.ValueString(), wayOutFor(err, machineID)), err)
 			return
 		}
 	}
@@ -117,10 +92,66 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
+// changes is the update request for what the plan changes. The mark carries
+// the create key, which follows the name: a machine renamed from web-1 must
+// not be found by a later create of web-1. An imported machine, or one whose
+// state has no claim yet, gets its first mark and a claim (written back
+// through *claim), fingerprinted from the configuration it is now managed
+// with.
+func (r *Resource) changes(ctx context.Context, plan, state *model, current adapter.Machine, scope string, userData types.String, claim *string) (adapter.UpdateRequest, error) {
+	var ureq adapter.UpdateRequest
+	name := plan.Name.ValueString()
+	if !plan.Name.Equal(state.Name) {
+		ureq.Name = &name
+	}
+	if !plan.Labels.Equal(state.Labels) {
+		labels, d := plan.labels(ctx)
+		if d.HasError() {
+			return ureq, adapter.Errorf(adapter.InvalidInput, "the planned labels cannot be read").WithField("labels")
+		}
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		ureq.Labels = labels
+	}
+	if !current.Managed || ureq.Name != nil || *claim == "" {
+		fp := current.Fingerprint
+		if !current.Managed || fp == "" {
+			fp = adapter.Fingerprint(adapter.CreateRequest{
+				OfferID:  plan.OfferID.ValueString(),
+				Image:    plan.Image.ValueString(),
+				Location: plan.Location.ValueString(),
+				UserData: userData.ValueString(),
+			})
+		}
+		if *claim == "" {
+			*claim = adapter.NewClaim()
+		}
+		ureq.Mark = &adapter.Mark{Key: adapter.IdempotencyKey(scope, name), Fingerprint: fp, Claim: *claim}
+	}
+	return ureq, nil
+}
+
+// heldMachine reads the machine directly and refuses it when another state
+// has taken it over since this one created or adopted it.
+func (r *Resource) heldMachine(ctx context.Context, acc *adapter.Cached, id, name, claim string) (adapter.Machine, error) {
+	m, err := acc.Fresh(ctx, id)
+	if err != nil {
+		return m, err
+	}
+	if !adapter.Held(m, claim) {
+		return m, adapter.LostHold(id, name)
+	}
+	return m, nil
+}
+
 // wayOutFor adds the specific way out of a refusal to touch a machine the
 // provider does not manage, and of a machine that vanished since the refresh.
 func wayOutFor(err error, machineID string) string {
 	switch {
+	case errors.Is(err, adapter.ErrLostHold):
+		// The message says what to do.
+		return ""
 	case adapter.Is(err, adapter.AccessDenied):
 		return fmt.Sprintf("The backend or the provider refuses to touch machine %s: either it does not carry the provider's mark "+
 			"(it was imported and no apply has marked it yet, or someone else created it), or the credentials may not change it. "+

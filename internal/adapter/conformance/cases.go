@@ -17,7 +17,8 @@ var cases = []testCase{
 	{"power stops and starts", power},
 	{"same key with another fingerprint is a conflict", fingerprintConflict},
 	{"unmarked machines are left alone", unmarkedLeftAlone},
-	{"a recorded machine is never adopted", recordedNotAdopted},
+	{"an adoption takes the claim over", adoptionRewritesClaim},
+	{"updates keep the claim", updatesKeepClaim},
 }
 
 // definitionBuilds: the manifest normalizes, the adapter builds, and the

@@ -107,7 +107,7 @@ func (s *suite) request(name string) adapter.CreateRequest {
 }
 
 func (s *suite) call(name string) adapter.Call {
-	return adapter.Call{IdempotencyKey: adapter.IdempotencyKey(s.scope, name)}
+	return adapter.Call{IdempotencyKey: adapter.IdempotencyKey(s.scope, name), Claim: adapter.NewClaim()}
 }
 
 // create creates a machine, retrying what the Terraform layer retries, and

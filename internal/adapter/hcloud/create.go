@@ -3,6 +3,7 @@ package hcloud
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -30,14 +31,14 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if err := checkCreate(call, req); err != nil {
 		return adapter.Machine{}, fail(what, err)
 	}
-	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req)}
+	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req), Claim: call.Claim}
 
 	found, err := a.findByKey(ctx, mark.Key)
 	if err != nil {
 		return adapter.Machine{}, fail(what, err)
 	}
 	if found != nil {
-		return adopt(what, found, mark)
+		return a.adopt(ctx, what, found, req, mark)
 	}
 
 	startAfterCreate := req.PowerOn
@@ -65,6 +66,8 @@ func checkCreate(call adapter.Call, req adapter.CreateRequest) error {
 		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
 	case !validLabelValue(call.IdempotencyKey):
 		return adapter.Errorf(adapter.InvalidInput, "the idempotency key is not a valid label value")
+	case !validLabelValue(call.Claim):
+		return adapter.Errorf(adapter.InvalidInput, "the claim is not a valid label value")
 	case req.Name == "":
 		return adapter.Errorf(adapter.InvalidInput, "the name is empty; set name").WithField("name")
 	case req.OfferID == "":
@@ -92,7 +95,7 @@ func (a *account) afterFailedCreate(ctx context.Context, what string, req adapte
 	}
 	found, lookErr := a.findByKey(ctx, mark.Key)
 	if lookErr == nil && found != nil {
-		return adopt(what, found, mark)
+		return a.adopt(ctx, what, found, req, mark)
 	}
 	if hcloud.IsError(err, hcloud.ErrorCodeUniquenessError) {
 		holder, _, nameErr := a.client.Server.GetByName(ctx, req.Name)
@@ -106,7 +109,7 @@ func (a *account) afterFailedCreate(ctx context.Context, what string, req adapte
 		}
 		if _, m := markOf(holder); m.Key == mark.Key {
 			// Ours, though the label lookup did not show it yet.
-			return adopt(what, holder, mark)
+			return a.adopt(ctx, what, holder, req, mark)
 		}
 		return adapter.Machine{}, &adapter.Error{Code: adapter.Conflict, Field: "name", Err: err,
 			Message: what + ": the name is taken by " + describe(holder) + ", which this resource did not create; " +
@@ -117,24 +120,27 @@ func (a *account) afterFailedCreate(ctx context.Context, what string, req adapte
 }
 
 // adopt returns the server an earlier attempt with the same key created,
-// when it is the server this request would create.
-func adopt(what string, s *hcloud.Server, mark adapter.Mark) (adapter.Machine, error) {
-	if s.Status == hcloud.ServerStatusDeleting {
-		return adapter.Machine{}, adapter.Errorf(adapter.Transient,
-			"%s: %s, created earlier for this resource, is still being deleted; the create can go ahead once it is gone", what, describe(s))
+// when adapter.Adoptable allows it, with this create's claim and labels
+// written onto it in one update: the state that adopts it holds it from now
+// on. A server that already carries them (hcloud-go's own retry of the POST
+// raced the first attempt) costs no write.
+func (a *account) adopt(ctx context.Context, what string, s *hcloud.Server, req adapter.CreateRequest, mark adapter.Mark) (adapter.Machine, error) {
+	prior := toMachine(s)
+	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
+		return adapter.Machine{}, err
 	}
-	if recordedOf(s) {
-		return adapter.Machine{}, adapter.Errorf(adapter.Conflict,
-			"%s: %s carries this resource's key (account and name) but is already recorded in a Terraform state, so it is not taken over; "+
-				"if this is a replacement with create_before_destroy, give the new instance another name; if another configuration manages that server, "+
-				"choose another name here; if the state that held it was lost, import it (id %d)", what, describe(s), s.ID)
+	if labels := withMarks(req.Labels, mark); !maps.Equal(labels, s.Labels) {
+		updated, _, err := a.client.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: labels})
+		if err != nil {
+			return adapter.Machine{}, fail(what+": write this resource's claim onto "+describe(s)+", found by its key", err)
+		}
+		if updated != nil {
+			s = updated
+		}
 	}
-	if _, m := markOf(s); m.Fingerprint != mark.Fingerprint {
-		return adapter.Machine{}, adapter.Errorf(adapter.Conflict,
-			"%s: %s was created for this resource with other settings (its fingerprint %s, this request's %s): offer, image, location or user data changed since; "+
-				"restore the settings it was created with, or delete that server to create a new one", what, describe(s), m.Fingerprint, mark.Fingerprint)
-	}
-	return toMachine(s), nil
+	m := toMachine(s)
+	m.Adopted, m.PriorClaim = true, prior.Claim
+	return m, nil
 }
 
 // findByKey returns the server carrying key, or nil. Should more than one

@@ -8,12 +8,12 @@
 // through the contract, and the emulator in internal/emulator/hcloud is used
 // by its tests alone.
 //
-// Machines it creates carry three labels, written in the create call itself:
-// compute.seedcompute.io/managed=true, compute.seedcompute.io/key=<key> and
-// compute.seedcompute.io/fingerprint=<fingerprint>. The key makes create
-// idempotent, the fingerprint decides whether a machine found by key may be
-// adopted, and a machine without the managed mark is never powered, updated
-// or deleted. A fourth label, compute.seedcompute.io/recorded=true, is
-// written by Update once a Terraform state holds the machine; a recorded
-// machine is never adopted by a create.
+// Machines it creates carry four labels, written in the create call itself:
+// compute.seedcompute.io/managed=true, compute.seedcompute.io/key=<key>,
+// compute.seedcompute.io/fingerprint=<fingerprint> and
+// compute.seedcompute.io/claim=<claim>. The key makes create idempotent, the
+// fingerprint decides whether a machine found by key may be adopted, the
+// claim names the Terraform state that holds the machine (an adoption
+// rewrites it), and a machine without the managed mark is never powered,
+// updated or deleted.
 package hcloud

@@ -18,9 +18,9 @@ const (
 	labelManaged     = labelPrefix + "managed"
 	labelKey         = labelPrefix + "key"
 	labelFingerprint = labelPrefix + "fingerprint"
-	// labelRecorded says a Terraform state holds the server; see
-	// adapter.Machine.Recorded.
-	labelRecorded = labelPrefix + "recorded"
+	// labelClaim names the Terraform state that holds the server; see
+	// adapter.NewClaim.
+	labelClaim = labelPrefix + "claim"
 )
 
 // managedSelector selects the machines this adapter manages.
@@ -30,16 +30,16 @@ func keySelector(key string) string { return labelKey + "=" + key }
 
 // withMarks returns the user's labels plus our marks, as the API stores them.
 func withMarks(user map[string]string, m adapter.Mark) map[string]string {
-	out := make(map[string]string, len(user)+3)
+	out := make(map[string]string, len(user)+4)
 	maps.Copy(out, user)
 	out[labelManaged] = "true"
 	out[labelKey] = m.Key
 	out[labelFingerprint] = m.Fingerprint
+	if m.Claim != "" {
+		out[labelClaim] = m.Claim
+	}
 	return out
 }
-
-// recordedOf reports whether a server carries the recorded mark.
-func recordedOf(s *hcloud.Server) bool { return s.Labels[labelRecorded] == "true" }
 
 // checkUserLabels refuses labels that would forge or remove our marks.
 func checkUserLabels(labels map[string]string) error {
@@ -53,7 +53,7 @@ func checkUserLabels(labels map[string]string) error {
 
 // markOf reads our marks from a server's labels.
 func markOf(s *hcloud.Server) (managed bool, m adapter.Mark) {
-	return s.Labels[labelManaged] == "true", adapter.Mark{Key: s.Labels[labelKey], Fingerprint: s.Labels[labelFingerprint]}
+	return s.Labels[labelManaged] == "true", adapter.Mark{Key: s.Labels[labelKey], Fingerprint: s.Labels[labelFingerprint], Claim: s.Labels[labelClaim]}
 }
 
 // toMachine maps a server onto the contract's Machine.
@@ -68,7 +68,7 @@ func toMachine(s *hcloud.Server) adapter.Machine {
 		Managed:     managed,
 		Key:         mark.Key,
 		Fingerprint: mark.Fingerprint,
-		Recorded:    managed && recordedOf(s),
+		Claim:       mark.Claim,
 	}
 	for k, v := range s.Labels {
 		if !strings.HasPrefix(k, labelPrefix) {

@@ -148,10 +148,15 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	managed, mark := markOf(s)
 	switch {
 	case req.Mark != nil:
-		if !validLabelValue(req.Mark.Key) || !validLabelValue(req.Mark.Fingerprint) || req.Mark.Key == "" {
-			return adapter.Errorf(adapter.InvalidInput, "update %s: the mark's key and fingerprint must be non-empty label values", describe(s))
+		if !validLabelValue(req.Mark.Key) || !validLabelValue(req.Mark.Fingerprint) || !validLabelValue(req.Mark.Claim) || req.Mark.Key == "" {
+			return adapter.Errorf(adapter.InvalidInput, "update %s: the mark's key, fingerprint and claim must be label values, the key non-empty", describe(s))
 		}
+		claim := mark.Claim
 		mark = *req.Mark
+		if mark.Claim == "" {
+			// A mark without a claim keeps the one the server has.
+			mark.Claim = claim
+		}
 	case !managed:
 		return adapter.Errorf(adapter.AccessDenied,
 			"%s carries no %s label, so the provider will not change it; import it (`terraform import` or an import block with id %d) to manage it",
@@ -165,9 +170,6 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		user = req.Labels
 	}
 	labels := withMarks(user, mark)
-	if req.Record || (managed && recordedOf(s)) {
-		labels[labelRecorded] = "true"
-	}
 	opts := hcloud.ServerUpdateOpts{}
 	if req.Name != nil && *req.Name != s.Name {
 		if *req.Name == "" {
