@@ -145,7 +145,18 @@ rm -rf "$scratch/work/.terraform" "$scratch/work"/terraform.tfstate* "$scratch/w
 cd "$scratch/work"
 
 step "$tf apply -auto-approve"
+curl -fsS --max-time 5 -X DELETE "$emulator_base/_emulator/stats" >/dev/null || die "could not reset $emulator_base/_emulator/stats"
 "$tf" apply -auto-approve -input=false "${color[@]}"
+apply_stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/stats") || die "could not read $emulator_base/_emulator/stats"
+if command -v jq >/dev/null 2>&1; then
+	# What the creates cost beyond their own POST, per server: the look-up by
+	# key, the reads while waiting, and any adoption's write.
+	jq -r --argjson n "$TF_VAR_servers" '
+		([.[]] | add // 0) as $all | (.["POST /servers"] // 0) as $posts
+		| "this apply of \($n) server(s) cost \($all) API request(s), \($posts) of them creates: \(if $n > 0 then (($all - $posts) * 100 / $n | round) / 100 else 0 end) per server beyond its create (catalog and account checks included): \(tojson)"' <<<"$apply_stats"
+else
+	echo "this apply's API requests: $apply_stats"
+fi
 
 step "$tf plan -detailed-exitcode (a second plan must find nothing to change)"
 curl -fsS --max-time 5 -X DELETE "$emulator_base/_emulator/stats" >/dev/null || die "could not reset $emulator_base/_emulator/stats"

@@ -168,3 +168,38 @@ func TestSecondStateTakesOverAndTheFirstLetsGo(t *testing.T) {
 		t.Fatalf("the second state's destroy left %+v", live)
 	}
 }
+
+// TestImportTakesTheMachinesClaim: a state that lost a managed machine
+// imports it again; the import plans clean, the state takes the claim the
+// machine carries, and so it notices when a create elsewhere adopts the
+// machine afterwards.
+func TestImportTakesTheMachinesClaim(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	lost := acctest.NewCLI(t, instance(e, "imp-1")+`
+output "id" {
+  value = compute_instance.web.id
+}
+`)
+	lost.MustRun("apply", "-auto-approve")
+	machine := onlyServer(t, e)
+
+	c := acctest.NewCLI(t, instance(e, "imp-1"))
+	id := strings.TrimSpace(lost.MustRun("output", "-raw", "id"))
+	c.MustRun("import", addr, id)
+	// The account is new to this state; the imported instance has nothing
+	// to change.
+	if out := c.MustRun("apply", "-auto-approve"); !strings.Contains(out, "1 added, 0 changed, 0 destroyed") {
+		t.Fatalf("the apply after the import changed more than the new account:\n%s", out)
+	}
+	agree(t, e, rawInstances(t, localState(c)), "imp-1")
+	emptyPlan(t, c)
+
+	other := acctest.NewCLI(t, instance(e, "imp-1"))
+	other.MustRun("apply", "-auto-approve")
+	out, err := c.Run("plan", "-detailed-exitcode")
+	if err != nil || !strings.Contains(out, "Instance held by another state") {
+		t.Fatalf("after another state adopted machine %d, the importing state's plan: %v\n%s", machine.ID, err, out)
+	}
+	other.MustRun("destroy", "-auto-approve")
+}
