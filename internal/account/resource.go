@@ -92,11 +92,11 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 			}
 			if s.Check != nil {
 				if err := s.Check(v.ValueString()); err != nil {
-					// Redacted: a URL's user part, query or fragment may hold
-					// a credential, and the value of a sensitive variable
-					// reaches the provider without its mark.
+					// Redacted: a URL's user part, path, query or fragment may
+					// hold a credential, and the value of a sensitive
+					// variable reaches the provider without its mark.
 					resp.Diagnostics.AddAttributeError(p, "Invalid account setting",
-						fmt.Sprintf("%s.%s = %q is refused: %s", BlockName(b.kind), s.Name, adapter.Redacted(v.ValueString()), tfdiag.Message(err)))
+						fmt.Sprintf("%s is refused: %s", adapter.Show(BlockName(b.kind)+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
 				}
 			}
 		}
@@ -194,9 +194,9 @@ func (r *Resource) warnUnresolvable(ctx context.Context, diags *diag.Diagnostics
 			continue
 		}
 		diags.AddAttributeWarning(b.path().AtName(s.Name), "Secret reference cannot be resolved",
-			fmt.Sprintf("%s.%s = %q cannot be resolved here: %s\n\nThe apply's health check will fail unless the secret is there when "+
+			fmt.Sprintf("%s cannot be resolved here: %s\n\nThe apply's health check will fail unless the secret is there when "+
 				"terraform apply runs: set the environment variable or file in the environment that runs Terraform, add the entry to the "+
-				"provider block's secrets, or fix the reference.", BlockName(b.kind), s.Name, ref, tfdiag.Message(err)))
+				"provider block's secrets, or fix the reference.", adapter.Show(BlockName(b.kind)+"."+s.Name, adapter.Redacted(ref)), tfdiag.Message(err)))
 	}
 }
 
@@ -231,5 +231,5 @@ func settingAt(b block, err error) string {
 	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].Secret {
 		return name
 	}
-	return fmt.Sprintf("%s = %q", name, adapter.Redacted(v.ValueString()))
+	return adapter.Show(name, adapter.Redacted(v.ValueString()))
 }

@@ -56,7 +56,7 @@ func (d Definition) Normalize(settings map[string]string) (map[string]string, er
 	out := map[string]string{}
 	for name := range settings {
 		if !slices.ContainsFunc(d.Settings, func(s Setting) bool { return s.Name == name }) {
-			return nil, Errorf(InvalidConfig, "%s accounts have no setting %q; known: %s", d.Kind, name, strings.Join(d.settingNames(), ", ")).WithField(name)
+			return nil, Errorf(InvalidConfig, "%s accounts have no setting %s; known: %s", d.Kind, Quoted(Redacted(name)), strings.Join(d.settingNames(), ", ")).WithField(name)
 		}
 	}
 	for _, s := range d.Settings {

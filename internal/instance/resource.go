@@ -96,6 +96,11 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		if err == nil {
 			def, err = r.accounts.Registry.Definition(loc.Kind)
 		}
+		if err == nil {
+			// Settings the adapter refuses (a token where a reference
+			// belongs, say) are the account's fault, not the catalog's.
+			_, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+		}
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("account"), "Invalid account",
 				fmt.Sprintf("account must be a compute_provider_account's id: %s", tfdiag.Message(err)))
