@@ -34,6 +34,8 @@ type Definition struct {
 	Description  string
 	Capabilities Capabilities
 	Settings     []Setting
+	// Rules are the backend's rules for machine names and labels.
+	Rules Rules
 	// New builds an adapter for settings already checked against Settings,
 	// defaults applied. It must not call the backend.
 	New func(settings map[string]string, env Env) (Adapter, error)

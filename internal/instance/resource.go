@@ -119,6 +119,13 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		}
 	}
 
+	if accountKnown {
+		checkRules(&plan, &state, creating, def, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+
 	changed := !creating && (!plan.OfferID.Equal(state.OfferID) || !plan.Image.Equal(state.Image) || !plan.Location.Equal(state.Location))
 	if (creating || changed) && accountKnown && known(plan.OfferID, plan.Image, plan.Name) && !plan.Location.IsUnknown() {
 		r.checkCatalog(ctx, &plan, resp)

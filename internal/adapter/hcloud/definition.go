@@ -26,6 +26,7 @@ func definition(opts options) adapter.Definition {
 		Kind:         Kind,
 		Description:  "Hetzner Cloud virtual servers, through the Hetzner Cloud API.",
 		Capabilities: capabilities,
+		Rules:        rules,
 		Settings: []adapter.Setting{
 			{
 				Name:        "token",
