@@ -34,7 +34,7 @@ type Definition struct {
 	Description  string
 	Capabilities Capabilities
 	Settings     []Setting
-	// Rules are the backend's rules for machine names and labels.
+	// Rules are the backend's rules for names, labels and machine ids.
 	Rules Rules
 	// New builds an adapter for settings already checked against Settings,
 	// defaults applied. It must not call the backend.

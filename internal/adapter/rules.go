@@ -1,7 +1,7 @@
 package adapter
 
 // Rule is one of a backend's syntax rules for a value the user writes (a
-// machine name, a label key), declared in the adapter's
+// machine name, a label key, a machine id), declared in the adapter's
 // Definition so that the Terraform layer checks it at plan time and names
 // the rule, instead of the backend refusing the value half-way through an
 // apply.
@@ -18,6 +18,8 @@ func (r Rule) Allows(v string) bool { return r.Check == nil || r.Check(v) }
 
 // Rules are the syntax rules of an adapter's backend.
 type Rules struct {
+	// MachineID is a machine's own id, the MACHINE_ID of an instance id.
+	MachineID Rule
 	// MachineName is a machine's name.
 	MachineName Rule
 	// LabelKey and LabelValue are a user label's key and value; LabelKey

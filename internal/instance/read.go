@@ -68,14 +68,19 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 
 // ImportState takes ACCOUNT_ID/MACHINE_ID. It records the id and account;
 // Read fills the rest. user_data_sha256 stays null, since the user data a
-// machine was created with cannot be read back. The id is shown only
-// redacted: it may hold a secret pasted in the wrong place.
+// machine was created with cannot be read back. An id the account's adapter
+// could not have given fails here, with the form it expects. The id is
+// shown only redacted: it may hold a secret pasted in the wrong place.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	loc, machineID, err := adapter.ParseInstanceID(req.ID)
 	if err == nil && r.accounts != nil {
 		// Fill the account's defaults, so the id matches the one
 		// compute_provider_account computes from the same settings.
 		loc, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+		if err == nil {
+			def, _ := r.accounts.Registry.Definition(loc.Kind)
+			err = checkMachineID(machineID, def)
+		}
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to import instance",

@@ -128,7 +128,9 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 
 	changed := !creating && (!plan.OfferID.Equal(state.OfferID) || !plan.Image.Equal(state.Image) || !plan.Location.Equal(state.Location))
 	if (creating || changed) && accountKnown && known(plan.OfferID, plan.Image, plan.Name) && !plan.Location.IsUnknown() {
-		r.checkCatalog(ctx, &plan, resp)
+		var location types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("location"), &location)...)
+		r.checkCatalog(ctx, &plan, location.IsNull(), resp)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -205,10 +207,11 @@ func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
 }
 
 // checkCatalog asks the adapter whether the request would be accepted. A
-// refusal is an error on the attribute at fault; a backend that cannot answer
-// now only warns, since apply checks again; a secret that arrives at apply
-// skips the check.
-func (r *Resource) checkCatalog(ctx context.Context, plan *model, resp *resource.ModifyPlanResponse) {
+// refusal is an error on the attribute at fault, or on the account when the
+// location is the account's own; a backend that cannot answer now only
+// warns, since apply checks again; a secret that arrives at apply skips the
+// check.
+func (r *Resource) checkCatalog(ctx context.Context, plan *model, locationFromAccount bool, resp *resource.ModifyPlanResponse) {
 	acc, _, err := r.accounts.Open(plan.Account.ValueString())
 	if err == nil {
 		labels, _ := plan.labels(ctx)
@@ -226,6 +229,12 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, resp *resource
 		tfdiag.AddWarning(&resp.Diagnostics, fields, "Unable to check the instance against the catalog",
 			fmt.Sprintf("The catalog of the account could not be read, so offer_id %q, image %q and location %q are checked at apply instead.",
 				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
+	case adapter.FieldOf(err) == "location" && locationFromAccount:
+		// The user wrote no location here: the one to fix is the account's.
+		tfdiag.AddError(&resp.Diagnostics, nil, "Invalid instance",
+			fmt.Sprintf("Instance %q sets no location, so its account's location %s was used, and the backend does not know it. "+
+				"Fix the location setting of the compute_provider_account, or set location on this instance.",
+				plan.Name.ValueString(), adapter.Quoted(adapter.Redacted(plan.Location.ValueString()))), err)
 	default:
 		tfdiag.AddError(&resp.Diagnostics, fields, "Invalid instance",
 			fmt.Sprintf("The account refuses to create instance %q as configured. %s", plan.Name.ValueString(), tfdiag.WayOut(err)), err)

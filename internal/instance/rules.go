@@ -50,3 +50,14 @@ func checkRules(plan, state *model, creating bool, def adapter.Definition, diags
 		}
 	}
 }
+
+// checkMachineID refuses, at import, a machine id the account's adapter
+// cannot have given, so the import fails with the id's expected form
+// instead of the first read failing on it.
+func checkMachineID(machineID string, def adapter.Definition) error {
+	if def.Rules.MachineID.Allows(machineID) {
+		return nil
+	}
+	return adapter.Errorf(adapter.InvalidInput, "MACHINE_ID %s is not a machine id of the %s adapter, which must be %s",
+		adapter.Quoted(adapter.Redacted(machineID)), def.Kind, def.Rules.MachineID.Text)
+}

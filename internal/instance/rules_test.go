@@ -1,6 +1,8 @@
 package instance_test
 
 import (
+	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -68,5 +70,79 @@ func TestInstanceRenameRuleAtPlan(t *testing.T) {
 				Config: instance(e, "web-1"),
 			},
 		},
+	})
+}
+
+// TestInstanceImportMalformedMachineID: an import id whose MACHINE_ID the
+// adapter could not have given fails the import itself, naming the form it
+// expects, instead of the first read failing on it.
+func TestInstanceImportMalformedMachineID(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	cli := acctest.NewCLI(t, instance(e, "web-1"))
+	account := "hcloud:endpoint=" + url.QueryEscape(e.Endpoint) + "&token=" + url.QueryEscape("env://"+acctest.TokenEnv)
+	out, err := cli.Run("import", addr, account+"/abc")
+	if err == nil {
+		t.Fatalf("the import of machine abc succeeded:\n%s", out)
+	}
+	want := acctest.Match(`Error: Unable to import instance .*is malformed: MACHINE_ID "abc" is not a machine id of the hcloud adapter, which must be a positive number: the server's id`)
+	if !want.MatchString(out) {
+		t.Errorf("the import does not say the id is malformed:\n%s", out)
+	}
+	if n := e.Stats()["GET /servers/{id}"]; n != 0 {
+		t.Errorf("the import read %d servers; a malformed id must fail before any read", n)
+	}
+	if cli.Read("terraform.tfstate") != "" && strings.Contains(cli.Read("terraform.tfstate"), "/abc") {
+		t.Errorf("the malformed id reached the state")
+	}
+}
+
+// TestInstanceRefusedTokenWayOut: a token the backend refuses is about the
+// credentials, not about a machine that may belong to someone else.
+func TestInstanceRefusedTokenWayOut(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	cfg := e.AccountNamed("test", "env://"+acctest.WrongTokenEnv) + `
+resource "compute_instance" "web" {
+  account  = compute_provider_account.test.id
+  name     = "web-1"
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+}
+`
+	out, err := acctest.NewCLI(t, cfg).Run("plan", "-input=false")
+	if err == nil {
+		t.Fatalf("the plan passed with a refused token:\n%s", out)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "The backend refused the account's credentials for this") || strings.Contains(flat, "someone else") {
+		t.Errorf("the way out does not fit a refused token:\n%s", out)
+	}
+}
+
+// TestInstanceAccountLocationUnknown: an instance that sets no location
+// takes its account's; when the backend does not know that location, the
+// error says that the account's location is the one to fix. (With the
+// account in the same configuration, the account's own plan fails on it
+// first.)
+func TestInstanceAccountLocationUnknown(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	account := "hcloud:endpoint=" + url.QueryEscape(e.Endpoint) + "&location=xyz9&token=" + url.QueryEscape("env://"+acctest.TokenEnv)
+	cfg := fmt.Sprintf(`
+resource "compute_instance" "web" {
+  account  = %q
+  name     = "web-1"
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+}
+`, account)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config:      cfg,
+			PlanOnly:    true,
+			ExpectError: acctest.Match(`Invalid instance.*Instance "web-1" sets no location, so its account's location "xyz9" was used, and the backend does not know it\. Fix the location setting of the compute_provider_account, or set location on this instance\..*location "xyz9" does not exist`),
+		}},
 	})
 }

@@ -42,6 +42,7 @@ func TestInputsNeverEchoed(t *testing.T) {
 	id := func(endpoint, token string) string {
 		return "hcloud:endpoint=" + url.QueryEscape(endpoint) + "&location=fsn1&token=" + url.QueryEscape(token)
 	}
+	good := id(e.Endpoint, "env://"+acctest.TokenEnv)
 	const (
 		// A compute_instance for terraform import; its account is not
 		// what is imported.
@@ -92,6 +93,8 @@ resource "compute_provider_account" "x" {
 	}{
 		{"import id: token pasted into the account id", importTarget, "", imp(id(e.Endpoint, sentinelInput) + "/42"),
 			`Error: Unable to import instance .*token=…/42" is malformed: token: the value is not a secret reference`},
+		{"import id: machine id", importTarget, "", imp(good + "/" + sentinelInput),
+			`Error: Unable to import instance .*/…" is malformed: MACHINE_ID \(the value is not shown, it may be a secret\) is not a machine id`},
 		{"import id: endpoint user part", importTarget, "", imp(id("https://user:"+sentinelInput+"@api.example.com/v1", "env://T") + "/42"),
 			`Error: Unable to import instance .*endpoint=https://…@api\.example\.com/v1.*carries credentials`},
 		{"import id: not an id at all", importTarget, "", imp(sentinelInput),

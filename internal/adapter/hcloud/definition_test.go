@@ -58,7 +58,7 @@ func TestDefinitionSettings(t *testing.T) {
 // the emulator enforces them, and each says what it allows.
 func TestDefinitionRules(t *testing.T) {
 	r := Definition().Rules
-	for _, rule := range []adapter.Rule{r.MachineName, r.LabelKey, r.LabelValue} {
+	for _, rule := range []adapter.Rule{r.MachineID, r.MachineName, r.LabelKey, r.LabelValue} {
 		if rule.Check == nil || rule.Text == "" {
 			t.Fatalf("a rule without a check or a text: %+v", rule)
 		}
@@ -70,6 +70,7 @@ func TestDefinitionRules(t *testing.T) {
 		allowed []string
 		refused []string
 	}{
+		{r.MachineID, "machine id", []string{"1", "4711", "9223372036854775807"}, []string{"", "0", "-1", "abc", "42abc", "9223372036854775808"}},
 		{r.MachineName, "name", []string{"web-1", "a", "web.example.com", "1web", strings.Repeat("a", 63)},
 			[]string{"", "web_1", "-web", "web-", "web..1", "web 1", "wéb", long, strings.Repeat("a.", 127) + "a"}},
 		{r.LabelKey, "label key", []string{"role", "a", "example.com/role", "my_key.x-y", strings.Repeat("a", 63)},

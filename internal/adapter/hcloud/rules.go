@@ -14,6 +14,10 @@ import (
 // 1123 (i.e. may only contain letters, digits, periods, and dashes)", and
 // the "Labels" section for keys and values.
 var rules = adapter.Rules{
+	MachineID: adapter.Rule{
+		Check: func(id string) bool { _, err := parseID(id); return err == nil },
+		Text:  "a positive number: the server's id, as the Hetzner Cloud console and `hcloud server list` show it",
+	},
 	MachineName: adapter.Rule{
 		Check: validHostname,
 		Text: "a valid hostname (RFC 1123), as Hetzner Cloud requires of server names: letters, digits and dashes " +
