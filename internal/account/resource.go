@@ -227,7 +227,7 @@ func (r *Resource) checkAtPlan(ctx context.Context, diags *diag.Diagnostics, b b
 	}
 	field := adapter.FieldOf(err)
 	i := slices.IndexFunc(b.def.Settings, func(s adapter.Setting) bool { return s.Name == field })
-	if !adapter.Is(err, adapter.InvalidConfig) || i < 0 || b.def.Settings[i].Secret || tfdiag.UnknownUntilApply(err) {
+	if !adapter.Is(err, adapter.InvalidConfig) || i < 0 || b.def.Settings[i].Secret || adapter.Unresolved(err) || tfdiag.UnknownUntilApply(err) {
 		return
 	}
 	addSettingError(diags, b, "Invalid account configuration",

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 )
@@ -81,12 +82,29 @@ type SecretResolver struct {
 	ReadFile  func(string) ([]byte, error)
 }
 
+// ErrUnresolved marks the failure of a well-formed reference that names no
+// secret here: the variable is not set, the file cannot be read, the
+// provider block has no such entry, or the secret is empty. Plan-time
+// checks only warn about it, since a saved plan may be applied where the
+// secret is; apply fails on it.
+var ErrUnresolved = errors.New("the secret reference cannot be resolved here")
+
+// Unresolved reports whether err comes from a reference that names no
+// secret here (ErrUnresolved).
+func Unresolved(err error) bool { return errors.Is(err, ErrUnresolved) }
+
 // Resolve returns the secret's value. Errors are InvalidConfig and name the
-// reference, never the value.
+// reference, never the value; those of a well-formed reference that names no
+// secret wrap ErrUnresolved.
 func (r SecretResolver) Resolve(_ context.Context, ref string) (string, error) {
 	scheme, name, err := ParseRef(ref)
 	if err != nil {
 		return "", err
+	}
+	unresolved := func(format string, args ...any) error {
+		e := Errorf(InvalidConfig, format, args...)
+		e.Err = ErrUnresolved
+		return e
 	}
 	var value string
 	switch scheme {
@@ -97,7 +115,7 @@ func (r SecretResolver) Resolve(_ context.Context, ref string) (string, error) {
 		}
 		v, ok := lookup(name)
 		if !ok {
-			return "", Errorf(InvalidConfig, "secret reference %s: environment variable %s is not set in the provider's environment", ref, name)
+			return "", unresolved("secret reference %s: environment variable %s is not set in the provider's environment", ref, name)
 		}
 		value = v
 	case "file":
@@ -107,18 +125,18 @@ func (r SecretResolver) Resolve(_ context.Context, ref string) (string, error) {
 		}
 		b, err := read(name)
 		if err != nil {
-			return "", Errorf(InvalidConfig, "secret reference %s: the file cannot be read (%s)", ref, fileReason(err))
+			return "", unresolved("secret reference %s: the file cannot be read (%s)", ref, fileReason(err))
 		}
 		value = strings.TrimRight(string(b), "\r\n")
 	case "provider":
 		v, ok := r.Provider[name]
 		if !ok {
-			return "", Errorf(InvalidConfig, "secret reference %s: the provider block's secrets map has no entry %q", ref, name)
+			return "", unresolved("secret reference %s: the provider block's secrets map has no entry %q", ref, name)
 		}
 		value = v
 	}
 	if value == "" {
-		return "", Errorf(InvalidConfig, "secret reference %s resolves to an empty value", ref)
+		return "", unresolved("secret reference %s resolves to an empty value", ref)
 	}
 	return value, nil
 }

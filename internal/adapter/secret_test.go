@@ -63,13 +63,17 @@ func TestSecretResolver(t *testing.T) {
 		if !Is(err, InvalidConfig) || !strings.Contains(err.Error(), ref) || !strings.Contains(err.Error(), reason) {
 			t.Errorf("%s: err=%v, want InvalidConfig naming the reference and %q", ref, err, reason)
 		}
+		if !Unresolved(err) {
+			t.Errorf("%s: err=%v does not say that the reference is unresolved here", ref, err)
+		}
 		if strings.Contains(err.Error(), sentinel) {
 			t.Errorf("%s: error leaks the secret", ref)
 		}
 	}
-	// A malformed reference is shown by its scheme alone.
+	// A malformed reference is refused, not unresolved: no environment can
+	// resolve it.
 	_, err := r.Resolve(context.Background(), "vault://somewhere")
-	if !Is(err, InvalidConfig) || !strings.Contains(err.Error(), `vault://…: scheme "vault" is not known`) {
+	if !Is(err, InvalidConfig) || Unresolved(err) || !strings.Contains(err.Error(), `vault://…: scheme "vault" is not known`) {
 		t.Errorf("vault://somewhere: err=%v", err)
 	}
 }

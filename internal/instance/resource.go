@@ -208,9 +208,10 @@ func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
 
 // checkCatalog asks the adapter whether the request would be accepted. A
 // refusal is an error on the attribute at fault, or on the account when the
-// location is the account's own; a backend that cannot answer now only
-// warns, since apply checks again; a secret that arrives at apply skips the
-// check.
+// location is the account's own; a backend that cannot answer now, or a
+// secret that cannot be resolved where the plan runs, only warns, since
+// apply checks again (a saved plan may be applied where the secret is); a
+// secret that arrives at apply skips the check.
 func (r *Resource) checkCatalog(ctx context.Context, plan *model, locationFromAccount bool, resp *resource.ModifyPlanResponse) {
 	acc, _, err := r.accounts.Open(plan.Account.ValueString())
 	if err == nil {
@@ -223,10 +224,16 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, locationFromAc
 			Labels:   labels,
 		})
 	}
+	const unchecked = "Instance not checked against the catalog"
 	switch {
 	case err == nil, tfdiag.UnknownUntilApply(err):
+	case adapter.Unresolved(err):
+		tfdiag.AddWarning(&resp.Diagnostics, nil, unchecked,
+			fmt.Sprintf("The account's secret reference cannot be resolved where this plan runs, so offer_id %q, image %q and location %q "+
+				"are checked at apply instead, which needs the secret: make it available where terraform apply runs, or fix the reference.",
+				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
 	case adapter.Is(err, adapter.Transient), adapter.Is(err, adapter.RateLimited):
-		tfdiag.AddWarning(&resp.Diagnostics, fields, "Unable to check the instance against the catalog",
+		tfdiag.AddWarning(&resp.Diagnostics, fields, unchecked,
 			fmt.Sprintf("The catalog of the account could not be read, so offer_id %q, image %q and location %q are checked at apply instead.",
 				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
 	case adapter.FieldOf(err) == "location" && locationFromAccount:

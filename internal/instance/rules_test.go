@@ -97,6 +97,46 @@ func TestInstanceImportMalformedMachineID(t *testing.T) {
 	}
 }
 
+// TestInstanceUnresolvableSecretWarnsAtPlan: a token reference that cannot
+// be resolved where the plan runs is a warning, as the account docs
+// promise, and the plan goes through; the apply then fails clearly and
+// creates nothing.
+func TestInstanceUnresolvableSecretWarnsAtPlan(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	cfg := e.AccountNamed("test", "env://COMPUTE_TEST_NOT_SET_ANYWHERE") + `
+resource "compute_instance" "web" {
+  account  = compute_provider_account.test.id
+  name     = "web-1"
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+}
+`
+	cli := acctest.NewCLI(t, cfg)
+	out := cli.MustRun("plan", "-input=false", "-out=tfplan")
+	for _, want := range []string{
+		`Warning: Secret reference cannot be resolved`,
+		`Warning: Instance not checked against the catalog`,
+		`secret reference env://COMPUTE_TEST_NOT_SET_ANYWHERE: environment variable COMPUTE_TEST_NOT_SET_ANYWHERE is not set`,
+		`checked at apply instead, which needs the secret`,
+		`2 to add`,
+	} {
+		if !acctest.Match(want).MatchString(out) {
+			t.Errorf("plan output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err := cli.Run("apply", "-input=false", "tfplan")
+	if err == nil {
+		t.Fatalf("the apply succeeded without the secret:\n%s", out)
+	}
+	if !acctest.Match(`Error: Unable to create provider account .*environment variable COMPUTE_TEST_NOT_SET_ANYWHERE is not set`).MatchString(out) {
+		t.Errorf("the apply does not say why it failed:\n%s", out)
+	}
+	if n := len(e.Live()); n != 0 {
+		t.Errorf("the failed apply left %d servers", n)
+	}
+}
+
 // TestInstanceRefusedTokenWayOut: a token the backend refuses is about the
 // credentials, not about a machine that may belong to someone else.
 func TestInstanceRefusedTokenWayOut(t *testing.T) {

@@ -291,6 +291,12 @@ func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i i
 	case tfdiag.UnknownUntilApply(err):
 		detail = fmt.Sprintf("The offers of account %s cannot be listed during plan: its secret comes from the provider block's secrets, "+
 			"which are not known until apply. Use an env:// or file:// reference for accounts that compute_offers reads.", id)
+	case adapter.Unresolved(err):
+		// Unlike a plan-time check, a data source cannot wait for apply:
+		// its result is part of the plan.
+		detail = fmt.Sprintf("The offers of account %s cannot be listed: its secret reference cannot be resolved where Terraform runs, and "+
+			"compute_offers is read during plan, so the secret must be there already. Set it in the environment that runs terraform plan, "+
+			"or fix the reference.", id)
 	case adapter.FieldOf(err) == "location" && q.Location == "":
 		detail = fmt.Sprintf("Listing the offers of accounts[%d] (%s) failed: compute_offers sets no location, so the account's own location %s was used, "+
 			"and the backend does not know it. Fix the location setting of the compute_provider_account, or set location on this data source.",

@@ -141,3 +141,22 @@ func closedEndpoint(t *testing.T) string {
 	l.Close()
 	return "http://" + addr + "/v1"
 }
+
+// TestOffersUnresolvableSecret: a data source is read during plan, so an
+// unresolvable reference fails it, and the message says where the secret
+// must be.
+func TestOffersUnresolvableSecret(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+data "compute_offers" "q" {
+  accounts = ["hcloud:endpoint=%s&location=fsn1&token=env%%3A%%2F%%2FCOMPUTE_TEST_NOT_SET_ANYWHERE"]
+}
+`, queryEscape(e.Endpoint)),
+			ExpectError: acctest.Match(`its secret reference cannot be resolved where Terraform runs, and compute_offers is read during plan, so the secret must be there already\..*environment variable COMPUTE_TEST_NOT_SET_ANYWHERE is not set`),
+		}},
+	})
+}
