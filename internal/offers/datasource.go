@@ -97,7 +97,8 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			},
 			"max_price_per_hour": schema.Float64Attribute{
 				Optional: true,
-				MarkdownDescription: "Only offers that cost at most this much per hour, in the offer's currency. 0 or more; " +
+				MarkdownDescription: "Only offers that cost at most this much per hour, in the offer's currency, VAT included " +
+					"(the price is gross, as `price_per_hour`). 0 or more; " +
 					"unset: no maximum. Offers without a price are left out when this is set, so 0 matches nothing.",
 				Validators: []validator.Float64{atLeastZero{"max_price_per_hour"}},
 			},
@@ -114,7 +115,7 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"memory_gib":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory in GiB."},
 					"disk_gib":       schema.Int64Attribute{Computed: true, MarkdownDescription: "Local disk in GiB."},
 					"gpus":           schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs; 0 without."},
-					"price_per_hour": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price per hour; 0 when the backend has no price."},
+					"price_per_hour": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price per hour, gross: VAT included (for Hetzner Cloud the API's gross price, \"price with VAT added\", not its net price). 0 when the backend has no price."},
 					"currency":       schema.StringAttribute{Computed: true, MarkdownDescription: "Currency of the price, e.g. `EUR`; empty without a price."},
 					"available":      schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the offer is on sale in its location now; a sold-out offer is listed with `false`, and `compute_instance` refuses it at plan time."},
 				}},
