@@ -19,8 +19,9 @@ import (
 const sentinelInput = "SENTINELecho7Qx2Lr9dKq4WmZ8vTnB3yHfJ6sPc1aGuE5oNiXkV0bRwMzYtLdA"
 
 // TestInputsNeverEchoed feeds the sentinel through every diagnostic path that
-// prints user input (import ids on the command line and in import blocks,
-// compute_offers' accounts, an instance's account, an account's settings)
+// prints user input (instance import ids on the command line and in import
+// blocks, an account's import id, compute_offers' accounts, an instance's
+// account, an account's settings)
 // in each position it can take in such a value (a setting of an id, the
 // machine id, an endpoint's path, user part and query, a malformed
 // reference, a token where a reference belongs, a value that is no id at
@@ -99,6 +100,13 @@ resource "compute_provider_account" "x" {
 			`Error: Unable to import instance .*endpoint=https://…@api\.example\.com/v1.*carries credentials`},
 		{"import id: not an id at all", importTarget, "", imp(sentinelInput),
 			`Error: Unable to import instance The import id \(the value is not shown, it may be a secret\) is malformed`},
+		{"account import id: token pasted into it", `
+resource "compute_provider_account" "x" {
+  name          = "x"
+  hetzner_cloud = { token = "env://T" }
+}
+`, "", []string{"import", "-input=false", "compute_provider_account.x", id(e.Endpoint, sentinelInput)},
+			`Error: Unable to import provider account .*token: the value is not a secret reference`},
 		{"import block id: malformed reference", importBlock, id(e.Endpoint, "env://"+sentinelInput+"-x"), plan,
 			`Error: Unable to import instance .*token=env://…/42" is malformed: token: secret reference env://… is malformed`},
 		{"accounts: token pasted into the account id", offers, id(e.Endpoint, sentinelInput), plan,
