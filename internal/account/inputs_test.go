@@ -50,8 +50,9 @@ resource "compute_provider_account" "test" {
 	})
 }
 
-// TestAccountUnknownLocation: a location the backend does not know is named
-// with its attribute and the known locations.
+// TestAccountUnknownLocation: a location the backend does not know is an
+// error on the account's location setting at plan time, with the known
+// locations, before an instance or a catalog is planned against it.
 func TestAccountUnknownLocation(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
@@ -60,7 +61,8 @@ func TestAccountUnknownLocation(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{{
 			Config:      cfg,
-			ExpectError: acctest.Match(`The health check of account "test" \(adapter hcloud\) failed on hetzner_cloud\.location = "xyz9"\..*location "xyz9" does not exist; available: .*fsn1`),
+			PlanOnly:    true,
+			ExpectError: acctest.Match(`Invalid account configuration.*The hcloud adapter refuses hetzner_cloud\.location = "xyz9" of compute_provider_account\..*location "xyz9" does not exist; available: .*fsn1`),
 		}},
 	})
 }

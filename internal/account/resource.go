@@ -92,11 +92,11 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 			}
 			if s.Check != nil {
 				if err := s.Check(v.ValueString()); err != nil {
-					// Redacted: a URL's user part, query or fragment may hold
-					// a credential, and the value of a sensitive variable
-					// reaches the provider without its mark.
+					// Redacted: a URL's user part, path, query or fragment may
+					// hold a credential, and the value of a sensitive
+					// variable reaches the provider without its mark.
 					resp.Diagnostics.AddAttributeError(p, "Invalid account setting",
-						fmt.Sprintf("%s.%s = %q is refused: %s", BlockName(b.kind), s.Name, adapter.Redacted(v.ValueString()), tfdiag.Message(err)))
+						fmt.Sprintf("%s is refused: %s", adapter.Show(BlockName(b.kind)+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
 				}
 			}
 		}
@@ -172,7 +172,9 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		}
 	}
 	if fresh {
-		r.warnUnresolvable(ctx, &resp.Diagnostics, b, loc)
+		if r.warnUnresolvable(ctx, &resp.Diagnostics, b, loc) {
+			r.checkAtPlan(ctx, &resp.Diagnostics, b, loc)
+		}
 	}
 }
 
@@ -180,24 +182,65 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 // warns about those that cannot be resolved here, which the apply's health
 // check would otherwise be the first to say. Only a warning: a saved plan
 // may be applied where the secret is. The value is dropped at once.
-func (r *Resource) warnUnresolvable(ctx context.Context, diags *diag.Diagnostics, b block, loc adapter.Locator) {
+// It reports whether every secret resolved.
+func (r *Resource) warnUnresolvable(ctx context.Context, diags *diag.Diagnostics, b block, loc adapter.Locator) bool {
 	if r.accounts == nil || r.accounts.Env.Secrets == nil {
-		return
+		return false
 	}
+	resolved := true
 	for _, s := range b.def.Settings {
 		ref := loc.Settings[s.Name]
 		if !s.Secret || ref == "" {
 			continue
 		}
 		_, err := r.accounts.Env.Secrets.Resolve(ctx, ref)
+		if err != nil {
+			resolved = false
+		}
 		if err == nil || tfdiag.UnknownUntilApply(err) {
 			continue
 		}
 		diags.AddAttributeWarning(b.path().AtName(s.Name), "Secret reference cannot be resolved",
-			fmt.Sprintf("%s.%s = %q cannot be resolved here: %s\n\nThe apply's health check will fail unless the secret is there when "+
+			fmt.Sprintf("%s cannot be resolved here: %s\n\nThe apply's health check will fail unless the secret is there when "+
 				"terraform apply runs: set the environment variable or file in the environment that runs Terraform, add the entry to the "+
-				"provider block's secrets, or fix the reference.", BlockName(b.kind), s.Name, ref, tfdiag.Message(err)))
+				"provider block's secrets, or fix the reference.", adapter.Show(BlockName(b.kind)+"."+s.Name, adapter.Redacted(ref)), tfdiag.Message(err)))
 	}
+	return resolved
+}
+
+// planCheckTimeout bounds the plan-time health check: a backend that is slow
+// to answer must not hold up a plan, and apply checks again anyway.
+const planCheckTimeout = 30 * time.Second
+
+// checkAtPlan runs the account's health check once for a new locator, so
+// that a setting the backend refuses (a location it does not know, an
+// endpoint that does not serve its API) is an error on that setting at plan
+// time, before anything that uses the account is planned against it. Other
+// failures are left to the apply's health check: a refused token or an
+// unreachable backend may be fine where a saved plan is applied.
+func (r *Resource) checkAtPlan(ctx context.Context, diags *diag.Diagnostics, b block, loc adapter.Locator) {
+	acc, _, err := r.accounts.Open(loc.String())
+	if err == nil {
+		ctx, cancel := context.WithTimeout(ctx, planCheckTimeout)
+		err = acc.Check(ctx)
+		cancel()
+	}
+	field := adapter.FieldOf(err)
+	i := slices.IndexFunc(b.def.Settings, func(s adapter.Setting) bool { return s.Name == field })
+	if !adapter.Is(err, adapter.InvalidConfig) || i < 0 || b.def.Settings[i].Secret || adapter.Unresolved(err) || tfdiag.UnknownUntilApply(err) {
+		return
+	}
+	addSettingError(diags, b, "Invalid account configuration",
+		fmt.Sprintf("The %s adapter refuses %s of compute_provider_account.", b.kind, settingOrName(b, err)), err)
+}
+
+// settingOrName is settingAt, or the setting's name alone when the
+// configuration leaves it to its default.
+func settingOrName(b block, err error) string {
+	if s := settingAt(b, err); s != "" {
+		return s
+	}
+	return BlockName(b.kind) + "." + adapter.FieldOf(err)
 }
 
 func addSettingError(diags *diag.Diagnostics, b block, summary, detail string, err error) {
@@ -231,5 +274,5 @@ func settingAt(b block, err error) string {
 	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].Secret {
 		return name
 	}
-	return fmt.Sprintf("%s = %q", name, adapter.Redacted(v.ValueString()))
+	return adapter.Show(name, adapter.Redacted(v.ValueString()))
 }

@@ -91,11 +91,12 @@ func TestAccountRefusedToken(t *testing.T) {
 func TestAccountValidation(t *testing.T) {
 	t.Parallel()
 	cases := map[string]planError{
-		"raw token":      {`hetzner_cloud = { token = "abcdefSECRET" }`, `hetzner_cloud.token must be a secret reference, never the secret: the value is not a secret reference \(the value is not shown`},
-		"unknown scheme": {`hetzner_cloud = { token = "vault://x" }`, `scheme "vault" is not known`},
-		"plain http":     {`hetzner_cloud = { token = "env://X", endpoint = "http://example.com/v1" }`, `hetzner_cloud.endpoint = "http://example.com/v1" is refused: .*plain http`},
-		"bad location":   {`hetzner_cloud = { token = "env://X", location = "Not A Location" }`, `hetzner_cloud.location = "Not A Location" is refused: .*not a Hetzner Cloud location name`},
-		"no block":       {``, `needs exactly one adapter block`},
+		"raw token":           {`hetzner_cloud = { token = "abcdefSECRET" }`, `hetzner_cloud.token must be a secret reference, never the secret: the value is not a secret reference \(the value is not shown`},
+		"unknown scheme":      {`hetzner_cloud = { token = "vault://x" }`, `scheme "vault" is not known`},
+		"plain http":          {`hetzner_cloud = { token = "env://X", endpoint = "http://example.com/v1" }`, `hetzner_cloud.endpoint = "http://example.com/v1" is refused: .*plain http`},
+		"bad location":        {`hetzner_cloud = { token = "env://X", location = "Not A Location" }`, `hetzner_cloud.location \(the value is not shown, it may be a secret\) is refused: .*not a Hetzner Cloud location name`},
+		"bad location, plain": {`hetzner_cloud = { token = "env://X", location = "fsn_1" }`, `hetzner_cloud.location = "fsn_1" is refused: .*not a Hetzner Cloud location name`},
+		"no block":            {``, `needs exactly one adapter block`},
 	}
 	expectPlanErrors(t, "name = \"x\"\n  ", cases)
 }

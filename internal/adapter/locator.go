@@ -29,20 +29,23 @@ func (l Locator) String() string {
 	return l.Kind + ":" + v.Encode()
 }
 
-// ParseLocator reads a locator's text form.
+// ParseLocator reads a locator's text form. Its errors never repeat the
+// value, which may be a secret pasted in the wrong place: callers name it
+// with RedactID.
 func ParseLocator(s string) (Locator, error) {
 	kind, rest, ok := strings.Cut(s, ":")
 	if !ok || kind == "" || strings.Contains(s, "/") {
-		return Locator{}, Errorf(InvalidInput, "%q is not an account id; account ids look like KIND:key=value&... (see the account's id attribute)", s)
+		return Locator{}, Errorf(InvalidInput, "it is not an account id; account ids look like KIND:key=value&... (see the account's id attribute)")
 	}
 	v, err := url.ParseQuery(rest)
 	if err != nil {
-		return Locator{}, Errorf(InvalidInput, "account id %q has malformed settings: %v", s, err)
+		// Not err itself: it quotes the part of the value it could not read.
+		return Locator{}, Errorf(InvalidInput, "the account id's settings are malformed (a value is not query-escaped); use the account's id attribute as it is")
 	}
 	l := Locator{Kind: kind, Settings: map[string]string{}}
 	for k, vs := range v {
 		if len(vs) != 1 {
-			return Locator{}, Errorf(InvalidInput, "account id %q repeats setting %q", s, k)
+			return Locator{}, Errorf(InvalidInput, "the account id repeats setting %s; name each setting once", Quoted(Redacted(k)))
 		}
 		l.Settings[k] = vs[0]
 	}
@@ -67,10 +70,11 @@ func InstanceID(account Locator, machineID string) string {
 }
 
 // ParseInstanceID splits an instance id into its account and machine id.
+// Like ParseLocator, its errors never repeat the value.
 func ParseInstanceID(s string) (Locator, string, error) {
 	i := strings.LastIndex(s, "/")
 	if i <= 0 || i == len(s)-1 {
-		return Locator{}, "", Errorf(InvalidInput, "%q is not an instance id; instance ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the compute_provider_account's id", s)
+		return Locator{}, "", Errorf(InvalidInput, "it is not an instance id; instance ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the compute_provider_account's id")
 	}
 	l, err := ParseLocator(s[:i])
 	if err != nil {

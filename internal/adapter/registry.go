@@ -34,6 +34,8 @@ type Definition struct {
 	Description  string
 	Capabilities Capabilities
 	Settings     []Setting
+	// Rules are the backend's rules for names, labels and machine ids.
+	Rules Rules
 	// New builds an adapter for settings already checked against Settings,
 	// defaults applied. It must not call the backend.
 	New func(settings map[string]string, env Env) (Adapter, error)
@@ -56,7 +58,7 @@ func (d Definition) Normalize(settings map[string]string) (map[string]string, er
 	out := map[string]string{}
 	for name := range settings {
 		if !slices.ContainsFunc(d.Settings, func(s Setting) bool { return s.Name == name }) {
-			return nil, Errorf(InvalidConfig, "%s accounts have no setting %q; known: %s", d.Kind, name, strings.Join(d.settingNames(), ", ")).WithField(name)
+			return nil, Errorf(InvalidConfig, "%s accounts have no setting %s; known: %s", d.Kind, Quoted(Redacted(name)), strings.Join(d.settingNames(), ", ")).WithField(name)
 		}
 	}
 	for _, s := range d.Settings {

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 )
@@ -18,50 +19,42 @@ const refSyntax = "env://NAME, file:///absolute/path or provider://NAME"
 
 // ParseRef checks that s is a secret reference. The error never repeats a
 // value without "://", since a user who pasted a token where a reference
-// belongs must not see it printed back into logs, and repeats a URL-shaped
-// value only as Redacted shows it.
+// belongs must not see it printed back into logs, and shows a malformed
+// reference only by its scheme, since its name part may be the secret.
 func ParseRef(s string) (scheme, name string, err error) {
 	scheme, name, ok := strings.Cut(s, "://")
 	switch {
 	case !ok:
 		return "", "", Errorf(InvalidConfig, "the value is not a secret reference (the value is not shown, it may be a secret); use %s", refSyntax)
-	case scheme == "env" && validEnvName(name):
-	case scheme == "provider" && name != "" && !strings.ContainsAny(name, "/ "):
-	case scheme == "file" && strings.HasPrefix(name, "/") && len(name) > 1:
-	case scheme == "env", scheme == "provider", scheme == "file":
-		return "", "", Errorf(InvalidConfig, "secret reference %s is malformed; use %s", Redacted(s), refSyntax)
-	default:
-		shown := Redacted(s)
-		shownScheme, _, _ := strings.Cut(shown, "://")
-		return "", "", Errorf(InvalidConfig, "secret reference %s: scheme %q is not known; use %s", shown, shownScheme, refSyntax)
+	case wellFormedRef(s):
+		return scheme, name, nil
+	case isRefScheme(scheme):
+		return "", "", Errorf(InvalidConfig, "secret reference %s is malformed (the rest is not shown, it may be a secret); use %s", shownRef(s), refSyntax)
+	case plainScheme(scheme):
+		return "", "", Errorf(InvalidConfig, "secret reference %s: scheme %q is not known; use %s", shownRef(s), scheme, refSyntax)
 	}
-	return scheme, name, nil
+	return "", "", Errorf(InvalidConfig, "the value is not a secret reference (the value is not shown, it may be a secret); use %s", refSyntax)
 }
 
-// Redacted is s as a message may repeat it. A URL-shaped value ("x://...")
-// keeps what stands before "://" only when it is a plain scheme, and loses
-// everything up to its last "@" (a user part may hold a password) and
-// everything from its first "?" or "#" (a query or fragment may hold a
-// token); the rest, and any other value, is unchanged. It works on text, not
-// on a parsed URL, so that a URL too malformed to parse is redacted too.
-func Redacted(s string) string {
-	scheme, rest, ok := strings.Cut(s, "://")
-	if !ok {
-		return s
+// isRefScheme reports whether scheme is one of the reference schemes.
+func isRefScheme(scheme string) bool {
+	return scheme == "env" || scheme == "file" || scheme == "provider"
+}
+
+// wellFormedRef reports whether s is a reference ParseRef accepts.
+func wellFormedRef(s string) bool {
+	scheme, name, ok := strings.Cut(s, "://")
+	switch {
+	case !ok:
+		return false
+	case scheme == "env":
+		return validEnvName(name)
+	case scheme == "provider":
+		return name != "" && !strings.ContainsAny(name, "/ ")
+	case scheme == "file":
+		return strings.HasPrefix(name, "/") && len(name) > 1
 	}
-	if strings.ContainsFunc(scheme, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')
-	}) {
-		// Not a scheme: whatever stands before "://" is not shown.
-		scheme = "…"
-	}
-	if i := strings.LastIndex(rest, "@"); i >= 0 {
-		rest = "…@" + rest[i+1:]
-	}
-	if i := strings.IndexAny(rest, "?#"); i >= 0 {
-		rest = rest[:i] + "…"
-	}
-	return scheme + "://" + rest
+	return false
 }
 
 func validEnvName(s string) bool {
@@ -89,12 +82,29 @@ type SecretResolver struct {
 	ReadFile  func(string) ([]byte, error)
 }
 
+// ErrUnresolved marks the failure of a well-formed reference that names no
+// secret here: the variable is not set, the file cannot be read, the
+// provider block has no such entry, or the secret is empty. Plan-time
+// checks only warn about it, since a saved plan may be applied where the
+// secret is; apply fails on it.
+var ErrUnresolved = errors.New("the secret reference cannot be resolved here")
+
+// Unresolved reports whether err comes from a reference that names no
+// secret here (ErrUnresolved).
+func Unresolved(err error) bool { return errors.Is(err, ErrUnresolved) }
+
 // Resolve returns the secret's value. Errors are InvalidConfig and name the
-// reference, never the value.
+// reference, never the value; those of a well-formed reference that names no
+// secret wrap ErrUnresolved.
 func (r SecretResolver) Resolve(_ context.Context, ref string) (string, error) {
 	scheme, name, err := ParseRef(ref)
 	if err != nil {
 		return "", err
+	}
+	unresolved := func(format string, args ...any) error {
+		e := Errorf(InvalidConfig, format, args...)
+		e.Err = ErrUnresolved
+		return e
 	}
 	var value string
 	switch scheme {
@@ -105,7 +115,7 @@ func (r SecretResolver) Resolve(_ context.Context, ref string) (string, error) {
 		}
 		v, ok := lookup(name)
 		if !ok {
-			return "", Errorf(InvalidConfig, "secret reference %s: environment variable %s is not set in the provider's environment", ref, name)
+			return "", unresolved("secret reference %s: environment variable %s is not set in the provider's environment", ref, name)
 		}
 		value = v
 	case "file":
@@ -115,18 +125,18 @@ func (r SecretResolver) Resolve(_ context.Context, ref string) (string, error) {
 		}
 		b, err := read(name)
 		if err != nil {
-			return "", Errorf(InvalidConfig, "secret reference %s: the file cannot be read (%s)", ref, fileReason(err))
+			return "", unresolved("secret reference %s: the file cannot be read (%s)", ref, fileReason(err))
 		}
 		value = strings.TrimRight(string(b), "\r\n")
 	case "provider":
 		v, ok := r.Provider[name]
 		if !ok {
-			return "", Errorf(InvalidConfig, "secret reference %s: the provider block's secrets map has no entry %q", ref, name)
+			return "", unresolved("secret reference %s: the provider block's secrets map has no entry %q", ref, name)
 		}
 		value = v
 	}
 	if value == "" {
-		return "", Errorf(InvalidConfig, "secret reference %s resolves to an empty value", ref)
+		return "", unresolved("secret reference %s resolves to an empty value", ref)
 	}
 	return value, nil
 }

@@ -210,7 +210,7 @@ func (r *Resource) open(diags *diag.Diagnostics, summary string, account types.S
 	}
 	if err != nil {
 		diags.AddAttributeError(path.Root("account"), summary,
-			fmt.Sprintf("account %q cannot be opened: %s", account.ValueString(), tfdiag.Message(err)))
+			fmt.Sprintf("account %s cannot be opened: %s", adapter.Quoted(adapter.RedactID(account.ValueString())), tfdiag.Message(err)))
 		return nil, adapter.Locator{}, "", false
 	}
 	return acc, loc, scope, true
@@ -262,8 +262,8 @@ func (r *Resource) target(diags *diag.Diagnostics, summary string, state model) 
 func machineOf(diags *diag.Diagnostics, summary string, id types.String) (string, bool) {
 	_, machineID, err := adapter.ParseInstanceID(id.ValueString())
 	if err != nil {
-		diags.AddError(summary, fmt.Sprintf("The instance's id %q is malformed: %s. Remove the instance from state (terraform state rm) and import it again with ACCOUNT_ID/MACHINE_ID.",
-			id.ValueString(), tfdiag.Message(err)))
+		diags.AddError(summary, fmt.Sprintf("The instance's id %s is malformed: %s. Remove the instance from state (terraform state rm) and import it again with ACCOUNT_ID/MACHINE_ID.",
+			adapter.Quoted(adapter.RedactID(id.ValueString())), tfdiag.Message(err)))
 		return "", false
 	}
 	return machineID, true

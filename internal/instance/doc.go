@@ -1,9 +1,10 @@
 // Package instance is the compute_instance resource: one machine on an
-// account. It checks offer, image and location against the catalog at plan
-// time, creates idempotently (the key comes from the account's scope and the
-// name, so an interrupted apply that is simply run again finds its machine),
-// saves the id before waiting, reads through the account's shared listing,
-// and deletes only what carries the provider's mark.
+// account. It checks the name and labels against the rules the account's
+// adapter declares, and offer, image and location against the catalog, at
+// plan time; creates idempotently (the key comes from the account's scope
+// and the name, so an interrupted apply that is simply run again finds its
+// machine), saves the id before waiting, reads through the account's shared
+// listing, and deletes only what carries the provider's mark.
 //
 // It imports internal/adapter and internal/tfdiag, never a concrete adapter.
 package instance

@@ -38,7 +38,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	case adapter.IsNotFound(err):
 		resp.Diagnostics.AddWarning("Instance is gone",
 			fmt.Sprintf("Machine %s (%q) no longer exists on account %s: %s\n\nIt was removed from the state; the next apply creates it again.",
-				machineID, state.Name.ValueString(), state.Account.ValueString(), tfdiag.Message(err)))
+				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString()), tfdiag.Message(err)))
 		resp.State.RemoveResource(ctx)
 		return
 	case tfdiag.UnknownUntilApply(err):
@@ -56,7 +56,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 				"A refresh uses the account settings recorded in state. If the configuration now gives the instance's account other settings "+
 				"(another secret reference, say), keep the recorded ones working for one more run, or run terraform apply -refresh=false once "+
 				"so the new account is recorded; otherwise fix the account's settings or the provider block's secrets.",
-				machineID, state.Name.ValueString(), state.Account.ValueString()), err)
+				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString())), err)
 		return
 	case err != nil:
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
@@ -83,17 +83,25 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 
 // ImportState takes ACCOUNT_ID/MACHINE_ID. It records the id and account;
 // Read fills the rest. user_data_sha256 stays null, since the user data a
-// machine was created with cannot be read back.
+// machine was created with cannot be read back. An id the account's adapter
+// could not have given fails here, with the form it expects. The id is
+// shown only redacted: it may hold a secret pasted in the wrong place.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	loc, machineID, err := adapter.ParseInstanceID(req.ID)
 	if err == nil && r.accounts != nil {
 		// Fill the account's defaults, so the id matches the one
 		// compute_provider_account computes from the same settings.
 		loc, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+		if err == nil {
+			def, _ := r.accounts.Registry.Definition(loc.Kind)
+			err = checkMachineID(machineID, def)
+		}
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to import instance",
-			fmt.Sprintf("The import id %q must be ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the compute_provider_account's id: %s", req.ID, tfdiag.Message(err)))
+			fmt.Sprintf("The import id %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
+				"compute_provider_account's id (its id attribute) and MACHINE_ID the machine's own id at the backend.",
+				adapter.Quoted(adapter.RedactID(req.ID)), tfdiag.Message(err)))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(adapter.InstanceID(loc, machineID)))...)

@@ -100,6 +100,11 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		if err == nil {
 			def, err = r.accounts.Registry.Definition(loc.Kind)
 		}
+		if err == nil {
+			// Settings the adapter refuses (a token where a reference
+			// belongs, say) are the account's fault, not the catalog's.
+			_, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+		}
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("account"), "Invalid account",
 				fmt.Sprintf("account must be a compute_provider_account's id: %s", tfdiag.Message(err)))
@@ -119,9 +124,18 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		}
 	}
 
+	if accountKnown {
+		checkRules(&plan, &state, creating, def, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+
 	changed := !creating && (!plan.OfferID.Equal(state.OfferID) || !plan.Image.Equal(state.Image) || !plan.Location.Equal(state.Location))
 	if (creating || changed) && accountKnown && known(plan.OfferID, plan.Image, plan.Name) && !plan.Location.IsUnknown() {
-		r.checkCatalog(ctx, &plan, resp)
+		var location types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("location"), &location)...)
+		r.checkCatalog(ctx, &plan, location.IsNull(), resp)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -198,10 +212,12 @@ func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
 }
 
 // checkCatalog asks the adapter whether the request would be accepted. A
-// refusal is an error on the attribute at fault; a backend that cannot answer
-// now only warns, since apply checks again; a secret that arrives at apply
-// skips the check.
-func (r *Resource) checkCatalog(ctx context.Context, plan *model, resp *resource.ModifyPlanResponse) {
+// refusal is an error on the attribute at fault, or on the account when the
+// location is the account's own; a backend that cannot answer now, or a
+// secret that cannot be resolved where the plan runs, only warns, since
+// apply checks again (a saved plan may be applied where the secret is); a
+// secret that arrives at apply skips the check.
+func (r *Resource) checkCatalog(ctx context.Context, plan *model, locationFromAccount bool, resp *resource.ModifyPlanResponse) {
 	acc, _, err := r.accounts.Open(plan.Account.ValueString())
 	if err == nil {
 		labels, _ := plan.labels(ctx)
@@ -213,12 +229,24 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, resp *resource
 			Labels:   labels,
 		})
 	}
+	const unchecked = "Instance not checked against the catalog"
 	switch {
 	case err == nil, tfdiag.UnknownUntilApply(err):
+	case adapter.Unresolved(err):
+		tfdiag.AddWarning(&resp.Diagnostics, nil, unchecked,
+			fmt.Sprintf("The account's secret reference cannot be resolved where this plan runs, so offer_id %q, image %q and location %q "+
+				"are checked at apply instead, which needs the secret: make it available where terraform apply runs, or fix the reference.",
+				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
 	case adapter.Is(err, adapter.Transient), adapter.Is(err, adapter.RateLimited):
-		tfdiag.AddWarning(&resp.Diagnostics, fields, "Unable to check the instance against the catalog",
+		tfdiag.AddWarning(&resp.Diagnostics, fields, unchecked,
 			fmt.Sprintf("The catalog of the account could not be read, so offer_id %q, image %q and location %q are checked at apply instead.",
 				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
+	case adapter.FieldOf(err) == "location" && locationFromAccount:
+		// The user wrote no location here: the one to fix is the account's.
+		tfdiag.AddError(&resp.Diagnostics, nil, "Invalid instance",
+			fmt.Sprintf("Instance %q sets no location, so its account's location %s was used, and the backend does not know it. "+
+				"Fix the location setting of the compute_provider_account, or set location on this instance.",
+				plan.Name.ValueString(), adapter.Quoted(adapter.Redacted(plan.Location.ValueString()))), err)
 	default:
 		tfdiag.AddError(&resp.Diagnostics, fields, "Invalid instance",
 			fmt.Sprintf("The account refuses to create instance %q as configured. %s", plan.Name.ValueString(), tfdiag.WayOut(err)), err)

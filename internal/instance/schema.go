@@ -16,8 +16,8 @@ import (
 
 func resourceSchema(ctx context.Context) schema.Schema {
 	return schema.Schema{
-		MarkdownDescription: "One machine on an account. `offer_id`, `image` and `location` are checked against " +
-			"the account's catalog at plan time. Create is idempotent: an apply that was interrupted after the " +
+		MarkdownDescription: "One machine on an account. `name` and `labels` are checked against the rules of the " +
+			"account's backend, and `offer_id`, `image` and `location` against the account's catalog, at plan time. Create is idempotent: an apply that was interrupted after the " +
 			"backend accepted the machine finds it again when it is simply run again. Import with " +
 			"`ACCOUNT_ID/MACHINE_ID` (or an `import` block); a machine the provider did not create is marked as " +
 			"managed by the first apply after its import, and is never changed, powered or deleted before. " +
@@ -36,9 +36,11 @@ func resourceSchema(ctx context.Context) schema.Schema {
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The machine's name. Renaming is done in place. The name, with the account's scope, keys the idempotent create.",
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Required: true,
+				MarkdownDescription: "The machine's name, checked at plan time against the backend's rule (for Hetzner Cloud a " +
+					"valid hostname as RFC 1123 defines it: letters, digits and dashes in dot-separated parts). Renaming is done " +
+					"in place. The name, with the account's scope, keys the idempotent create.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"offer_id": schema.StringAttribute{
 				Required:            true,
@@ -66,8 +68,11 @@ func resourceSchema(ctx context.Context) schema.Schema {
 				Optional:  true,
 				Sensitive: true,
 				WriteOnly: true,
-				MarkdownDescription: "Cloud-init user data, given to the machine at creation. Write-only: it never reaches the " +
-					"plan or the state (Terraform 1.11 or later); `user_data_sha256` records its digest.",
+				MarkdownDescription: "Cloud-init user data, given to the machine at creation. Write-only: the provider keeps it " +
+					"out of the plan and the state (Terraform 1.11 or later); `user_data_sha256` records its digest. Terraform " +
+					"itself still saves what it is given in a saved plan file: a literal value in the configuration's copy, a " +
+					"`-var` or `TF_VAR_` value in its variables, sensitive or not. Pass user data that holds a secret with " +
+					"`file()`, or through a variable marked `ephemeral = true`.",
 			},
 			"user_data_sha256": schema.StringAttribute{
 				Computed: true,
@@ -81,7 +86,9 @@ func resourceSchema(ctx context.Context) schema.Schema {
 				Computed:    true,
 				Default:     mapdefault.StaticValue(types.MapValueMust(types.StringType, nil)),
 				MarkdownDescription: "Labels of the machine. Defaults to none, so labels added outside Terraform are " +
-					"removed by the next apply. The provider's own marks are kept beside them and never shown.",
+					"removed by the next apply. Keys and values are checked at plan time against the backend's rules (for " +
+					"Hetzner Cloud, its label syntax; the `hetzner.cloud/` and `compute.seedcompute.io/` prefixes are reserved). " +
+					"The provider's own marks are kept beside them and never shown.",
 			},
 			"power": schema.StringAttribute{
 				Optional:            true,

@@ -40,7 +40,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		resp.Diagnostics.AddAttributeError(path.Root("account"), summary,
 			fmt.Sprintf("account changes from %s to %s, which is another backend; a machine cannot move between backends in place. "+
 				"Make the new account known at plan time, so the plan replaces the machine, or keep the old account.",
-				state.Account.ValueString(), plan.Account.ValueString()))
+				adapter.RedactID(state.Account.ValueString()), adapter.RedactID(plan.Account.ValueString())))
 		return
 	}
 	machineID, ok := machineOf(&resp.Diagnostics, summary, state.ID)

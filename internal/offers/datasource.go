@@ -97,7 +97,8 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			},
 			"max_price_per_hour": schema.Float64Attribute{
 				Optional: true,
-				MarkdownDescription: "Only offers that cost at most this much per hour, in the offer's currency. 0 or more; " +
+				MarkdownDescription: "Only offers that cost at most this much per hour, in the offer's currency, VAT included " +
+					"(the price is gross, as `price_per_hour`). 0 or more; " +
 					"unset: no maximum. Offers without a price are left out when this is set, so 0 matches nothing.",
 				Validators: []validator.Float64{atLeastZero{"max_price_per_hour"}},
 			},
@@ -114,7 +115,7 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"memory_gib":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory in GiB."},
 					"disk_gib":       schema.Int64Attribute{Computed: true, MarkdownDescription: "Local disk in GiB."},
 					"gpus":           schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs; 0 without."},
-					"price_per_hour": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price per hour; 0 when the backend has no price."},
+					"price_per_hour": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price per hour, gross: VAT included (for Hetzner Cloud the API's gross price, \"price with VAT added\", not its net price). 0 when the backend has no price."},
 					"currency":       schema.StringAttribute{Computed: true, MarkdownDescription: "Currency of the price, e.g. `EUR`; empty without a price."},
 					"available":      schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the offer is on sale in its location now; a sold-out offer is listed with `false`, and `compute_instance` refuses it at plan time."},
 				}},
@@ -163,11 +164,14 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	seen := map[string]int{}
 	for i, id := range m.Accounts {
 		p := path.Root("accounts").AtListIndex(i)
+		// Ids are shown redacted: a secret pasted into one must not be
+		// printed back.
+		shown := adapter.RedactID(id.ValueString())
 		acc, loc, err := d.accounts.Open(id.ValueString())
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(p, summary,
-				fmt.Sprintf("accounts[%d] = %q is not a compute_provider_account id: %s\n\nUse the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.",
-					i, id.ValueString(), tfdiag.Message(err)))
+				fmt.Sprintf("%s is not a compute_provider_account id: %s\n\nUse the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.",
+					adapter.Show(fmt.Sprintf("accounts[%d]", i), shown), tfdiag.Message(err)))
 			continue
 		}
 		// The same account in two spellings of its id (settings in another
@@ -177,14 +181,14 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		}
 		if first, dup := seen[loc.String()]; dup {
 			resp.Diagnostics.AddAttributeError(p, summary,
-				fmt.Sprintf("accounts[%d] = %q is the same account as accounts[%d]; list each account once, or its offers appear twice.",
-					i, id.ValueString(), first))
+				fmt.Sprintf("%s is the same account as accounts[%d]; list each account once, or its offers appear twice.",
+					adapter.Show(fmt.Sprintf("accounts[%d]", i), shown), first))
 			continue
 		}
 		seen[loc.String()] = i
 		offers, err := acc.ListOffers(ctx, q)
 		if err != nil {
-			addListError(ctx, &resp.Diagnostics, p, i, id.ValueString(), loc, q, err)
+			addListError(ctx, &resp.Diagnostics, p, i, shown, loc, q, err)
 			continue
 		}
 		for _, o := range offers {
@@ -266,6 +270,7 @@ func describe(q adapter.Query) string {
 
 // addListError reports a failed listing of accounts[i] on the attribute it
 // concerns, with the way out a data source has: it has no timeouts block.
+// id is the account's id as RedactID shows it.
 func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i int, id string, loc adapter.Locator, q adapter.Query, err error) {
 	const summary = "Unable to list offers"
 	at := func(field string) (path.Path, bool) {
@@ -287,10 +292,16 @@ func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i i
 	case tfdiag.UnknownUntilApply(err):
 		detail = fmt.Sprintf("The offers of account %s cannot be listed during plan: its secret comes from the provider block's secrets, "+
 			"which are not known until apply. Use an env:// or file:// reference for accounts that compute_offers reads.", id)
+	case adapter.Unresolved(err):
+		// Unlike a plan-time check, a data source cannot wait for apply:
+		// its result is part of the plan.
+		detail = fmt.Sprintf("The offers of account %s cannot be listed: its secret reference cannot be resolved where Terraform runs, and "+
+			"compute_offers is read during plan, so the secret must be there already. Set it in the environment that runs terraform plan, "+
+			"or fix the reference.", id)
 	case adapter.FieldOf(err) == "location" && q.Location == "":
-		detail = fmt.Sprintf("Listing the offers of accounts[%d] (%s) failed: compute_offers sets no location, so the account's own location %q was used, "+
+		detail = fmt.Sprintf("Listing the offers of accounts[%d] (%s) failed: compute_offers sets no location, so the account's own location %s was used, "+
 			"and the backend does not know it. Fix the location setting of the compute_provider_account, or set location on this data source.",
-			i, id, loc.Settings["location"])
+			i, id, adapter.Quoted(adapter.Redacted(loc.Settings["location"])))
 	}
 	tfdiag.AddError(diags, at, summary, detail, err)
 }

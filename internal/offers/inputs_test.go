@@ -24,7 +24,7 @@ func TestOffersRefusedInputs(t *testing.T) {
 	}{
 		"no accounts":    {`accounts = []`, `accounts is empty: list the id of at least one compute_provider_account, e\.g\. accounts = \[compute_provider_account\.cloud\.id\]`},
 		"empty id":       {`accounts = [""]`, `accounts\[0\] is an empty string; use the id attribute of a compute_provider_account`},
-		"repeated id":    {fmt.Sprintf(`accounts = [%q, %q]`, id, id), `accounts\[1\] repeats accounts\[0\] \("hcloud:endpoint=\S+"\); list each account once`},
+		"repeated id":    {fmt.Sprintf(`accounts = [%q, %q]`, id, id), `accounts\[1\] repeats accounts\[0\] \(hcloud:endpoint=http://127\.0\.0\.1:1/v1&location=…&token=env://X\); list each account once`},
 		"negative vcpu":  {`accounts = ["` + id + `"]` + "\n  min_vcpu = -1", `min_vcpu = -1 is negative; use 0 or more, or leave min_vcpu out to not filter on it`},
 		"negative mem":   {`accounts = ["` + id + `"]` + "\n  min_memory_gib = -0.5", `min_memory_gib = -0.5 is negative; use 0 or more`},
 		"negative gpus":  {`accounts = ["` + id + `"]` + "\n  min_gpus = -2", `min_gpus = -2 is negative; use 0 or more`},
@@ -74,7 +74,7 @@ data "compute_offers" "q" {
   accounts = [compute_provider_account.test.id, "hcloud:token=env%%3A%%2F%%2F%s&endpoint=%s"]
 }
 `, acctest.TokenEnv, queryEscape(e.Endpoint)),
-			ExpectError: acctest.Match(`accounts\[1\] = "hcloud:token=\S+" is the same account as accounts\[0\]; list each account once`),
+			ExpectError: acctest.Match(`accounts\[1\] = "hcloud:endpoint=\S+&token=env://` + acctest.TokenEnv + `" is the same account as accounts\[0\]; list each account once`),
 		}},
 	})
 }
@@ -140,4 +140,23 @@ func closedEndpoint(t *testing.T) string {
 	addr := l.Addr().String()
 	l.Close()
 	return "http://" + addr + "/v1"
+}
+
+// TestOffersUnresolvableSecret: a data source is read during plan, so an
+// unresolvable reference fails it, and the message says where the secret
+// must be.
+func TestOffersUnresolvableSecret(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+data "compute_offers" "q" {
+  accounts = ["hcloud:endpoint=%s&location=fsn1&token=env%%3A%%2F%%2FCOMPUTE_TEST_NOT_SET_ANYWHERE"]
+}
+`, queryEscape(e.Endpoint)),
+			ExpectError: acctest.Match(`its secret reference cannot be resolved where Terraform runs, and compute_offers is read during plan, so the secret must be there already\..*environment variable COMPUTE_TEST_NOT_SET_ANYWHERE is not set`),
+		}},
+	})
 }

@@ -54,7 +54,7 @@ func (accountsCheck) ValidateList(_ context.Context, req validator.ListRequest, 
 		}
 		if first, dup := seen[id]; dup {
 			resp.Diagnostics.AddAttributeError(p, invalidFilter, fmt.Sprintf(
-				"accounts[%d] repeats accounts[%d] (%q); list each account once, or its offers appear twice.", i, first, id))
+				"accounts[%d] repeats accounts[%d] (%s); list each account once, or its offers appear twice.", i, first, adapter.RedactID(id)))
 			continue
 		}
 		seen[id] = i

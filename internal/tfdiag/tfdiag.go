@@ -101,7 +101,10 @@ func WayOut(err error) string {
 	case adapter.Transient, adapter.RateLimited:
 		return "The backend did not answer in time or asked to slow down; run the command again, or raise the timeouts block's value."
 	case adapter.AccessDenied:
-		return "Check that the account's credentials are valid and allowed to do this; the machine may belong to someone else."
+		// Not about a machine: AccessDenied is as often a refused token as a
+		// machine the provider does not manage, which callers that act on
+		// a machine explain themselves.
+		return "The backend refused the account's credentials for this: check that the account's secret references resolve to a valid, unexpired token or password with the permissions it needs."
 	case adapter.QuotaExceeded:
 		return "The account's quota is used up; free resources or ask the backend's owner to raise the quota."
 	case adapter.InvalidConfig:

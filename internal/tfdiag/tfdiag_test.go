@@ -53,3 +53,12 @@ func TestWayOutCoversRetriedAndRefusedCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestWayOutOfAccessDeniedSpeaksOfCredentials: a refused token is not a
+// machine that belongs to someone else.
+func TestWayOutOfAccessDeniedSpeaksOfCredentials(t *testing.T) {
+	w := WayOut(&adapter.Error{Code: adapter.AccessDenied})
+	if strings.Contains(w, "machine") || !strings.Contains(w, "credentials") {
+		t.Errorf("WayOut(AccessDenied) = %q", w)
+	}
+}

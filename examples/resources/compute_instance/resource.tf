@@ -28,6 +28,8 @@ resource "compute_instance" "web" {
 
   # Write-only: sent to the backend on create, never stored in state. Its
   # SHA-256 is kept as user_data_sha256, so an edit replaces the machine.
+  # A saved plan file still holds this literal: pass user data that holds a
+  # secret with file() or an ephemeral variable instead.
   user_data = <<-EOT
     #cloud-config
     packages: [nginx]

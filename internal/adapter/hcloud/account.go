@@ -154,7 +154,7 @@ func (a *account) confirmAPI(ctx context.Context) error {
 	_, err := a.api.get(ctx, func(ctx context.Context) (bool, error) {
 		_, _, err := a.client.Location.List(ctx, hcloud.LocationListOpts{ListOpts: hcloud.ListOpts{PerPage: 1}})
 		if err != nil {
-			return false, failListing("confirm that "+a.endpoint+" is the Hetzner Cloud API", err)
+			return false, failListing("confirm that "+adapter.Redacted(a.endpoint)+" is the Hetzner Cloud API", err)
 		}
 		return true, nil
 	})

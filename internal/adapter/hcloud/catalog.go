@@ -198,14 +198,14 @@ func unknownLocation(c *catalog, location string) error {
 func (a *account) Check(ctx context.Context) error {
 	locs, _, err := a.client.Location.List(ctx, hcloud.LocationListOpts{Name: a.location})
 	if err != nil {
-		return failListing("check the Hetzner Cloud account at "+a.endpoint, err)
+		return failListing("check the Hetzner Cloud account at "+adapter.Redacted(a.endpoint), err)
 	}
 	if len(locs) > 0 {
 		return nil
 	}
 	all, err := a.client.Location.All(ctx)
 	if err != nil {
-		return failListing("check the Hetzner Cloud account at "+a.endpoint, err)
+		return failListing("check the Hetzner Cloud account at "+adapter.Redacted(a.endpoint), err)
 	}
 	names := make([]string, 0, len(all))
 	for _, l := range all {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"time"
@@ -126,10 +127,21 @@ func classify(err error) error {
 	var netErr net.Error
 	if errors.As(err, &netErr) {
 		return &adapter.Error{Code: adapter.Transient, Err: err,
-			Message: "the Hetzner Cloud API could not be reached or did not answer: " + err.Error()}
+			Message: "the Hetzner Cloud API could not be reached or did not answer: " + describeFailure(err)}
 	}
 	return &adapter.Error{Code: adapter.Transient, Err: err,
-		Message: "unexpected failure talking to the Hetzner Cloud API: " + err.Error()}
+		Message: "unexpected failure talking to the Hetzner Cloud API: " + describeFailure(err)}
+}
+
+// describeFailure is a transport error's text with the request's URL
+// redacted: net/http quotes the whole URL, and the endpoint's path may hold
+// a credential.
+func describeFailure(err error) string {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		return urlErr.Op + " " + strconv.Quote(adapter.Redacted(urlErr.URL)) + ": " + urlErr.Err.Error()
+	}
+	return err.Error()
 }
 
 func classifyAPI(apiErr hcloud.Error, err error) error {

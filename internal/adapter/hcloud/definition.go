@@ -26,6 +26,7 @@ func definition(opts options) adapter.Definition {
 		Kind:         Kind,
 		Description:  "Hetzner Cloud virtual servers, through the Hetzner Cloud API.",
 		Capabilities: capabilities,
+		Rules:        rules,
 		Settings: []adapter.Setting{
 			{
 				Name:        "token",
@@ -61,26 +62,25 @@ var capabilities = adapter.Capabilities{
 // locationName is the API's own pattern for location names.
 var locationName = regexp.MustCompile(`^[a-z0-9]+(-?[a-z0-9]*)*$`)
 
+// checkLocationName does not repeat the value: callers show it redacted.
 func checkLocationName(v string) error {
 	if !locationName.MatchString(v) {
-		return adapter.Errorf(adapter.InvalidConfig, "%q is not a Hetzner Cloud location name; use a name such as fsn1, nbg1, hel1, ash, hil or sin", v)
+		return adapter.Errorf(adapter.InvalidConfig, "it is not a Hetzner Cloud location name; use a name such as fsn1, nbg1, hel1, ash, hil or sin")
 	}
 	return nil
 }
 
 // checkEndpoint accepts https anywhere and plain http only to a loopback
-// host, so a token is never sent in clear text over a network. Messages show
-// the value only as adapter.Redacted does: a user part, query or fragment may
-// hold a credential.
+// host, so a token is never sent in clear text over a network. Messages do
+// not repeat the value, which callers show redacted (adapter.Redacted): a
+// user part, path, query or fragment may hold a credential.
 func checkEndpoint(v string) error {
-	shown := adapter.Redacted(v)
 	u, err := url.Parse(v)
 	if err == nil && u.User != nil {
-		// Not repeated: the user part may hold a password.
 		return adapter.Errorf(adapter.InvalidConfig, "the endpoint carries credentials (user@ or user:password@); remove them, the API token comes from the token setting")
 	}
 	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return adapter.Errorf(adapter.InvalidConfig, "%q is not a base URL (a base URL has no user part, query or fragment); use https://api.hetzner.cloud/v1 or an https URL of a compatible API", shown)
+		return adapter.Errorf(adapter.InvalidConfig, "it is not a base URL (a base URL has no user part, query or fragment); use https://api.hetzner.cloud/v1 or an https URL of a compatible API")
 	}
 	switch u.Scheme {
 	case "https":
@@ -89,9 +89,9 @@ func checkEndpoint(v string) error {
 		if isLoopback(u.Hostname()) {
 			return nil
 		}
-		return adapter.Errorf(adapter.InvalidConfig, "%q uses plain http to a host that is not loopback, which would send the API token unencrypted; use https, or http only to 127.0.0.1, ::1 or localhost", shown)
+		return adapter.Errorf(adapter.InvalidConfig, "it uses plain http to a host that is not loopback, which would send the API token unencrypted; use https, or http only to 127.0.0.1, ::1 or localhost")
 	}
-	return adapter.Errorf(adapter.InvalidConfig, "%q has scheme %q; use https (or http to a loopback host)", shown, u.Scheme)
+	return adapter.Errorf(adapter.InvalidConfig, "it has scheme %s; use https (or http to a loopback host)", adapter.Quoted(adapter.Redacted(u.Scheme)))
 }
 
 func isLoopback(host string) bool {

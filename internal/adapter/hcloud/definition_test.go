@@ -53,3 +53,43 @@ func TestDefinitionSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestDefinitionRules: the rules the definition declares are the API's, as
+// the emulator enforces them, and each says what it allows.
+func TestDefinitionRules(t *testing.T) {
+	r := Definition().Rules
+	for _, rule := range []adapter.Rule{r.MachineID, r.MachineName, r.LabelKey, r.LabelValue} {
+		if rule.Check == nil || rule.Text == "" {
+			t.Fatalf("a rule without a check or a text: %+v", rule)
+		}
+	}
+	long := strings.Repeat("a", 64)
+	cases := []struct {
+		rule    adapter.Rule
+		name    string
+		allowed []string
+		refused []string
+	}{
+		{r.MachineID, "machine id", []string{"1", "4711", "9223372036854775807"}, []string{"", "0", "-1", "abc", "42abc", "9223372036854775808"}},
+		{r.MachineName, "name", []string{"web-1", "a", "web.example.com", "1web", strings.Repeat("a", 63)},
+			[]string{"", "web_1", "-web", "web-", "web..1", "web 1", "wéb", long, strings.Repeat("a.", 127) + "a"}},
+		{r.LabelKey, "label key", []string{"role", "a", "example.com/role", "my_key.x-y", strings.Repeat("a", 63)},
+			[]string{"", "-role", "role-", "has space", long, "Example.com/role", "/role", "example.com/", "hetzner.cloud/x", "compute.seedcompute.io/managed"}},
+		{r.LabelValue, "label value", []string{"", "web", "a.b_c-d", strings.Repeat("a", 63)}, []string{"-web", "web-", "has space", long, "a/b"}},
+	}
+	for _, c := range cases {
+		for _, v := range c.allowed {
+			if !c.rule.Allows(v) {
+				t.Errorf("%s %q refused", c.name, v)
+			}
+		}
+		for _, v := range c.refused {
+			if c.rule.Allows(v) {
+				t.Errorf("%s %q allowed", c.name, v)
+			}
+		}
+	}
+	if (adapter.Rule{}).Allows("anything") != true {
+		t.Error("an undeclared rule must allow every value")
+	}
+}

@@ -126,7 +126,7 @@ func stateOf(status hcloud.ServerStatus, hasAddress bool) adapter.State {
 func parseID(id string) (int64, error) {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, adapter.Errorf(adapter.InvalidInput, "%q is not a Hetzner Cloud server id; server ids are positive numbers, as shown in the console and by `hcloud server list`", id).WithField("id")
+		return 0, adapter.Errorf(adapter.InvalidInput, "%s is not a Hetzner Cloud server id; server ids are positive numbers, as shown in the console and by `hcloud server list`", adapter.Quoted(adapter.Redacted(id))).WithField("id")
 	}
 	return n, nil
 }

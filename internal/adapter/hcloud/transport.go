@@ -90,7 +90,7 @@ func refuseRedirect(endpoint string) func(*http.Request, []*http.Request) error 
 	return func(*http.Request, []*http.Request) error {
 		return adapter.Errorf(adapter.InvalidConfig,
 			"the endpoint %s answered with a redirect, which the provider does not follow so that the API token goes nowhere else; "+
-				"set endpoint to the API's base URL itself, such as https://api.hetzner.cloud/v1", endpoint).WithField("endpoint")
+				"set endpoint to the API's base URL itself, such as https://api.hetzner.cloud/v1", adapter.Redacted(endpoint)).WithField("endpoint")
 	}
 }
 
@@ -142,7 +142,8 @@ func (t *authTransport) log(req *http.Request, resp *http.Response, err error, t
 	}
 	attrs := []slog.Attr{
 		slog.String("method", req.Method),
-		slog.String("path", req.URL.Path),
+		// The endpoint's base path is part of it and may hold a credential.
+		slog.String("path", adapter.RedactedPath(req.URL.Path)),
 		slog.Duration("took", took),
 	}
 	if resp != nil {
