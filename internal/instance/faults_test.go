@@ -126,9 +126,9 @@ func TestInstanceInterruptedCreateKeepsMachine(t *testing.T) {
 					// The look-up before the create passes; the create is
 					// committed and its answer lost; the look-up after it
 					// hangs until the create's timeout ends it.
-					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Millisecond)})
+					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, DelayThenCommit: faults.Duration(time.Millisecond)})
 					e.DropNext("POST", "/servers", 1)
-					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Minute)})
+					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, DelayIfConnected: faults.Duration(time.Minute)})
 				},
 				Config: instance(e, "cut-1", `timeouts {
     create = "2s"

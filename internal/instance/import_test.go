@@ -177,7 +177,7 @@ func TestInstanceInterruptedCreate(t *testing.T) {
 // committed and its answer lost; the look-ups after it are refused, which is
 // not retried.
 func interruptCreate(t *testing.T, e *acctest.Emulator) {
-	mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, Latency: faults.Duration(time.Millisecond)})
+	mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, DelayThenCommit: faults.Duration(time.Millisecond)})
 	e.DropNext("POST", "/servers", 1)
 	e.FailNext("GET", "/servers", 2, 403, "forbidden")
 }

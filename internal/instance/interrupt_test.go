@@ -63,12 +63,14 @@ var (
 )
 
 // holdRoute holds every call of method on path until the client goes away;
-// commit says whether a write takes effect before the hold.
+// commit says whether a write takes effect before the hold
+// (commit_then_delay) or never, its client having left
+// (delay_if_connected).
 func holdRoute(t *testing.T, e *acctest.Emulator, method, path string, commit bool) {
 	t.Helper()
-	rule := faults.Rule{Method: method, Path: path, Latency: faults.Duration(time.Hour)}
+	rule := faults.Rule{Method: method, Path: path, DelayIfConnected: faults.Duration(time.Hour)}
 	if commit {
-		rule = faults.Rule{Method: method, Path: path, LatencyAfter: faults.Duration(time.Hour)}
+		rule = faults.Rule{Method: method, Path: path, CommitThenDelay: faults.Duration(time.Hour)}
 	}
 	if err := e.Faults().AddRule(rule); err != nil {
 		t.Fatal(err)

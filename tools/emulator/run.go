@@ -45,7 +45,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	var cfg config
 	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:0", "loopback `address` to listen on; port 0 picks a free one")
-	fs.DurationVar(&cfg.latency, "latency", 0, "delay added to every API request")
+	fs.DurationVar(&cfg.latency, "latency", 0, "delay before every API request reaches the API; a request whose client gives up meanwhile is not served")
 	fs.StringVar(&cfg.token, "token", "demo-token", "bearer `token` the Hetzner Cloud API accepts")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err

@@ -182,7 +182,7 @@ func TestRequestBoundIsNotACancellation(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
 	a := newTestAccount(t, endpoint, func(o *options) { o.requestTimeout = 100 * time.Millisecond })
-	slow := faults.Rule{Method: "GET", Path: "/servers/{id}", Latency: faults.Duration(time.Hour)}
+	slow := faults.Rule{Method: "GET", Path: "/servers/{id}", DelayIfConnected: faults.Duration(time.Hour)}
 
 	slow.Count = 1
 	if err := e.Faults().AddRule(slow); err != nil {

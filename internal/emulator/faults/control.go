@@ -14,7 +14,9 @@ import (
 // current values when present. A bare JSON array is read as a list of
 // rules.
 type Settings struct {
-	Rules     []Rule     `json:"rules,omitempty"`
+	Rules []Rule `json:"rules,omitempty"`
+	// Latency is a delay_if_connected in front of every request (see
+	// Middleware.SetLatency); 0 turns it off.
 	Latency   *Duration  `json:"latency,omitempty"`
 	RateLimit *RateLimit `json:"rate_limit,omitempty"`
 	// MaxPageSize lowers the largest page a list answers with, so a client
@@ -124,6 +126,11 @@ func readSettings(body io.Reader) (Settings, error) {
 		err = dec.Decode(&s)
 	}
 	if err != nil {
+		if strings.Contains(err.Error(), `unknown field "latency`) {
+			// Rules once had latency and latency_after, which did not say
+			// what a write does when its client leaves.
+			return Settings{}, fmt.Errorf("reading fault settings: %w; a rule delays with delay_if_connected, delay_then_commit or commit_then_delay", err)
+		}
 		return Settings{}, fmt.Errorf("reading fault settings: %w", err)
 	}
 	return s, nil

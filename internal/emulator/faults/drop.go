@@ -2,6 +2,7 @@ package faults
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"time"
@@ -26,7 +27,8 @@ func dropAfter(next http.Handler, w http.ResponseWriter, r *http.Request) {
 // first gets nothing, though its call took effect.
 func answerLate(next http.Handler, w http.ResponseWriter, r *http.Request, d time.Duration) {
 	held := &heldWriter{discardWriter: discardWriter{header: http.Header{}}}
-	next.ServeHTTP(held, r)
+	// The commit does not depend on the client: it is already under way.
+	next.ServeHTTP(held, r.WithContext(context.WithoutCancel(r.Context())))
 	// The server notices a client leaving only once the body is read to
 	// its end; a handler may have stopped short.
 	_, _ = io.Copy(io.Discard, r.Body)
@@ -41,6 +43,19 @@ func answerLate(next http.Handler, w http.ResponseWriter, r *http.Request, d tim
 	}
 	w.WriteHeader(held.status)
 	_, _ = w.Write(held.body.Bytes())
+}
+
+// holdRequest takes r's body in at once, as a server that received the
+// request has it, waits d whatever the client does meanwhile, and returns
+// r detached from its client's context with the body it read, so the API
+// runs it to the end even when the client has gone (its answer is then
+// written to a closed connection and lost).
+func holdRequest(r *http.Request, d time.Duration) *http.Request {
+	body, _ := io.ReadAll(r.Body)
+	wait(context.Background(), d)
+	held := r.Clone(context.WithoutCancel(r.Context()))
+	held.Body = io.NopCloser(bytes.NewReader(body))
+	return held
 }
 
 type discardWriter struct {

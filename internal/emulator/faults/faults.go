@@ -1,7 +1,9 @@
 // Package faults is the HTTP middleware every emulator wraps around its API:
-// it counts requests by route, injects scripted failures, latency, dropped
-// responses and a rate-limit budget, and serves the JSON control API under
-// /_emulator. It uses the standard library only and knows nothing about a
+// it counts requests by route, injects scripted failures, dropped responses,
+// a rate-limit budget, a global latency and three delays named for what a
+// write does when its client leaves early (delay_if_connected,
+// delay_then_commit, commit_then_delay), and serves the JSON control API
+// under /_emulator. It uses the standard library only and knows nothing about a
 // particular API beyond the error-body function each emulator passes in, so
 // the Hetzner Cloud, Robot and Proxmox emulators can share it.
 package faults
@@ -102,7 +104,12 @@ func (m *Middleware) Clear() {
 	m.maxPageSize = 0
 }
 
-// SetLatency delays every API request by d (0 turns it off).
+// SetLatency delays every API request by d (0 turns it off). The global
+// latency is a delay_if_connected in front of every request: a request
+// whose client gives up while it waits never reaches the API, so a write
+// does not commit. A rule's delay_then_commit takes the global latency
+// into its own delay, so a request it matches runs whatever its client
+// does.
 func (m *Middleware) SetLatency(d time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -140,16 +147,32 @@ func (m *Middleware) DropNext(method, route string, n int) error {
 	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), Drop: true})
 }
 
-// DelayAnswerNext lets the next n calls of method on route reach the API at
-// once, so their effect is committed, and holds each answer back for d. A
-// client whose timeout is shorter than d gives up on a call that took
-// effect; hcloud-go retries such a timeout, even for a POST.
-func (m *Middleware) DelayAnswerNext(method, route string, n int, d time.Duration) error {
-	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), LatencyAfter: Duration(d)})
+// DelayIfConnectedNext holds the next n calls of method on route for d and
+// runs each only if its client is still connected: a client that gives up
+// first leaves nothing committed.
+func (m *Middleware) DelayIfConnectedNext(method, route string, n int, d time.Duration) error {
+	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), DelayIfConnected: Duration(d)})
 }
 
-// ServeHTTP counts the request, applies the rate-limit budget, the first
-// matching rule and the latency, then hands it to the wrapped API.
+// DelayThenCommitNext takes the next n calls of method on route in, holds
+// each for d and then runs it whether or not its client is still
+// connected, as a real API that received the request would: a client
+// whose timeout is shorter gives up on a call that takes effect after it
+// left. The handler waits the whole d, so keep d short.
+func (m *Middleware) DelayThenCommitNext(method, route string, n int, d time.Duration) error {
+	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), DelayThenCommit: Duration(d)})
+}
+
+// CommitThenDelayNext lets the next n calls of method on route reach the
+// API at once, so their effect is committed, and holds each answer back
+// for d. A client whose timeout is shorter than d gives up on a call that
+// took effect; hcloud-go retries such a timeout, even for a POST.
+func (m *Middleware) CommitThenDelayNext(method, route string, n int, d time.Duration) error {
+	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), CommitThenDelay: Duration(d)})
+}
+
+// ServeHTTP counts the request, applies the rate-limit budget, the latency
+// and the first matching rule, then hands it to the wrapped API.
 func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, m.cfg.ControlPrefix+"/") || r.URL.Path == m.cfg.ControlPrefix {
 		m.serveControl(w, r)
@@ -175,20 +198,31 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range headers {
 		w.Header().Set(k, v)
 	}
+	delay, ifConnected := latency, true
 	if rule != nil {
-		latency += rule.Latency.Std()
+		switch {
+		case rule.DelayIfConnected > 0:
+			delay += rule.DelayIfConnected.Std()
+		case rule.DelayThenCommit > 0:
+			delay += rule.DelayThenCommit.Std()
+			ifConnected = false
+		}
 	}
-	if !wait(r.Context(), latency) {
-		// The client has gone; nobody reads an answer.
-		return
+	if ifConnected {
+		if !wait(r.Context(), delay) {
+			// The client has gone; nobody reads an answer.
+			return
+		}
+	} else {
+		r = holdRequest(r, delay)
 	}
 	switch {
 	case limited:
 		m.writeError(w, http.StatusTooManyRequests, m.cfg.RateLimitCode, "rate limit exceeded")
 	case rule != nil && rule.Drop:
 		dropAfter(m.next, w, r)
-	case rule != nil && rule.LatencyAfter > 0:
-		answerLate(m.next, w, r, rule.LatencyAfter.Std())
+	case rule != nil && rule.CommitThenDelay > 0:
+		answerLate(m.next, w, r, rule.CommitThenDelay.Std())
 	case rule != nil && rule.Status != 0:
 		m.writeError(w, rule.Status, rule.Code, rule.Message)
 	default:
@@ -203,10 +237,11 @@ func (m *Middleware) writeError(w http.ResponseWriter, status int, code, message
 }
 
 // wait sleeps for d unless ctx ends first; it reports whether the full
-// delay passed.
+// delay passed. No delay always passes: without one, a request is served
+// as the server received it, whatever its client has done since.
 func wait(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
-		return ctx.Err() == nil
+		return true
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()

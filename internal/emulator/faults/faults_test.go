@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -124,61 +125,6 @@ func TestFailNextAppliesToNextMatchingCallsOnly(t *testing.T) {
 	}
 }
 
-func TestRulePathForms(t *testing.T) {
-	for _, tc := range []struct {
-		path, req string
-		match     bool
-	}{
-		{"/servers/{id}", "/v1/servers/9", true},
-		{"/servers/{id}", "/v1/servers/9/actions/reset", false},
-		{"/v1/servers/{id}", "/v1/servers/9", true},
-		{"/servers/9", "/v1/servers/9", true},
-		{"/servers/9", "/v1/servers/10", false},
-		{"/servers/{id}/actions/*", "/v1/servers/9/actions/reset", true},
-		{"/servers/{id}/actions/*", "/v1/servers/9", false},
-		{"*", "/v1/anything", true},
-		{"", "/v1/anything", true},
-	} {
-		m, _ := newMiddleware(t)
-		if err := m.AddRule(Rule{Path: tc.path, Status: 500, Code: "server_error"}); err != nil {
-			t.Fatal(err)
-		}
-		if got := do(t, m, "GET", tc.req, "").Code == 500; got != tc.match {
-			t.Errorf("rule path %q on %s: matched %v, want %v", tc.path, tc.req, got, tc.match)
-		}
-	}
-}
-
-func TestUnlimitedRuleHoldsUntilClear(t *testing.T) {
-	m, _ := newMiddleware(t)
-	if err := m.AddRule(Rule{Method: "get", Path: "/servers", Status: 500, Code: "server_error", Message: "boom"}); err != nil {
-		t.Fatal(err)
-	}
-	for range 5 {
-		if rec := do(t, m, "GET", "/v1/servers", ""); rec.Code != 500 || errorCode(t, rec) != "server_error" {
-			t.Fatalf("status %d body %s", rec.Code, rec.Body)
-		}
-	}
-	m.Clear()
-	if rec := do(t, m, "GET", "/v1/servers", ""); rec.Code != 200 {
-		t.Fatalf("after Clear: status %d", rec.Code)
-	}
-}
-
-func TestInvalidRulesAreRefused(t *testing.T) {
-	m, _ := newMiddleware(t)
-	for _, r := range []Rule{
-		{Path: "/x"},
-		{Path: "/x", Status: 200},
-		{Path: "/x", Status: 500, Drop: true},
-		{Path: "/x", Status: 500, Count: -1},
-	} {
-		if err := m.AddRule(r); err == nil {
-			t.Errorf("AddRule(%+v) accepted", r)
-		}
-	}
-}
-
 func TestDropCommitsThenClosesConnection(t *testing.T) {
 	m, a := newMiddleware(t)
 	srv := httptest.NewServer(m)
@@ -205,27 +151,126 @@ func TestDropCommitsThenClosesConnection(t *testing.T) {
 	}
 }
 
-func TestLatency(t *testing.T) {
-	m, _ := newMiddleware(t)
+// TestDelaysHoldTheCall: each delay, global or in a rule, holds the call
+// at least as long as it says, and a patient client gets the API's answer.
+func TestDelaysHoldTheCall(t *testing.T) {
 	const d = 20 * time.Millisecond
-	m.SetLatency(d)
-	start := time.Now()
-	do(t, m, "GET", "/v1/servers", "")
-	if took := time.Since(start); took < d {
-		t.Errorf("global latency: call took %v, want at least %v", took, d)
+	for name, set := range map[string]func(*Middleware) error{
+		"global latency":     func(m *Middleware) error { m.SetLatency(d); return nil },
+		"delay_if_connected": func(m *Middleware) error { return m.DelayIfConnectedNext("GET", "/servers", 1, d) },
+		"delay_then_commit":  func(m *Middleware) error { return m.DelayThenCommitNext("GET", "/servers", 1, d) },
+		"commit_then_delay":  func(m *Middleware) error { return m.CommitThenDelayNext("GET", "/servers", 1, d) },
+	} {
+		m, a := newMiddleware(t)
+		if err := set(m); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		rec := do(t, m, "GET", "/v1/servers", "")
+		if took := time.Since(start); took < d {
+			t.Errorf("%s: call took %v, want at least %v", name, took, d)
+		}
+		if rec.Code != 200 || rec.Body.String() != `{"ok":true}` || a.calls.Load() != 1 {
+			t.Errorf("%s: answered %d %q after %d calls, want the API's answer once", name, rec.Code, rec.Body, a.calls.Load())
+		}
 	}
+}
 
-	m.SetLatency(0)
-	if err := m.AddRule(Rule{Path: "/servers", Count: 1, Latency: Duration(d)}); err != nil {
+// TestDelaysWhenTheClientHasGone tells the three delays apart by the write
+// of a client that is gone before the delay ends (its context is done on
+// arrival): delay_if_connected and the global latency never run it,
+// delay_then_commit runs it after the delay with the body it took in and a
+// live context, commit_then_delay runs it at once.
+func TestDelaysWhenTheClientHasGone(t *testing.T) {
+	const d = time.Millisecond
+	for _, tc := range []struct {
+		name    string
+		set     func(*Middleware) error
+		commits bool
+	}{
+		{"global latency", func(m *Middleware) error { m.SetLatency(d); return nil }, false},
+		{"delay_if_connected", func(m *Middleware) error { return m.DelayIfConnectedNext("POST", "/servers", 1, d) }, false},
+		{"delay_then_commit", func(m *Middleware) error { return m.DelayThenCommitNext("POST", "/servers", 1, d) }, true},
+		{"delay_then_commit after the global latency", func(m *Middleware) error {
+			m.SetLatency(d)
+			return m.DelayThenCommitNext("POST", "/servers", 1, d)
+		}, true},
+		{"commit_then_delay", func(m *Middleware) error { return m.CommitThenDelayNext("POST", "/servers", 1, time.Hour) }, true},
+	} {
+		rec := &recorder{}
+		m := New(rec, Config{APIPrefix: "/v1"})
+		if err := tc.set(m); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		m.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/v1/servers", strings.NewReader(`{"name":"web-1"}`)).WithContext(ctx))
+		if got := rec.committed(); (len(got) == 1) != tc.commits || len(got) > 1 {
+			t.Errorf("%s: the API ran the write of a client that had gone %d times, want committed=%v", tc.name, len(got), tc.commits)
+		} else if tc.commits && got[0] != `{"name":"web-1"}` {
+			t.Errorf("%s: the API read body %q, want the request's", tc.name, got[0])
+		}
+	}
+}
+
+// TestDelayThenCommitOverTheNetwork: a client that gives up on a held POST
+// gets no answer, and the API still commits the write, with its body,
+// after the client left.
+func TestDelayThenCommitOverTheNetwork(t *testing.T) {
+	rec := &recorder{arrived: make(chan string, 1)}
+	m := New(rec, Config{APIPrefix: "/v1"})
+	srv := httptest.NewServer(m)
+	defer srv.Close()
+	if err := m.DelayThenCommitNext("POST", "/servers", 1, 300*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	start = time.Now()
-	if rec := do(t, m, "GET", "/v1/servers", ""); rec.Code != 200 {
-		t.Fatalf("latency-only rule must let the call through, got %d", rec.Code)
+	client := srv.Client()
+	client.Timeout = 20 * time.Millisecond
+	resp, err := client.Post(srv.URL+"/v1/servers", "application/json", strings.NewReader(`{"name":"late"}`))
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("held call answered with status %d before the client's timeout", resp.StatusCode)
 	}
-	if took := time.Since(start); took < d {
-		t.Errorf("rule latency: call took %v, want at least %v", took, d)
+	if n := len(rec.committed()); n != 0 {
+		t.Fatalf("the write committed %d times before the delay ended", n)
 	}
+	select {
+	case body := <-rec.arrived:
+		if body != `{"name":"late"}` {
+			t.Errorf("committed body %q", body)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the write never committed after its client left")
+	}
+}
+
+// recorder is an API that keeps the body of every write it runs and
+// refuses to run one whose context is done, as a handler that checks its
+// context would.
+type recorder struct {
+	mu      sync.Mutex
+	bodies  []string
+	arrived chan string
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Context().Err() != nil {
+		return
+	}
+	b, _ := io.ReadAll(r.Body)
+	rc.mu.Lock()
+	rc.bodies = append(rc.bodies, string(b))
+	rc.mu.Unlock()
+	if rc.arrived != nil {
+		rc.arrived <- string(b)
+	}
+	_, _ = io.WriteString(w, `{"ok":true}`)
+}
+
+func (rc *recorder) committed() []string {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return slices.Clone(rc.bodies)
 }
 
 func TestLatencyHonoursCancel(t *testing.T) {
@@ -246,105 +291,6 @@ func TestLatencyHonoursCancel(t *testing.T) {
 	}
 	if a.calls.Load() != 0 {
 		t.Error("a cancelled request reached the api")
-	}
-}
-
-func TestRateLimitBudget(t *testing.T) {
-	a := &api{}
-	now := time.Unix(1_700_000_000, 0)
-	var mu sync.Mutex
-	m := New(a, Config{APIPrefix: "/v1", Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
-	m.SetRateLimit(2, time.Hour)
-
-	for i, want := range []string{"1", "0"} {
-		rec := do(t, m, "GET", "/v1/servers", "")
-		if rec.Code != 200 {
-			t.Fatalf("call %d: status %d", i, rec.Code)
-		}
-		if got := rec.Header().Get("RateLimit-Remaining"); got != want {
-			t.Errorf("call %d: remaining %q, want %q", i, got, want)
-		}
-		if got := rec.Header().Get("RateLimit-Limit"); got != "2" {
-			t.Errorf("call %d: limit %q", i, got)
-		}
-	}
-	rec := do(t, m, "GET", "/v1/servers", "")
-	if rec.Code != http.StatusTooManyRequests || errorCode(t, rec) != "rate_limit_exceeded" {
-		t.Fatalf("over budget: status %d body %s", rec.Code, rec.Body)
-	}
-	// Two requests are missing, one comes back every 30 minutes.
-	if got, want := rec.Header().Get("RateLimit-Reset"), "1700003600"; got != want {
-		t.Errorf("reset %q, want %q", got, want)
-	}
-	if a.calls.Load() != 2 {
-		t.Errorf("api reached %d times, want 2", a.calls.Load())
-	}
-
-	mu.Lock()
-	now = now.Add(30 * time.Minute)
-	mu.Unlock()
-	if rec := do(t, m, "GET", "/v1/servers", ""); rec.Code != 200 {
-		t.Fatalf("after refill: status %d", rec.Code)
-	}
-	m.SetRateLimit(0, 0)
-	if rec := do(t, m, "GET", "/v1/servers", ""); rec.Header().Get("RateLimit-Limit") != "" {
-		t.Error("headers still sent after the budget was removed")
-	}
-}
-
-func TestControlAPI(t *testing.T) {
-	m, _ := newMiddleware(t)
-	if rec := do(t, m, "POST", "/_emulator/faults", `{"rules":[{"method":"GET","path":"/servers","count":1,"status":502}],"latency":"1ms","rate_limit":{"limit":100,"window":"1h"}}`); rec.Code != 200 {
-		t.Fatalf("POST faults: %d %s", rec.Code, rec.Body)
-	}
-	if rec := do(t, m, "POST", "/_emulator/faults", `[{"path":"/servers/{id}","status":404,"count":3}]`); rec.Code != 200 {
-		t.Fatalf("POST faults as array: %d %s", rec.Code, rec.Body)
-	}
-	rec := do(t, m, "GET", "/_emulator/faults", "")
-	var st State
-	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
-		t.Fatal(err)
-	}
-	if len(st.Rules) != 2 || st.Latency.Std() != time.Millisecond || st.RateLimit == nil || st.RateLimit.Limit != 100 {
-		t.Fatalf("state = %+v", st)
-	}
-
-	if rec := do(t, m, "GET", "/v1/servers", ""); rec.Code != 502 || errorCode(t, rec) != "bad_gateway" {
-		t.Fatalf("scripted call: %d %s", rec.Code, rec.Body)
-	}
-	// Control routes are neither faulted nor counted.
-	if err := m.AddRule(Rule{Status: 500}); err != nil {
-		t.Fatal(err)
-	}
-	rec = do(t, m, "GET", "/_emulator/stats", "")
-	var stats map[string]int
-	if err := json.Unmarshal(rec.Body.Bytes(), &stats); err != nil || rec.Code != 200 {
-		t.Fatalf("stats: %d %s", rec.Code, rec.Body)
-	}
-	if len(stats) != 1 || stats["GET /servers"] != 1 {
-		t.Errorf("stats = %v", stats)
-	}
-
-	if rec := do(t, m, "POST", "/_emulator/faults", `{"rules":[{"path":"/x"}]}`); rec.Code != 400 {
-		t.Errorf("invalid rule accepted: %d", rec.Code)
-	}
-	if rec := do(t, m, "POST", "/_emulator/faults", `{"bogus":1}`); rec.Code != 400 {
-		t.Errorf("unknown field accepted: %d", rec.Code)
-	}
-	if rec := do(t, m, "DELETE", "/_emulator/faults", ""); rec.Code != 204 {
-		t.Errorf("DELETE faults: %d", rec.Code)
-	}
-	if rec := do(t, m, "DELETE", "/_emulator/stats", ""); rec.Code != 204 {
-		t.Errorf("DELETE stats: %d", rec.Code)
-	}
-	if st := m.State(); len(st.Rules) != 0 || st.Latency != 0 || st.RateLimit != nil {
-		t.Errorf("after DELETE state = %+v", st)
-	}
-	if len(m.Stats()) != 0 {
-		t.Errorf("after DELETE stats = %v", m.Stats())
-	}
-	if rec := do(t, m, "GET", "/_emulator/nope", ""); rec.Code != 404 {
-		t.Errorf("unknown control route: %d", rec.Code)
 	}
 }
 

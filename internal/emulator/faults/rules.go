@@ -30,14 +30,25 @@ type Rule struct {
 	// the connection without an answer: the client cannot tell whether its
 	// call took effect.
 	Drop bool `json:"drop,omitempty"`
-	// Latency delays matching calls on top of the global latency. A rule
-	// with only Latency lets the call through afterwards.
-	Latency Duration `json:"latency,omitempty"`
-	// LatencyAfter runs the real handler at once, so a write is committed,
-	// and holds its answer back this long: a client whose timeout is
-	// shorter gives up on a call that took effect, and hcloud-go then
-	// resends even a POST.
-	LatencyAfter Duration `json:"latency_after,omitempty"`
+	// The three delays say what happens to a call whose client gives up
+	// while it waits; a rule sets at most one of them.
+	//
+	// DelayIfConnected holds the call this long (on top of the global
+	// latency) and runs it only if its client is still connected: a write
+	// whose client gave up first never commits. It may come with a status
+	// or drop, which then follow the delay.
+	DelayIfConnected Duration `json:"delay_if_connected,omitempty"`
+	// DelayThenCommit takes the request in at once, holds it this long (the
+	// global latency included) and then runs it whether or not its client
+	// is still connected, as a real API that already received the request
+	// would: a write commits even though nobody reads the answer. It may
+	// come with drop; not with a status, which answers without running the
+	// API and so has nothing to commit.
+	DelayThenCommit Duration `json:"delay_then_commit,omitempty"`
+	// CommitThenDelay runs the call at once, so a write is committed, and
+	// holds its answer back this long: a client whose timeout is shorter
+	// gives up on a call that took effect. It excludes status and drop.
+	CommitThenDelay Duration `json:"commit_then_delay,omitempty"`
 }
 
 type activeRule struct {
@@ -47,15 +58,28 @@ type activeRule struct {
 }
 
 func (r Rule) validate() error {
+	delays := 0
+	for _, d := range []Duration{r.DelayIfConnected, r.DelayThenCommit, r.CommitThenDelay} {
+		if d < 0 {
+			return fmt.Errorf("rule %s %s: a delay must be positive", r.Method, r.Path)
+		}
+		if d > 0 {
+			delays++
+		}
+	}
 	switch {
 	case r.Status != 0 && r.Drop:
 		return fmt.Errorf("rule %s %s: status and drop exclude each other", r.Method, r.Path)
 	case r.Status != 0 && (r.Status < 400 || r.Status > 599):
 		return fmt.Errorf("rule %s %s: status %d is not an error status", r.Method, r.Path, r.Status)
-	case r.LatencyAfter < 0 || (r.LatencyAfter > 0 && (r.Status != 0 || r.Drop)):
-		return fmt.Errorf("rule %s %s: latency_after must be positive and excludes status and drop", r.Method, r.Path)
-	case r.Status == 0 && !r.Drop && r.Latency <= 0 && r.LatencyAfter <= 0:
-		return fmt.Errorf("rule %s %s: needs a status, drop, latency or latency_after", r.Method, r.Path)
+	case delays > 1:
+		return fmt.Errorf("rule %s %s: delay_if_connected, delay_then_commit and commit_then_delay exclude each other; set one", r.Method, r.Path)
+	case r.CommitThenDelay > 0 && (r.Status != 0 || r.Drop):
+		return fmt.Errorf("rule %s %s: commit_then_delay excludes status and drop", r.Method, r.Path)
+	case r.DelayThenCommit > 0 && r.Status != 0:
+		return fmt.Errorf("rule %s %s: a status answers without running the API, so delay_then_commit has nothing to commit; use delay_if_connected with a status", r.Method, r.Path)
+	case r.Status == 0 && !r.Drop && delays == 0:
+		return fmt.Errorf("rule %s %s: needs a status, drop, delay_if_connected, delay_then_commit or commit_then_delay", r.Method, r.Path)
 	case r.Count < 0:
 		return fmt.Errorf("rule %s %s: negative count", r.Method, r.Path)
 	}

@@ -30,7 +30,8 @@ const BasePath = "/v1"
 type Options struct {
 	// Token is the bearer token the API accepts; empty accepts any request.
 	Token string
-	// Latency delays every API request.
+	// Latency delays every API request; a request whose client gives up
+	// meanwhile is never served (the faults' delay_if_connected).
 	Latency time.Duration
 	// ActionPolls is how many polls finish an action. A poll is any GET
 	// that shows the action (by id, or in an action list) or the server it
@@ -185,7 +186,8 @@ func (e *Emulator) nextIDLocked(kind string) int64 {
 }
 
 // Faults returns the fault middleware for scripting beyond the shortcuts
-// below (rules with latency, unlimited failures, the control API state).
+// below (rules that combine a delay with a status, unlimited failures, the
+// control API state).
 func (e *Emulator) Faults() *faults.Middleware { return e.faults }
 
 // FailNext answers the next n calls of method on route (e.g. "GET",
@@ -202,12 +204,28 @@ func (e *Emulator) DropNext(method, route string, n int) {
 	mustRule(e.faults.DropNext(method, route, n))
 }
 
-// DelayAnswerNext commits the next n calls of method on route at once and
-// holds each answer back for d, so a client whose timeout is shorter gives
-// up on a call that took effect. hcloud-go resends a call that timed out
-// this way (an http.Client timeout, not a context deadline), even a POST.
-func (e *Emulator) DelayAnswerNext(method, route string, n int, d time.Duration) {
-	mustRule(e.faults.DelayAnswerNext(method, route, n, d))
+// DelayIfConnectedNext holds the next n calls of method on route for d and
+// runs each only if its client is still there: a client that gives up
+// first leaves nothing committed.
+func (e *Emulator) DelayIfConnectedNext(method, route string, n int, d time.Duration) {
+	mustRule(e.faults.DelayIfConnectedNext(method, route, n, d))
+}
+
+// DelayThenCommitNext holds the next n calls of method on route for d and
+// then runs each whether or not its client is still there, as the real API
+// does with a request it received: a client that gave up meanwhile never
+// learns that its write took effect.
+func (e *Emulator) DelayThenCommitNext(method, route string, n int, d time.Duration) {
+	mustRule(e.faults.DelayThenCommitNext(method, route, n, d))
+}
+
+// CommitThenDelayNext commits the next n calls of method on route at once
+// and holds each answer back for d, so a client whose timeout is shorter
+// gives up on a call that took effect. hcloud-go resends a call that timed
+// out this way (an http.Client timeout, not a context deadline), even a
+// POST.
+func (e *Emulator) CommitThenDelayNext(method, route string, n int, d time.Duration) {
+	mustRule(e.faults.CommitThenDelayNext(method, route, n, d))
 }
 
 // mustRule panics on a rule the test wrote wrongly, such as a 2xx status;
@@ -218,7 +236,8 @@ func mustRule(err error) {
 	}
 }
 
-// SetLatency delays every API request by d.
+// SetLatency delays every API request by d, as a delay_if_connected: a
+// request whose client gives up meanwhile is never served.
 func (e *Emulator) SetLatency(d time.Duration) { e.faults.SetLatency(d) }
 
 // SetRateLimit enforces a budget of limit requests per window with the

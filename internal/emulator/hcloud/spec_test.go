@@ -97,11 +97,11 @@ func TestPowerActionsByStatus(t *testing.T) {
 	}
 }
 
-// TestDelayAnswerNextMakesHcloudGoResendACommittedCreate shows why the
+// TestCommitThenDelayMakesHcloudGoResendACommittedCreate shows why the
 // fault exists: hcloud-go retries a call that hit its HTTP client's
 // timeout, even a POST, so a create that was committed but answered late
 // is sent twice and the second meets the first's name.
-func TestDelayAnswerNextMakesHcloudGoResendACommittedCreate(t *testing.T) {
+func TestCommitThenDelayMakesHcloudGoResendACommittedCreate(t *testing.T) {
 	e, _, endpoint := start(t, emulator.Options{})
 	c := hcloud.NewClient(
 		hcloud.WithEndpoint(endpoint),
@@ -110,7 +110,7 @@ func TestDelayAnswerNextMakesHcloudGoResendACommittedCreate(t *testing.T) {
 		hcloud.WithRetryOpts(hcloud.RetryOpts{BackoffFunc: hcloud.ConstantBackoff(time.Millisecond), MaxRetries: 1}),
 	)
 	// The client's going away ends the hold, so the hour is never waited.
-	e.DelayAnswerNext("POST", "/servers", 1, time.Hour)
+	e.CommitThenDelayNext("POST", "/servers", 1, time.Hour)
 	_, _, err := c.Server.Create(ctx(t), createOpts("late", "cx22", "ubuntu-24.04", ""))
 	if !hcloud.IsError(err, hcloud.ErrorCodeUniquenessError) {
 		t.Fatalf("create answered late: %v, want the resent create's uniqueness_error", err)
@@ -121,7 +121,7 @@ func TestDelayAnswerNextMakesHcloudGoResendACommittedCreate(t *testing.T) {
 
 	// A patient client gets the held answer intact.
 	id := e.Servers()[0].ID
-	e.DelayAnswerNext("GET", "/servers/{id}", 1, 5*time.Millisecond)
+	e.CommitThenDelayNext("GET", "/servers/{id}", 1, 5*time.Millisecond)
 	s, _, err := newClient(endpoint, testToken).Server.GetByID(ctx(t), id)
 	if err != nil || s == nil || s.Name != "late" {
 		t.Fatalf("held read: %v %v", s, err)
