@@ -27,8 +27,16 @@ func (b Backoff) Delay(attempt int) time.Duration {
 // RetryDecision is the pure retry policy: whether err is worth another
 // attempt, and how long to wait first. Only Transient and RateLimited are
 // retried; a RateLimited wait honours the backend's retry-after.
+//
+// A request the backend never answered (NoAnswer) is not retried here: the
+// adapter has already sent it twice, each time waiting out the request's
+// bound, and every further attempt would cost another bound or two with
+// nothing learned. Retrying it until the operation's timeout would turn a
+// silent endpoint into a plan that hangs for the whole read timeout; failing
+// now tells the user within seconds which endpoint is silent. Answers that
+// say the backend failed or is busy (5xx, 429) are retried until the timeout.
 func RetryDecision(err error, attempt int, b Backoff) (retry bool, wait time.Duration) {
-	if err == nil || Canceled(err) {
+	if err == nil || Canceled(err) || NoAnswer(err) {
 		return false, 0
 	}
 	switch CodeOf(err) {
@@ -44,33 +52,38 @@ func RetryDecision(err error, attempt int, b Backoff) (retry bool, wait time.Dur
 // ctx ends. Waits select on ctx and the injected clock. When ctx ends during
 // retries, the error says what was retried, how often, and the last failure.
 func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(context.Context) error) error {
+	start := clock.Now()
 	for attempt := 1; ; attempt++ {
 		err := fn(ctx)
 		retry, wait := RetryDecision(err, attempt, b)
 		if !retry {
 			if err != nil && Canceled(err) && ctx.Err() != nil {
-				return gaveUp(what, attempt, err)
+				return gaveUp(what, attempt, clock.Now().Sub(start), err)
 			}
 			return err
 		}
 		if ctx.Err() != nil {
-			return gaveUp(what, attempt, err)
+			return gaveUp(what, attempt, clock.Now().Sub(start), err)
 		}
 		select {
 		case <-ctx.Done():
-			return gaveUp(what, attempt, err)
+			return gaveUp(what, attempt, clock.Now().Sub(start), err)
 		case <-clock.After(wait):
 		}
 	}
 }
 
-func gaveUp(what string, attempts int, last error) error {
+// gaveUp says what was retried, for how long and how often, so the reader
+// can tell a backend that kept failing from one that never got a chance.
+// The code stays the last failure's: a give-up is never absence.
+func gaveUp(what string, attempts int, took time.Duration, last error) error {
 	code := CodeOf(last)
 	if Canceled(last) {
 		code = Transient
 	}
 	return &Error{Code: code, Err: last,
-		Message: fmt.Sprintf("%s: gave up after %d attempt(s) when the timeout or cancellation came; last error: %v", what, attempts, last)}
+		Message: fmt.Sprintf("%s: retried for %s (%d attempt(s)) until the timeout or cancellation came; last error: %v",
+			what, took.Round(time.Second), attempts, last)}
 }
 
 // WaitFor polls check until it reports done, returns a non-retryable error,

@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -44,6 +45,47 @@ func TestRetryDecisionCoversEveryCode(t *testing.T) {
 	if retry, _ := RetryDecision(context.Canceled, 1, b); retry {
 		t.Error("a cancelled context must not be retried")
 	}
+	silent := fmt.Errorf("read server 42: %w", &Error{Code: Transient, Message: "did not answer within 5s", Err: ErrNoAnswer})
+	if retry, _ := RetryDecision(silent, 1, b); retry || !Is(silent, Transient) {
+		t.Error("a request the backend never answered is Transient and not retried again")
+	}
+}
+
+// TestRetryStopsAtASilentBackend: a failure that says the backend failed
+// is retried, a request it never answered ends the retries at once, and
+// neither becomes absence.
+func TestRetryStopsAtASilentBackend(t *testing.T) {
+	clock := &fakeClock{}
+	// The cancel only bounds the test when the silence is retried.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	err := Retry(ctx, clock, DefaultBackoff, "read server 42", func(context.Context) error {
+		calls++
+		if calls == 5 {
+			cancel()
+		}
+		if calls == 1 {
+			return Errorf(Transient, "the API failed (HTTP 503)")
+		}
+		return &Error{Code: Transient, Message: "did not answer within 5s, nor when asked once more", Err: ErrNoAnswer}
+	})
+	if calls != 2 || !NoAnswer(err) || IsNotFound(err) || !strings.Contains(err.Error(), "did not answer within 5s") {
+		t.Fatalf("err=%v after %d calls, want the silence after 2", err, calls)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	polls := 0
+	err = WaitFor(ctx, clock, DefaultBackoff, "running", func(context.Context) (bool, error) {
+		polls++
+		if polls == 5 {
+			cancel()
+		}
+		return false, &Error{Code: Transient, Err: ErrNoAnswer}
+	})
+	if polls != 1 || !NoAnswer(err) {
+		t.Fatalf("wait: err=%v after %d polls, want the silence after 1", err, polls)
+	}
 }
 
 func TestRetryStopsOnSuccessAndOnFinalCodes(t *testing.T) {
@@ -81,9 +123,9 @@ func TestRetryGivesUpWithWhatWasRetried(t *testing.T) {
 		}
 		return Errorf(RateLimited, "rate limit exceeded")
 	})
-	if err == nil || !strings.Contains(err.Error(), "create server web-1") || !strings.Contains(err.Error(), "4 attempt") ||
-		!strings.Contains(err.Error(), "rate limit exceeded") {
-		t.Fatalf("error %v must name what was retried, how often and the last failure", err)
+	if err == nil || !strings.Contains(err.Error(), "create server web-1") || !strings.Contains(err.Error(), "retried for 7s (4 attempt") ||
+		!strings.Contains(err.Error(), "rate limit exceeded") || !Is(err, RateLimited) {
+		t.Fatalf("error %v must name what was retried, for how long, how often and the last failure", err)
 	}
 }
 
