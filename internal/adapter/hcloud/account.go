@@ -15,14 +15,17 @@ import (
 
 // options are the knobs tests turn; Definition uses defaultOptions.
 type options struct {
-	// retry is hcloud-go's own retry of a request (rate limit, conflict,
-	// bad gateway, timeouts). Its waits select on the request's context; the
-	// backoff is short because the Terraform layer retries whole operations
-	// with its own, longer policy.
+	// retry is hcloud-go's own retry of a request that was answered with
+	// a rate limit, conflict, bad gateway or gateway timeout. Its waits
+	// select on the request's context; the backoff is short because the
+	// Terraform layer retries whole operations with its own, longer policy.
+	// A request that got no answer within requestTimeout is not among them:
+	// the transport sends it once more itself (see authTransport).
 	retry hcloud.RetryOpts
 	// poll paces waits for actions, on the account's Clock.
 	poll adapter.Backoff
-	// requestTimeout bounds every single HTTP request.
+	// requestTimeout bounds every single HTTP request, its whole answer
+	// included; adapter.Env.RequestTimeout, when set, replaces it.
 	requestTimeout time.Duration
 	// transport carries the requests; nil is http.DefaultTransport.
 	transport http.RoundTripper
@@ -40,9 +43,18 @@ func defaultOptions() options {
 			}),
 		},
 		poll:           adapter.Backoff{Initial: 500 * time.Millisecond, Max: 5 * time.Second},
-		requestTimeout: time.Minute,
+		requestTimeout: DefaultRequestTimeout,
 	}
 }
+
+// DefaultRequestTimeout bounds one request to the API. The API answers
+// reads in well under a second and accepts a server create in a few
+// seconds, so 5s leaves a wide margin, and a request cut short is sent once
+// more. It is short because a silent endpoint costs each operation two
+// bounds and a plan a few operations in a row (the account's health check,
+// then the instances' listing): about 20s, where a one-minute bound retried
+// by hcloud-go cost a plan four minutes.
+const DefaultRequestTimeout = 5 * time.Second
 
 // account is one Hetzner Cloud project, reached with one token reference.
 type account struct {
@@ -106,10 +118,11 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	}
 	timeout := opts.requestTimeout
 	if timeout <= 0 {
-		timeout = time.Minute
+		timeout = DefaultRequestTimeout
 	}
 	httpClient := &http.Client{
-		Transport:     &authTransport{base: base, secrets: secrets, ref: ref, timeout: timeout, logger: logger},
+		Transport: &authTransport{base: base, secrets: secrets, ref: ref, timeout: timeout,
+			endpoint: adapter.Redacted(endpoint), logger: logger},
 		CheckRedirect: refuseRedirect(endpoint),
 	}
 	clientOpts := []hcloud.ClientOption{

@@ -124,6 +124,11 @@ func classify(err error) error {
 	if errors.Is(err, hcloud.ErrStatusCode) {
 		return classifyStatus(statusOf(err), err)
 	}
+	var silent requestTimeout
+	if errors.As(err, &silent) {
+		// Keeps adapter.ErrNoAnswer in the chain through err.
+		return &adapter.Error{Code: adapter.Transient, Err: err, Message: silent.Error()}
+	}
 	var netErr net.Error
 	if errors.As(err, &netErr) {
 		return &adapter.Error{Code: adapter.Transient, Err: err,
@@ -157,6 +162,10 @@ func classifyAPI(apiErr hcloud.Error, err error) error {
 	var header http.Header
 	if resp := apiErr.Response(); resp != nil && resp.Response != nil {
 		header = resp.Header
+		if resp.StatusCode >= 500 {
+			// It answered, so it was not slow: it failed.
+			msg = fmt.Sprintf("the Hetzner Cloud API failed (HTTP %d %s): %s", resp.StatusCode, apiErr.Code, apiErr.Message)
+		}
 		if id := header.Get("X-Correlation-Id"); id != "" {
 			msg += " [correlation id " + id + "]"
 		}
@@ -185,6 +194,9 @@ func classifyAPI(apiErr hcloud.Error, err error) error {
 func classifyStatus(status int, err error) error {
 	out := &adapter.Error{Code: adapter.Transient, Err: err,
 		Message: fmt.Sprintf("the endpoint answered HTTP %d without an API error", status)}
+	if status >= 500 {
+		out.Message = fmt.Sprintf("the endpoint failed (HTTP %d, without an API error: the API or a proxy in front of it failed)", status)
+	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		out.Code = adapter.AccessDenied

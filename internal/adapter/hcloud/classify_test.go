@@ -148,15 +148,15 @@ func TestClassify(t *testing.T) {
 		{name: "422 service_error", rt: fakeTransport{status: 422, header: jsonHeader(), body: body("service_error", "error within a service", "")},
 			code: adapter.Transient},
 		{name: "500 server_error", rt: fakeTransport{status: 500, header: jsonHeader(), body: body("server_error", "error within the API backend", "")},
-			code: adapter.Transient},
+			code: adapter.Transient, contains: []string{"the Hetzner Cloud API failed (HTTP 500 server_error): error within the API backend", "c0ffee"}},
 		{name: "503 unavailable", rt: fakeTransport{status: 503, header: jsonHeader(), body: body("unavailable", "service unavailable", "")},
-			code: adapter.Transient},
+			code: adapter.Transient, contains: []string{"the Hetzner Cloud API failed (HTTP 503 unavailable): service unavailable"}},
 		{name: "504 timeout", rt: fakeTransport{status: 504, header: jsonHeader(), body: body("timeout", "request timeout", "")},
 			code: adapter.Transient},
 		{name: "unknown code", rt: fakeTransport{status: 422, header: jsonHeader(), body: body("brand_new_code", "something new", "")},
 			code: adapter.Transient},
 		{name: "502 without body", rt: fakeTransport{status: 502, header: http.Header{"Content-Type": {"text/html"}}, body: "<html>bad gateway</html>"},
-			code: adapter.Transient, contains: []string{"HTTP 502"}},
+			code: adapter.Transient, contains: []string{"the endpoint failed (HTTP 502"}},
 		{name: "404 without API error", rt: fakeTransport{status: 404, header: http.Header{"Content-Type": {"text/html"}}, body: "<html>not here</html>"},
 			code: adapter.InvalidConfig, field: "endpoint", contains: []string{"endpoint"}},
 		{name: "401 without API error", rt: fakeTransport{status: 401, header: http.Header{}, body: ""},
@@ -165,8 +165,8 @@ func TestClassify(t *testing.T) {
 			code: adapter.RateLimited},
 		{name: "connection refused", rt: fakeTransport{err: errors.New("dial tcp 127.0.0.1:1: connect: connection refused")},
 			code: adapter.Transient, contains: []string{"could not be reached"}},
-		{name: "request bound exceeded", rt: fakeTransport{err: requestTimeout{after: time.Minute}},
-			code: adapter.Transient, contains: []string{"did not answer within 1m0s"}},
+		{name: "request bound exceeded twice", rt: fakeTransport{err: requestTimeout{after: 5 * time.Second, endpoint: "https://api.example.test/v1", resent: true}},
+			code: adapter.Transient, contains: []string{"the Hetzner Cloud API at https://api.example.test/v1 did not answer within 5s, nor when the request was sent once more"}},
 		{name: "unresolvable token", rt: fakeTransport{err: adapter.Errorf(adapter.InvalidConfig, "token: secret reference env://NOPE: environment variable NOPE is not set").WithField("token")},
 			code: adapter.InvalidConfig, field: "token", contains: []string{"env://NOPE"}},
 		{name: "caller canceled", rt: fakeTransport{status: 200, header: jsonHeader(), body: `{}`},
@@ -192,6 +192,9 @@ func TestClassify(t *testing.T) {
 			}
 			if strings.Contains(got.Error(), "SENTINEL-BODY") {
 				t.Errorf("message %q repeats the request body", got)
+			}
+			if silent := strings.HasPrefix(tt.name, "request bound"); adapter.NoAnswer(got) != silent {
+				t.Errorf("NoAnswer = %t, want %t: only a spent request bound is a silence", !silent, silent)
 			}
 			if tt.ctx != nil && !errors.Is(got, context.Canceled) {
 				t.Errorf("a canceled call must keep context.Canceled in its chain: %v", got)

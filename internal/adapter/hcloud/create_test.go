@@ -88,10 +88,11 @@ func TestCreateAfterDroppedResponse(t *testing.T) {
 	}
 }
 
-// hcloud-go retries a POST whose answer timed out. When the first attempt
-// was committed, the retry finds the name taken: the adapter must return
-// the server its first attempt created, not a conflict.
-func TestCreateSurvivesHcloudGoRetryingThePost(t *testing.T) {
+// The transport sends a POST whose answer did not come within its bound
+// once more. When the first attempt was committed, the second finds the
+// name taken: the adapter must return the server its first attempt
+// created, not a conflict.
+func TestCreateSurvivesAResentPost(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	var posts atomic.Int32
 	a := newTestAccount(t, endpoint, func(o *options) {
@@ -109,7 +110,7 @@ func TestCreateSurvivesHcloudGoRetryingThePost(t *testing.T) {
 		t.Fatalf("Create: %v", err)
 	}
 	if posts.Load() != 2 {
-		t.Errorf("hcloud-go posted %d times, want 2 (the retry is the race under test)", posts.Load())
+		t.Errorf("posted %d times, want 2 (the resend is the race under test)", posts.Load())
 	}
 	servers := e.Servers()
 	if len(servers) != 1 || m.ID != strconv.FormatInt(servers[0].ID, 10) {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
@@ -173,34 +172,5 @@ func TestCallsReturnOnCancel(t *testing.T) {
 	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("Get returned %s after its deadline", took)
-	}
-}
-
-// A request that exceeds its own bound while the caller still waits is a
-// Transient failure retried like any other, not a cancellation.
-func TestRequestBoundIsNotACancellation(t *testing.T) {
-	e, endpoint := startEmulator(t, emu.Options{})
-	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
-	a := newTestAccount(t, endpoint, func(o *options) { o.requestTimeout = 100 * time.Millisecond })
-	slow := faults.Rule{Method: "GET", Path: "/servers/{id}", DelayIfConnected: faults.Duration(time.Hour)}
-
-	slow.Count = 1
-	if err := e.Faults().AddRule(slow); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Get(ctxT(t), id); err != nil {
-		t.Errorf("one slow answer, retried by hcloud-go: %v", err)
-	}
-
-	slow.Count = 3
-	if err := e.Faults().AddRule(slow); err != nil {
-		t.Fatal(err)
-	}
-	_, err := a.Get(ctxT(t), id)
-	if !adapter.Is(err, adapter.Transient) || adapter.Canceled(err) {
-		t.Fatalf("got %v (canceled %t), want Transient that is not a cancellation", err, adapter.Canceled(err))
-	}
-	if retry, _ := adapter.RetryDecision(err, 1, adapter.DefaultBackoff); !retry {
-		t.Error("the Terraform layer would not retry a request that ran out of its own time")
 	}
 }

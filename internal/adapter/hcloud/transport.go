@@ -1,8 +1,9 @@
 package hcloud
 
 import (
+	"bytes"
 	"context"
-	"fmt"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,16 +17,23 @@ import (
 // request: it is never stored in the account, so a rotated secret takes
 // effect at once and no long-lived struct holds it.
 //
-// It also bounds every request, body included, by timeout. A request that
-// runs out of its own time fails with requestTimeout, which is not a context
-// error: the caller's context is still alive, so the failure is Transient and
-// retried, unlike a cancellation by the caller.
+// It also bounds every request, the whole answer included, by timeout, and
+// reads the answer to its end inside that bound (answers are small JSON
+// documents that hcloud-go reads whole anyway). A request that runs out of
+// its bound before the answer is complete is sent once more at once, with a
+// fresh bound: the wait was the bound itself. When the second attempt gets
+// no answer either, the failure is requestTimeout, which is not a context
+// error (the caller's context is still alive, so it is Transient, not a
+// cancellation) and carries adapter.ErrNoAnswer, so neither hcloud-go's
+// retry nor the Terraform layer's sends it again: a silent endpoint costs
+// an operation two bounds, not one per retry until the timeout.
 type authTransport struct {
-	base    http.RoundTripper
-	secrets adapter.Secrets
-	ref     string
-	timeout time.Duration
-	logger  *slog.Logger
+	base     http.RoundTripper
+	secrets  adapter.Secrets
+	ref      string
+	timeout  time.Duration
+	endpoint string // for messages: the account's endpoint, redacted
+	logger   *slog.Logger
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -36,50 +44,62 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
+	resp, err := t.send(req, token)
+	var silent requestTimeout
+	if !errors.As(err, &silent) || (req.Body != nil && req.Body != http.NoBody && req.GetBody == nil) {
+		return resp, err
+	}
+	again := req.Clone(req.Context())
+	if req.GetBody != nil {
+		if again.Body, err = req.GetBody(); err != nil {
+			return nil, silent
+		}
+	}
+	resp, err = t.send(again, token)
+	if errors.As(err, &silent) {
+		silent.resent = true
+		return nil, silent
+	}
+	return resp, err
+}
+
+// send makes one attempt within the bound and returns the answer read to
+// its end.
+func (t *authTransport) send(req *http.Request, token string) (*http.Response, error) {
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
+	defer cancel()
 	out := req.Clone(ctx)
 	out.Header.Set("Authorization", "Bearer "+token)
 	start := time.Now()
 	resp, err := t.base.RoundTrip(out)
+	if err == nil {
+		var body []byte
+		body, err = io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if err != nil {
+			// Classify while the bound still stands: after cancel it
+			// always looks spent.
+			err = t.timedOut(req.Context(), ctx, err, true)
+			t.log(req, resp, err, time.Since(start))
+			return nil, err
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+	}
 	t.log(req, resp, err, time.Since(start))
 	if err != nil {
-		// Classify before cancelling: afterwards the bound always looks spent.
-		err = t.timedOut(req.Context(), ctx, err)
-		cancel()
-		return nil, err
+		return nil, t.timedOut(req.Context(), ctx, err, false)
 	}
-	resp.Body = &boundBody{ReadCloser: resp.Body, t: t, parent: req.Context(), ctx: ctx, cancel: cancel}
 	return resp, nil
 }
 
 // timedOut replaces err by requestTimeout when the request's own bound, and
 // not the caller, ended it.
-func (t *authTransport) timedOut(parent, ctx context.Context, err error) error {
+func (t *authTransport) timedOut(parent, ctx context.Context, err error, partial bool) error {
 	if parent.Err() == nil && ctx.Err() != nil {
-		return requestTimeout{after: t.timeout}
+		return requestTimeout{after: t.timeout, endpoint: t.endpoint, partial: partial}
 	}
 	return err
-}
-
-// boundBody keeps the request's bound until the body is read and closed.
-type boundBody struct {
-	io.ReadCloser
-	t           *authTransport
-	parent, ctx context.Context
-	cancel      context.CancelFunc
-}
-
-func (b *boundBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err != nil && err != io.EOF {
-		err = b.t.timedOut(b.parent, b.ctx, err)
-	}
-	return n, err
-}
-
-func (b *boundBody) Close() error {
-	defer b.cancel()
-	return b.ReadCloser.Close()
 }
 
 // refuseRedirect stops the client at a redirect. The API never redirects,
@@ -94,15 +114,36 @@ func refuseRedirect(endpoint string) func(*http.Request, []*http.Request) error 
 	}
 }
 
-// requestTimeout is a net.Error with Timeout() true, so hcloud-go's own
-// retry treats it like any other network timeout.
-type requestTimeout struct{ after time.Duration }
+// requestTimeout is a request that ran out of its own bound. It is not a
+// net.Error with Timeout() true, so hcloud-go's own retry leaves it alone:
+// the transport has already sent it a second time.
+type requestTimeout struct {
+	after    time.Duration
+	endpoint string
+	// partial: the answer began within the bound but did not end in it.
+	partial bool
+	// resent: the second attempt met the same silence.
+	resent bool
+}
 
 func (e requestTimeout) Error() string {
-	return fmt.Sprintf("the Hetzner Cloud API did not answer within %s", e.after)
+	where := "the Hetzner Cloud API"
+	if e.endpoint != "" {
+		where += " at " + e.endpoint
+	}
+	what := "did not answer within " + e.after.String()
+	if e.partial {
+		what = "began to answer but did not finish within " + e.after.String()
+	}
+	if e.resent {
+		what += ", nor when the request was sent once more"
+	}
+	return where + " " + what
 }
-func (requestTimeout) Timeout() bool   { return true }
-func (requestTimeout) Temporary() bool { return true }
+
+// Unwrap puts adapter.ErrNoAnswer in the chain: the Terraform layer does not
+// retry a request the transport already sent twice.
+func (requestTimeout) Unwrap() error { return adapter.ErrNoAnswer }
 
 // token resolves the reference. Its errors name the reference, never a value.
 func (t *authTransport) token(ctx context.Context) (string, error) {

@@ -1,12 +1,19 @@
 package hcloud
 
 import (
+	"bufio"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
 // TestTransportKeepsConnectionErrors: an endpoint nobody listens on is a
@@ -21,8 +28,8 @@ func TestTransportKeepsConnectionErrors(t *testing.T) {
 	l.Close()
 	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
 	_, err = a.Get(ctxT(t), "42")
-	if !adapter.Is(err, adapter.Transient) {
-		t.Fatalf("err = %v, want Transient", err)
+	if !adapter.Is(err, adapter.Transient) || adapter.NoAnswer(err) {
+		t.Fatalf("err = %v, want Transient that is not a silence", err)
 	}
 	if strings.Contains(err.Error(), "did not answer within") || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("err = %q, want the refused connection, not a timeout", err)
@@ -58,5 +65,116 @@ func TestTransportErrorsRedactTheEndpoint(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), secret) {
 		t.Errorf("the request log shows the endpoint's path: %s", logs)
+	}
+}
+
+// silentEndpoint accepts connections, reads each request and never
+// answers; it counts the requests it read.
+func silentEndpoint(t *testing.T) (endpoint string, requests *atomic.Int32) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests = &atomic.Int32{}
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done); l.Close() })
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				if _, err := http.ReadRequest(bufio.NewReader(conn)); err == nil {
+					requests.Add(1)
+				}
+				<-done
+			}()
+		}
+	}()
+	return "http://" + l.Addr().String() + "/v1", requests
+}
+
+// TestSilentEndpointCostsTwoBounds: a request to an endpoint that accepts
+// and never answers is sent twice, each within its bound, whatever
+// hcloud-go's own retry would do; the failure names the endpoint and the
+// bound, is Transient and not a cancellation, and the Terraform layer does
+// not send it again.
+func TestSilentEndpointCostsTwoBounds(t *testing.T) {
+	endpoint, requests := silentEndpoint(t)
+	const bound = 100 * time.Millisecond
+	a := newTestAccount(t, endpoint, func(o *options) { o.requestTimeout = bound })
+	start := time.Now()
+	_, err := a.Get(ctxT(t), "42")
+	took := time.Since(start)
+	if !adapter.Is(err, adapter.Transient) || adapter.Canceled(err) || !adapter.NoAnswer(err) {
+		t.Fatalf("got %v (canceled %t), want Transient, no answer, not a cancellation", err, adapter.Canceled(err))
+	}
+	want := "the Hetzner Cloud API at " + endpoint + " did not answer within 100ms, nor when the request was sent once more"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %q, want it to say %q", err, want)
+	}
+	if n := requests.Load(); n != 2 {
+		t.Errorf("the endpoint read %d requests, want 2 (one resend, none by hcloud-go)", n)
+	}
+	if took < 2*bound || took > 2*time.Second {
+		t.Errorf("Get took %s, want two bounds of %s and little more", took, bound)
+	}
+	if retry, _ := adapter.RetryDecision(err, 1, adapter.DefaultBackoff); retry {
+		t.Error("the Terraform layer would send a twice-unanswered request again")
+	}
+}
+
+// TestOneSilentAnswerIsSentAgain: a request held past its bound once is
+// sent once more and answered; a write comes with its body both times.
+func TestOneSilentAnswerIsSentAgain(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
+	a := newTestAccount(t, endpoint, func(o *options) { o.requestTimeout = 100 * time.Millisecond })
+	e.DelayIfConnectedNext("GET", "/servers/{id}", 1, time.Hour)
+	if _, err := a.Get(ctxT(t), id); err != nil {
+		t.Errorf("one silent answer: %v", err)
+	}
+	if n := e.Stats()["GET /servers/{id}"]; n != 2 {
+		t.Errorf("%d reads, want 2", n)
+	}
+	// The held create never reaches the API: its client left first.
+	e.DelayIfConnectedNext("POST", "/servers", 1, time.Hour)
+	m, err := a.Create(ctxT(t), testCall("web-1"), testRequest("web-1"))
+	if err != nil {
+		t.Fatalf("create resent after one silence: %v", err)
+	}
+	if s, ok := e.Server(mustID(t, m.ID)); !ok || s.Name != "web-1" || s.UserData != testRequest("web-1").UserData {
+		t.Errorf("the resent create made %+v, want web-1 with its user data", s)
+	}
+}
+
+// TestStalledAnswerIsBoundToo: an answer that begins and then stalls is cut
+// by the same bound and sent again; the failure says the answer began.
+func TestStalledAnswerIsBoundToo(t *testing.T) {
+	var requests atomic.Int32
+	stalled := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"server":`))
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-stalled:
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stalled) })
+	a := newTestAccount(t, srv.URL+"/v1", func(o *options) { o.requestTimeout = 100 * time.Millisecond })
+	_, err := a.Get(ctxT(t), "42")
+	if !adapter.NoAnswer(err) || !strings.Contains(err.Error(), "began to answer but did not finish within 100ms, nor when the request was sent once more") {
+		t.Fatalf("got %v, want a stalled answer, sent twice", err)
+	}
+	if n := requests.Load(); n != 2 {
+		t.Errorf("%d requests, want 2", n)
 	}
 }
