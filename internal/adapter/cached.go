@@ -14,7 +14,8 @@ import (
 //
 // A machine missing from a complete listing is confirmed with one direct Get
 // before it is reported absent: the listing shows only managed machines, and
-// a machine may have appeared since it was taken.
+// a machine may have appeared since it was taken. A failed listing is also
+// followed by a direct Get, unless the backend did not answer it at all.
 type Cached struct {
 	Adapter
 	clock Clock
@@ -56,6 +57,12 @@ func (c *Cached) Get(ctx context.Context, id string) (Machine, error) {
 		if m, ok := l.machines[id]; ok {
 			return m, nil
 		}
+	}
+	if err == nil && NoAnswer(l.err) {
+		// The backend did not answer the listing at all: a direct read
+		// would wait out the same silence for nothing. An error, never
+		// absence.
+		return Machine{}, l.err
 	}
 	// Not listed, or the listing failed: a failed listing is never absence,
 	// so ask for the one machine directly.

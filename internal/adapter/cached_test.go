@@ -118,6 +118,19 @@ func TestCachedListingFailureIsNeverAbsence(t *testing.T) {
 	}
 }
 
+// TestCachedSilentListingIsNotAskedAgain: a listing the backend never
+// answered fails the read with that silence, without a direct read that
+// would wait it out again, and without reading as absence.
+func TestCachedSilentListingIsNotAskedAgain(t *testing.T) {
+	silent := &Error{Code: Transient, Message: "did not answer within 5s", Err: ErrNoAnswer}
+	f := &fakeAdapter{machines: map[string]Machine{"1": {ID: "1"}}, listErr: silent}
+	c := NewCached(f, &fakeClock{}, time.Minute)
+	_, err := c.Get(context.Background(), "1")
+	if !NoAnswer(err) || IsNotFound(err) || f.gets.Load() != 0 {
+		t.Fatalf("got %v after %d direct reads, want the listing's silence and none", err, f.gets.Load())
+	}
+}
+
 func TestCachedOffersOncePerQuery(t *testing.T) {
 	f := &fakeAdapter{}
 	c := NewCached(f, nil, 0)
