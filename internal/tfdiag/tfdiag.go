@@ -96,10 +96,24 @@ func join(detail, msg string) string {
 
 // WayOut is the usual next step for an error of each code, for details that
 // have nothing more specific to say.
+//
+// Failures the provider retries are told apart, since their ways out differ:
+// a backend that failed (5xx) or could not be reached was retried until the
+// timeout, so more time may help; one that asked to slow down needs time;
+// one that never answered was not retried further, so more time cannot
+// help and the endpoint is what to check.
 func WayOut(err error) string {
+	if adapter.NoAnswer(err) {
+		return "The backend's endpoint took the request but never answered it, not even when it was sent once more, so it was not retried " +
+			"further and a longer timeout would not help. Check that the account's endpoint is right and the backend is up, then run the command again."
+	}
 	switch adapter.CodeOf(err) {
-	case adapter.Transient, adapter.RateLimited:
-		return "The backend did not answer in time or asked to slow down; run the command again, or raise the timeouts block's value."
+	case adapter.Transient:
+		return "The backend failed or could not be reached, and kept failing while the provider retried it until the timeout. " +
+			"Run the command again later, or raise the timeouts block's value to retry for longer."
+	case adapter.RateLimited:
+		return "The backend asked to slow down, and still did when the provider had retried until the timeout. " +
+			"Run the command again later, or raise the timeouts block's value to wait for longer."
 	case adapter.AccessDenied:
 		// Not about a machine: AccessDenied is as often a refused token as a
 		// machine the provider does not manage, which callers that act on

@@ -62,3 +62,18 @@ func TestWayOutOfAccessDeniedSpeaksOfCredentials(t *testing.T) {
 		t.Errorf("WayOut(AccessDenied) = %q", w)
 	}
 }
+
+func TestWayOutTellsRetriedFailuresApart(t *testing.T) {
+	failed := WayOut(adapter.Errorf(adapter.Transient, "the API failed (HTTP 503 unavailable)"))
+	slow := WayOut(adapter.Errorf(adapter.RateLimited, "rate limit exceeded"))
+	silent := WayOut(fmt.Errorf("read: %w", &adapter.Error{Code: adapter.Transient, Err: adapter.ErrNoAnswer}))
+	if !strings.Contains(failed, "failed") || strings.Contains(failed, "in time") || !strings.Contains(failed, "raise the timeouts") {
+		t.Errorf("a failing backend: %q", failed)
+	}
+	if !strings.Contains(slow, "slow down") || !strings.Contains(slow, "raise the timeouts") {
+		t.Errorf("a rate limit: %q", slow)
+	}
+	if !strings.Contains(silent, "never answered") || !strings.Contains(silent, "endpoint") || strings.Contains(silent, "raise the timeouts") {
+		t.Errorf("a silent endpoint: %q", silent)
+	}
+}
