@@ -227,7 +227,7 @@ func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string
 	want := strings.Join(names, " or ")
 	var last adapter.Machine
 	err := adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
-		m, err := acc.Fresh(ctx, id)
+		m, err := r.fresh(ctx, acc, id)
 		if err != nil {
 			if adapter.IsNotFound(err) {
 				return false, &adapter.Error{Code: adapter.InvalidState, Err: err,

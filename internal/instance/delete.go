@@ -59,7 +59,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	}
 	if err == nil {
 		err = adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be gone", machineID), func(ctx context.Context) (bool, error) {
-			_, err := acc.Fresh(ctx, machineID)
+			_, err := r.fresh(ctx, acc, machineID)
 			if adapter.IsNotFound(err) {
 				return true, nil
 			}

@@ -6,5 +6,6 @@
 // machine), saves the id before waiting, reads through the account's shared
 // listing, and deletes only what carries the provider's mark.
 //
-// It imports internal/adapter and internal/tfdiag, never a concrete adapter.
+// It imports internal/adapter, internal/tfdiag and internal/tftimeouts, never
+// a concrete adapter.
 package instance

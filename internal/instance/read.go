@@ -13,10 +13,11 @@ import (
 )
 
 // Read refreshes the machine through the account's shared listing, so a
-// refresh of many instances costs one listing. Only authoritative absence
-// removes the machine from state; any other failure keeps the state and
-// fails the refresh. A machine another state has taken over is not
-// refreshed: the warning says so and what to do.
+// refresh of many instances costs one listing, retrying what the backend
+// may get over until the read timeout. Only authoritative absence removes
+// the machine from state; any other failure keeps the state and fails the
+// refresh. A machine another state has taken over is not refreshed: the
+// warning says so and what to do.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	const summary = "Unable to read instance"
 	var state model
@@ -33,7 +34,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if !ok {
 		return
 	}
-	m, err := acc.Get(ctx, machineID)
+	m, err := r.read(ctx, acc, machineID)
 	switch {
 	case adapter.IsNotFound(err):
 		resp.Diagnostics.AddWarning("Instance is gone",

@@ -3,7 +3,6 @@ package instance
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
@@ -12,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 func resourceSchema(ctx context.Context) schema.Schema {
@@ -126,7 +127,12 @@ func resourceSchema(ctx context.Context) schema.Schema {
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+			"timeouts": tftimeouts.Resource(ctx,
+				tftimeouts.Op{Name: "create", Default: defaultCreateTimeout, What: "the create may take, counting its retries and the wait for the machine"},
+				tftimeouts.Op{Name: "read", Default: defaultReadTimeout, What: "a refresh (and the read after an import) may take, counting its retries"},
+				tftimeouts.Op{Name: "update", Default: defaultUpdateTimeout, What: "an update may take, counting its retries and waits"},
+				tftimeouts.Op{Name: "delete", Default: defaultDeleteTimeout, What: "the delete may take, counting its retries and the wait until the machine is gone"},
+			),
 		},
 	}
 }

@@ -82,7 +82,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		}
 	}
 
-	m, err := acc.Fresh(ctx, machineID)
+	m, err := r.fresh(ctx, acc, machineID)
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Machine %s (%q) was updated, but reading it back failed. Run terraform refresh or apply again. %s", machineID, name, wayOutFor(err, machineID)), err)
@@ -135,7 +135,7 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 // heldMachine reads the machine directly and refuses it when another state
 // has taken it over since this one created or adopted it.
 func (r *Resource) heldMachine(ctx context.Context, acc *adapter.Cached, id, name, claim string) (adapter.Machine, error) {
-	m, err := acc.Fresh(ctx, id)
+	m, err := r.fresh(ctx, acc, id)
 	if err != nil {
 		return m, err
 	}

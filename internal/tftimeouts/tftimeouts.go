@@ -19,34 +19,40 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-// Defaults are a resource's default timeouts; an operation left at zero has
-// no attribute in the block.
-type Defaults struct {
-	Create, Read, Update, Delete time.Duration
+// Op is one operation of a timeouts block.
+type Op struct {
+	// Name is the attribute: create, read, update or delete.
+	Name    string
+	Default time.Duration
+	// What says what the time is for, in "How long ...", e.g. "the create
+	// may take, counting its retries and the wait for the machine".
+	What string
 }
 
-// what the operations do, for descriptions and messages.
-var what = map[string]string{
-	"create": "the create, its retries and its wait for the machine included,",
-	"read":   "a refresh (and the read after an import), retries included,",
-	"update": "an update, retries and waits included,",
-	"delete": "a delete, retries and the wait until it is gone included,",
-}
+// silence is said of every read: the timeout is not what ends it.
+const silence = " A backend that answers nothing at all fails the read sooner: a request left unanswered twice is not retried."
 
-// Resource is the timeouts block of a resource with the given defaults.
-func Resource(ctx context.Context, d Defaults) rschema.Block {
-	b := rtimeouts.Block(ctx, rtimeouts.Opts{
-		Create: d.Create > 0, CreateDescription: describe(what["create"], d.Create),
-		Read: d.Read > 0, ReadDescription: describe(what["read"], d.Read),
-		Update: d.Update > 0, UpdateDescription: describe(what["update"], d.Update),
-		Delete: d.Delete > 0, DeleteDescription: describe(what["delete"], d.Delete),
-	}).(rschema.SingleNestedBlock)
-	defaults := map[string]time.Duration{"create": d.Create, "read": d.Read, "update": d.Update, "delete": d.Delete}
-	for name, a := range b.Attributes {
-		s := a.(rschema.StringAttribute)
+// Resource is the timeouts block of a resource with the given operations.
+func Resource(ctx context.Context, ops ...Op) rschema.Block {
+	opts := rtimeouts.Opts{}
+	for _, op := range ops {
+		switch op.Name {
+		case "create":
+			opts.Create, opts.CreateDescription = true, describe(op)
+		case "read":
+			opts.Read, opts.ReadDescription = true, describe(op)
+		case "update":
+			opts.Update, opts.UpdateDescription = true, describe(op)
+		case "delete":
+			opts.Delete, opts.DeleteDescription = true, describe(op)
+		}
+	}
+	b := rtimeouts.Block(ctx, opts).(rschema.SingleNestedBlock)
+	for _, op := range ops {
+		s := b.Attributes[op.Name].(rschema.StringAttribute)
 		s.MarkdownDescription = s.Description
-		s.Validators = append(s.Validators, Positive(name, defaults[name]))
-		b.Attributes[name] = s
+		s.Validators = append(s.Validators, Positive(op.Name, op.Default))
+		b.Attributes[op.Name] = s
 	}
 	b.MarkdownDescription = "How long each operation may take before it gives up."
 	return b
@@ -54,21 +60,24 @@ func Resource(ctx context.Context, d Defaults) rschema.Block {
 
 // DataSource is the timeouts block of a data source, whose only operation
 // is its read.
-func DataSource(ctx context.Context, read time.Duration) dschema.Block {
-	b := dtimeouts.BlockWithOpts(ctx, dtimeouts.Opts{ReadDescription: describe("the read, retries included,", read)}).(dschema.SingleNestedBlock)
-	for name, a := range b.Attributes {
-		s := a.(dschema.StringAttribute)
-		s.MarkdownDescription = s.Description
-		s.Validators = append(s.Validators, Positive(name, read))
-		b.Attributes[name] = s
-	}
+func DataSource(ctx context.Context, read Op) dschema.Block {
+	read.Name = "read"
+	b := dtimeouts.BlockWithOpts(ctx, dtimeouts.Opts{ReadDescription: describe(read)}).(dschema.SingleNestedBlock)
+	s := b.Attributes[read.Name].(dschema.StringAttribute)
+	s.MarkdownDescription = s.Description
+	s.Validators = append(s.Validators, Positive(read.Name, read.Default))
+	b.Attributes[read.Name] = s
 	b.MarkdownDescription = "How long the read may take before it gives up."
 	return b
 }
 
-func describe(w string, d time.Duration) string {
-	return fmt.Sprintf("How long %s may take, as a duration such as `\"30s\"` or `\"20m\"` (units `s`, `m`, `h`); "+
-		"it must be positive. Defaults to `%s`.", w, Short(d))
+func describe(op Op) string {
+	d := fmt.Sprintf("How long %s: a positive duration such as `\"30s\"` or `\"20m\"` (units `s`, `m`, `h`). Defaults to `%s`.",
+		op.What, Short(op.Default))
+	if op.Name == "read" {
+		d += silence
+	}
+	return d
 }
 
 // Short writes a duration as a user would: 10m, 90s, 1h30m.

@@ -46,7 +46,10 @@ func TestPositiveRefusesZeroAndNegative(t *testing.T) {
 // refuses a non-positive duration and names its default.
 func TestBlocksCarryTheCheckAndTheDefaults(t *testing.T) {
 	ctx := context.Background()
-	r := Resource(ctx, Defaults{Create: 10 * time.Minute, Read: 2 * time.Minute}).(rschema.SingleNestedBlock)
+	r := Resource(ctx,
+		Op{Name: "create", Default: 10 * time.Minute, What: "the create may take"},
+		Op{Name: "read", Default: 2 * time.Minute, What: "a refresh may take"},
+	).(rschema.SingleNestedBlock)
 	if len(r.Attributes) != 2 {
 		t.Fatalf("resource block attributes %v, want create and read", r.Attributes)
 	}
@@ -56,7 +59,7 @@ func TestBlocksCarryTheCheckAndTheDefaults(t *testing.T) {
 		attrs["resource "+name] = a.(rschema.StringAttribute).Validators
 		descs["resource "+name] = a.GetMarkdownDescription()
 	}
-	d := DataSource(ctx, 3*time.Minute).(dschema.SingleNestedBlock)
+	d := DataSource(ctx, Op{Default: 3 * time.Minute, What: "the read may take"}).(dschema.SingleNestedBlock)
 	for name, a := range d.Attributes {
 		attrs["data source "+name] = a.(dschema.StringAttribute).Validators
 		descs["data source "+name] = a.GetMarkdownDescription()
