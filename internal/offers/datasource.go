@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
+	"strconv"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 // DataSource is compute_offers.
@@ -38,7 +41,12 @@ type model struct {
 	MinGPUs         types.Int64    `tfsdk:"min_gpus"`
 	MaxPricePerHour types.Float64  `tfsdk:"max_price_per_hour"`
 	Offers          types.List     `tfsdk:"offers"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
+
+// defaultReadTimeout bounds a read of every listed account's catalog,
+// retries included, unless the timeouts block says otherwise.
+const defaultReadTimeout = 5 * time.Minute
 
 var offerTypes = map[string]attr.Type{
 	"id":             types.StringType,
@@ -59,7 +67,7 @@ func (d *DataSource) Metadata(_ context.Context, req datasource.MetadataRequest,
 	resp.TypeName = req.ProviderTypeName + "_offers"
 }
 
-func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Offers (server types in locations) of one or more accounts that match the filters, " +
 			"sorted by price per hour, then id, account and location; offers without a price come last. " +
@@ -121,6 +129,10 @@ func (d *DataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				}},
 			},
 		},
+		Blocks: map[string]schema.Block{
+			"timeouts": tftimeouts.DataSource(ctx, tftimeouts.Op{Default: defaultReadTimeout,
+				What: "reading the catalogs of all listed accounts may take, counting the retries of a backend that fails or asks to slow down"}),
+		},
 	}
 }
 
@@ -141,6 +153,8 @@ type found struct {
 	account string
 }
 
+// Read lists the offers of every account, retrying a catalog whose backend
+// fails or asks to slow down until the read timeout.
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	const summary = "Unable to list offers"
 	var m model
@@ -152,6 +166,15 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddError(summary, "The provider is not configured; this is a bug in the provider.")
 		return
 	}
+	timeout, diags := m.Timeouts.Read(ctx, defaultReadTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// Terraform's own context tells a stopped command from a spent timeout.
+	command := ctx
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	q := adapter.Query{
 		Kind:            m.Kind.ValueString(),
 		Location:        m.Location.ValueString(),
@@ -186,9 +209,13 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 			continue
 		}
 		seen[loc.String()] = i
-		offers, err := acc.ListOffers(ctx, q)
+		var offers []adapter.Offer
+		err = adapter.Retry(ctx, d.accounts.Env.Clock, adapter.DefaultBackoff, "list the offers of accounts["+strconv.Itoa(i)+"]", func(ctx context.Context) error {
+			offers, err = acc.ListOffers(ctx, q)
+			return err
+		})
 		if err != nil {
-			addListError(ctx, &resp.Diagnostics, p, i, shown, loc, q, err)
+			addListError(command, &resp.Diagnostics, p, i, shown, loc, q, err)
 			continue
 		}
 		for _, o := range offers {
@@ -246,77 +273,4 @@ func toList(all []found) (types.List, diag.Diagnostics) {
 		}))
 	}
 	return types.ListValue(types.ObjectType{AttrTypes: offerTypes}, elems)
-}
-
-// describe renders the filters that were set, for messages.
-func describe(q adapter.Query) string {
-	var parts []string
-	add := func(name string, v any, set bool) {
-		if set {
-			parts = append(parts, fmt.Sprintf("%s=%v", name, v))
-		}
-	}
-	add("kind", q.Kind, q.Kind != "")
-	add("location", q.Location, q.Location != "")
-	add("min_vcpu", q.MinVCPU, q.MinVCPU != 0)
-	add("min_memory_gib", q.MinMemoryGiB, q.MinMemoryGiB != 0)
-	add("min_gpus", q.MinGPUs, q.MinGPUs != 0)
-	add("max_price_per_hour", q.MaxPricePerHour, q.MaxPricePerHour != 0)
-	if len(parts) == 0 {
-		return "(none)"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// addListError reports a failed listing of accounts[i] on the attribute it
-// concerns, with the way out a data source has: it has no timeouts block.
-// id is the account's id as RedactID shows it.
-func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i int, id string, loc adapter.Locator, q adapter.Query, err error) {
-	const summary = "Unable to list offers"
-	at := func(field string) (path.Path, bool) {
-		switch field {
-		case "kind", "min_vcpu", "min_memory_gib", "min_gpus", "max_price_per_hour":
-			return path.Root(field), true
-		case "location":
-			if q.Location != "" {
-				return path.Root(field), true
-			}
-		}
-		return p, true
-	}
-	detail := fmt.Sprintf("Listing the offers of account %s with filters %s failed. %s", id, describe(q), wayOut(err, loc))
-	switch {
-	case ctx.Err() != nil:
-		// Terraform stopped the command (Ctrl-C): the backend is not to blame.
-		detail = fmt.Sprintf("Listing the offers of account %s was interrupted, because the command was stopped. Run the command again.", id)
-	case tfdiag.UnknownUntilApply(err):
-		detail = fmt.Sprintf("The offers of account %s cannot be listed during plan: its secret comes from the provider block's secrets, "+
-			"which are not known until apply. Use an env:// or file:// reference for accounts that compute_offers reads.", id)
-	case adapter.Unresolved(err):
-		// Unlike a plan-time check, a data source cannot wait for apply:
-		// its result is part of the plan.
-		detail = fmt.Sprintf("The offers of account %s cannot be listed: its secret reference cannot be resolved where Terraform runs, and "+
-			"compute_offers is read during plan, so the secret must be there already. Set it in the environment that runs terraform plan, "+
-			"or fix the reference.", id)
-	case adapter.FieldOf(err) == "location" && q.Location == "":
-		detail = fmt.Sprintf("Listing the offers of accounts[%d] (%s) failed: compute_offers sets no location, so the account's own location %s was used, "+
-			"and the backend does not know it. Fix the location setting of the compute_provider_account, or set location on this data source.",
-			i, id, adapter.Quoted(adapter.Redacted(loc.Settings["location"])))
-	}
-	tfdiag.AddError(diags, at, summary, detail, err)
-}
-
-// wayOut is tfdiag.WayOut, except for failures to reach the backend: a data
-// source has no timeouts block to raise.
-func wayOut(err error, loc adapter.Locator) string {
-	switch adapter.CodeOf(err) {
-	case adapter.Transient, adapter.RateLimited:
-		backend := "backend"
-		if ep := loc.Settings["endpoint"]; ep != "" {
-			backend = "endpoint " + adapter.Redacted(ep)
-		}
-		return "The backend could not be reached, did not answer in time or asked to slow down; check that the account's " +
-			backend + " is reachable from where Terraform runs, then run the command again."
-	}
-	return tfdiag.WayOut(err)
 }

@@ -1,5 +1,7 @@
 // Package offers is the compute_offers data source: the catalog of one or
-// more accounts, filtered, with stable ids, sorted by price.
+// more accounts, filtered, with stable ids, sorted by price; a catalog
+// whose backend fails is retried until the read timeout.
 //
-// It imports internal/adapter and internal/tfdiag, never a concrete adapter.
+// It imports internal/adapter, internal/tfdiag and internal/tftimeouts,
+// never a concrete adapter.
 package offers

@@ -112,8 +112,8 @@ data "compute_offers" "q" {
 	})
 }
 
-// TestOffersUnreachableAccount: the way out fits a data source, which has no
-// timeouts block to raise.
+// TestOffersUnreachableAccount: a refused connection is retried until the
+// read timeout, and the way out names the endpoint and the timeout.
 func TestOffersUnreachableAccount(t *testing.T) {
 	t.Parallel()
 	endpoint := closedEndpoint(t)
@@ -123,9 +123,12 @@ func TestOffersUnreachableAccount(t *testing.T) {
 			Config: fmt.Sprintf(`
 data "compute_offers" "q" {
   accounts = ["hcloud:endpoint=%s&location=fsn1&token=env%%3A%%2F%%2F%s"]
+  timeouts {
+    read = "1s"
+  }
 }
 `, queryEscape(endpoint), acctest.TokenEnv),
-			ExpectError: acctest.Match(`Listing the offers of account hcloud:\S+ with filters \(none\) failed\. The backend could not be reached, did not answer in time or asked to slow down; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs, then run the command again\.`),
+			ExpectError: acctest.Match(`Listing the offers of account hcloud:\S+ with filters \(none\) failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs, then run the command again, or raise timeouts\.read to retry for longer\..*list the offers of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
 		}},
 	})
 }

@@ -61,9 +61,14 @@ import {
   id = "${var.input}/42"
 }
 ` + importTarget
+		// A short read timeout: a catalog that cannot be reached is
+		// retried until it ends.
 		offers = `
 data "compute_offers" "q" {
   accounts = [var.input]
+  timeouts {
+    read = "1s"
+  }
 }
 `
 		instanceOn = `
