@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -15,13 +16,13 @@ import (
 )
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan, nil, &resp.State, &resp.Diagnostics, "Unable to create provider account")
+	r.apply(ctx, req.Plan, nil, &resp.State, &resp.Diagnostics, "create")
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var prior types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
-	r.apply(ctx, req.Plan, &prior, &resp.State, &resp.Diagnostics, "Unable to update provider account")
+	r.apply(ctx, req.Plan, &prior, &resp.State, &resp.Diagnostics, "update")
 }
 
 // stateSetter is tfsdk.State's setter, shared by Create and Update.
@@ -29,17 +30,26 @@ type stateSetter interface {
 	SetAttribute(ctx context.Context, p path.Path, val any) diag.Diagnostics
 }
 
-// apply records the planned account after one health check. A failed check
-// fails the apply when the locator is new (a new account, or new settings),
-// since the user is asking whether this account works; renaming an account
-// whose backend is down merely records the outage.
-func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, state stateSetter, diags *diag.Diagnostics, summary string) {
+// apply records the planned account after its health check, which rides out
+// a failing backend until the create or update timeout (op names which). A
+// failed check fails the apply when the locator is new (a new account, or
+// new settings), since the user is asking whether this account works;
+// renaming an account whose backend is down merely records the outage.
+func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, state stateSetter, diags *diag.Diagnostics, op string) {
+	summary := "Unable to " + op + " provider account"
 	if r.accounts == nil {
 		diags.AddError(summary, "The provider is not configured; this is a bug in the provider.")
 		return
 	}
 	var name types.String
 	diags.Append(plan.GetAttribute(ctx, path.Root("name"), &name)...)
+	var to timeouts.Value
+	diags.Append(plan.GetAttribute(ctx, path.Root("timeouts"), &to)...)
+	timeout, d := to.Create(ctx, defaultTimeout)
+	if op == "update" {
+		timeout, d = to.Update(ctx, defaultTimeout)
+	}
+	diags.Append(d...)
 	set, _, d := r.blocks(ctx, plan)
 	diags.Append(d...)
 	if diags.HasError() {
@@ -56,13 +66,14 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 		return
 	}
 	id := loc.String()
-	health, err := r.check(ctx, id)
+	health, err := r.check(ctx, id, timeout)
 	if err != nil && (prior == nil || prior.ValueString() != id) {
-		r.addCheckError(ctx, diags, b, loc, name.ValueString(), summary, err)
+		r.addCheckError(ctx, diags, b, loc, name.ValueString(), op, err)
 		return
 	}
 	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
 	diags.Append(state.SetAttribute(ctx, path.Root("name"), name)...)
+	diags.Append(state.SetAttribute(ctx, path.Root("timeouts"), to)...)
 	diags.Append(state.SetAttribute(ctx, path.Root("adapter"), types.StringValue(b.kind))...)
 	diags.Append(state.SetAttribute(ctx, path.Root("health"), health)...)
 	for p, v := range r.nullBlocks(b.kind) {
@@ -71,14 +82,15 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 	diags.Append(state.SetAttribute(ctx, b.path(), object(b.def, loc.Settings))...)
 }
 
-// check runs the account's health check once and returns the health value;
-// err is the failure, already reflected in the value.
-func (r *Resource) check(ctx context.Context, id string) (types.Object, error) {
+// check runs the account's health check, retrying a backend that fails or
+// asks to slow down until timeout, and returns the health value; err is the
+// failure, already reflected in the value.
+func (r *Resource) check(ctx context.Context, id string, timeout time.Duration) (types.Object, error) {
 	now := func() string { return r.accounts.Env.Clock.Now().UTC().Format(time.RFC3339) }
 	acc, _, err := r.accounts.Open(id)
 	if err == nil {
-		ctx, cancel := context.WithTimeout(ctx, checkTimeout)
-		err = acc.Check(ctx)
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		err = adapter.Retry(ctx, r.accounts.Env.Clock, adapter.DefaultBackoff, "health check", acc.Check)
 		cancel()
 	}
 	if err != nil {
@@ -87,7 +99,10 @@ func (r *Resource) check(ctx context.Context, id string) (types.Object, error) {
 	return healthValue(true, "", now()), nil
 }
 
-func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b block, loc adapter.Locator, name, summary string, err error) {
+// addCheckError reports a failed health check of an apply; op is create or
+// update, whose timeout the check had.
+func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b block, loc adapter.Locator, name, op string, err error) {
+	summary := "Unable to " + op + " provider account"
 	detail := fmt.Sprintf("The health check of account %q (adapter %s) failed.", name, b.kind)
 	if s := settingAt(b, err); s != "" {
 		detail = fmt.Sprintf("The health check of account %q (adapter %s) failed on %s.", name, b.kind, s)
@@ -99,13 +114,20 @@ func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b
 		detail = fmt.Sprintf("The health check of account %q (adapter %s) was interrupted before it finished, because the "+
 			"command was stopped; nothing was recorded. Run the command again.", name, b.kind)
 	case adapter.Is(err, adapter.Transient), adapter.Is(err, adapter.RateLimited):
-		// The account has no timeouts block: the way out is the endpoint.
 		where := "the backend is"
 		if ep, ok := b.values["endpoint"]; ok && ep.ValueString() != "" {
 			where = fmt.Sprintf("%s.endpoint (%s) is right and", BlockName(b.kind), adapter.Redacted(ep.ValueString()))
 		}
-		detail = fmt.Sprintf("The health check of account %q (adapter %s) failed: the backend could not be reached, did not answer in time "+
-			"or asked to slow down. Check that %s reachable from where Terraform runs, then run the command again.", name, b.kind, where)
+		what := fmt.Sprintf("the backend failed or could not be reached, and kept failing while the check was retried until timeouts.%s", op)
+		more := fmt.Sprintf(", or raise timeouts.%s to retry for longer", op)
+		switch {
+		case adapter.NoAnswer(err):
+			what, more = "the backend took the request but never answered it, not even when it was sent once more, so it was not retried further", ""
+		case adapter.Is(err, adapter.RateLimited):
+			what = fmt.Sprintf("the backend asked to slow down, and still did when the check had been retried until timeouts.%s", op)
+		}
+		detail = fmt.Sprintf("The health check of account %q (adapter %s) failed: %s. Check that %s reachable from where Terraform runs, "+
+			"then run the command again%s.", name, b.kind, what, where, more)
 	case adapter.Is(err, adapter.AccessDenied):
 		detail = fmt.Sprintf("The health check of account %q (adapter %s) failed: %s was refused. "+
 			"Check that the reference points at a valid, unexpired secret with the needed permissions.",
@@ -122,8 +144,9 @@ func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b
 	addSettingError(diags, b, summary, detail, err)
 }
 
-// Read re-runs the health check. It never fails because the backend is down:
-// the outage is what health reports.
+// Read re-runs the health check, riding out a failing backend until the read
+// timeout. It never fails because the backend is down: the outage is what
+// health reports.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if r.accounts == nil {
 		return
@@ -133,7 +156,11 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	health, err := r.check(ctx, id.ValueString())
+	var to timeouts.Value
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("timeouts"), &to)...)
+	timeout, d := to.Read(ctx, defaultTimeout)
+	resp.Diagnostics.Append(d...)
+	health, err := r.check(ctx, id.ValueString(), timeout)
 	if tfdiag.UnknownUntilApply(err) {
 		// The secret arrives at apply; the last known health still stands.
 		return

@@ -26,8 +26,8 @@ func TestAccountRefusedInputs(t *testing.T) {
 	expectPlanErrors(t, "", cases)
 }
 
-// TestAccountUnreachableEndpoint: the way out names the endpoint to check;
-// the account has no timeouts block to raise.
+// TestAccountUnreachableEndpoint: a refused connection is retried until the
+// create timeout; the way out names the endpoint to check and the timeout.
 func TestAccountUnreachableEndpoint(t *testing.T) {
 	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -43,9 +43,12 @@ func TestAccountUnreachableEndpoint(t *testing.T) {
 resource "compute_provider_account" "test" {
   name          = "test"
   hetzner_cloud = { token = "env://%s", endpoint = %q }
+  timeouts {
+    create = "1s"
+  }
 }
 `, acctest.TokenEnv, endpoint),
-			ExpectError: acctest.Match(`The health check of account "test" \(adapter hcloud\) failed: the backend could not be reached, did not answer in time or asked to slow down\. Check that hetzner_cloud\.endpoint \(` + regexp.QuoteMeta(endpoint) + `\) is right and reachable from where Terraform runs, then run the command again\.`),
+			ExpectError: acctest.Match(`The health check of account "test" \(adapter hcloud\) failed: the backend failed or could not be reached, and kept failing while the check was retried until timeouts\.create\. Check that hetzner_cloud\.endpoint \(` + regexp.QuoteMeta(endpoint) + `\) is right and reachable from where Terraform runs, then run the command again, or raise timeouts\.create to retry for longer\..*health check: retried for \d+s \(\d+ attempt.*refused`),
 		}},
 	})
 }

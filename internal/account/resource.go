@@ -16,8 +16,10 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
 
-// checkTimeout bounds one health check; the check is a single cheap call.
-const checkTimeout = 2 * time.Minute
+// defaultTimeout bounds a health check, retries included, on create, read
+// and update alike unless the timeouts block says otherwise: the check is
+// one cheap call, so two minutes is long enough to ride out a short outage.
+const defaultTimeout = 2 * time.Minute
 
 // Resource is compute_provider_account.
 type Resource struct {
@@ -39,8 +41,8 @@ func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, res
 	resp.TypeName = req.ProviderTypeName + "_provider_account"
 }
 
-func (r *Resource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = r.schema()
+func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.schema(ctx)
 }
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {

@@ -1,13 +1,16 @@
 package account_test
 
 import (
+	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
@@ -102,26 +105,93 @@ func TestAccountValidation(t *testing.T) {
 }
 
 // TestAccountHealthDuringOutage refreshes while the backend fails: the
-// refresh succeeds and health records the outage.
+// check is retried until the read timeout, then the refresh succeeds and
+// health records the outage.
 func TestAccountHealthDuringOutage(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
+	cfg := withTimeouts(e.Account(), `read = "1s"`)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{
-			{Config: e.Account()},
+			{Config: cfg},
 			{
-				PreConfig:    func() { e.FailNext("GET", "/locations", 1000, 503, "unavailable") },
+				PreConfig: func() {
+					e.ResetStats()
+					e.FailNext("GET", "/locations", 100000, 503, "unavailable")
+				},
 				RefreshState: true,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(addr, "health.reachable", "false"),
-					resource.TestMatchResourceAttr(addr, "health.reason", regexp.MustCompile(`unavailable|503`)),
+					resource.TestMatchResourceAttr(addr, "health.reason", regexp.MustCompile(`health check: retried for \d+s .*the Hetzner Cloud API failed \(HTTP 503 unavailable\)`)),
+					func(*terraform.State) error {
+						if n := e.Stats()["GET /locations"]; n < 2 {
+							return fmt.Errorf("the check ran %d times during the outage, want it retried", n)
+						}
+						return nil
+					},
 				),
 			},
 			{
 				PreConfig: func() { e.FailNext("GET", "/locations", 0, 503, "unavailable") },
-				Config:    e.Account(),
+				Config:    cfg,
 			},
 		},
 	})
+}
+
+// TestAccountHealthRidesOutBackendFailures: a check the API answers 503,
+// 503 and 500 is retried, on create and on refresh, and finds the account
+// reachable.
+func TestAccountHealthRidesOutBackendFailures(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	fail := func() {
+		e.FailNext("GET", "/locations", 2, 503, "unavailable")
+		e.FailNext("GET", "/locations", 1, 500, "server_error")
+	}
+	usedUp := func(*terraform.State) error {
+		if left := e.Faults().Rules(); len(left) != 0 {
+			return fmt.Errorf("faults left unused: %+v", left)
+		}
+		return nil
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: fail,
+				Config:    e.Account(),
+				Check:     resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "health.reachable", "true"), usedUp),
+			},
+			{
+				PreConfig:    fail,
+				RefreshState: true,
+				Check:        resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "health.reachable", "true"), usedUp),
+			},
+		},
+	})
+}
+
+// TestAccountTimeoutsMustBePositive: a timeout of no time is refused at plan
+// time on its attribute.
+func TestAccountTimeoutsMustBePositive(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	for op, v := range map[string]string{"create": "0s", "read": "-5m", "update": "0"} {
+		resource.UnitTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.Factories(),
+			Steps: []resource.TestStep{{
+				Config:      withTimeouts(e.Account(), op+" = \""+v+"\""),
+				PlanOnly:    true,
+				ExpectError: acctest.Match(`timeouts\.` + op + ` = "` + v + `" is not a positive duration.*or remove ` + op + ` to use the default \(2m\)`),
+			}},
+		})
+	}
+}
+
+// withTimeouts adds a timeouts block to an account configuration.
+func withTimeouts(account, lines string) string {
+	i := strings.LastIndex(account, "}")
+	return account[:i] + "  timeouts {\n    " + lines + "\n  }\n" + account[i:]
 }

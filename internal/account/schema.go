@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 // blockNames gives the adapters whose kind is terse a block name a reader
@@ -37,7 +38,7 @@ var healthTypes = map[string]attr.Type{
 	"checked_at": types.StringType,
 }
 
-func (r *Resource) schema() schema.Schema {
+func (r *Resource) schema(ctx context.Context) schema.Schema {
 	attrs := map[string]schema.Attribute{
 		"id": schema.StringAttribute{
 			Computed: true,
@@ -86,6 +87,13 @@ func (r *Resource) schema() schema.Schema {
 			"Import takes the account's `id`; `name` is not part of the id, so write it in the configuration " +
 			"(the first apply records it; nothing remote changes).",
 		Attributes: attrs,
+		Blocks: map[string]schema.Block{
+			"timeouts": tftimeouts.Resource(ctx,
+				tftimeouts.Op{Name: "create", Default: defaultTimeout, What: "the create's health check may take, counting its retries"},
+				tftimeouts.Op{Name: "read", Default: defaultTimeout, What: "a refresh's health check may take, counting its retries, before health records the outage"},
+				tftimeouts.Op{Name: "update", Default: defaultTimeout, What: "an update's health check may take, counting its retries"},
+			),
+		},
 	}
 }
 

@@ -22,15 +22,16 @@ func TestCheckErrorWhenStopped(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var diags diag.Diagnostics
-	r.addCheckError(ctx, &diags, b, adapter.Locator{Kind: "fake"}, "n", "Unable to create provider account", err)
+	r.addCheckError(ctx, &diags, b, adapter.Locator{Kind: "fake"}, "n", "create", err)
 	if got := diags[0].Detail(); !strings.Contains(got, "was interrupted before it finished, because the command was stopped") ||
 		strings.Contains(got, "reachable") {
 		t.Errorf("stopped check: %s", got)
 	}
 
 	diags = nil
-	r.addCheckError(context.Background(), &diags, b, adapter.Locator{Kind: "fake"}, "n", "Unable to create provider account", err)
-	if got := diags[0].Detail(); !strings.Contains(got, "Check that fake.endpoint (https://api.example.com) is right and reachable") {
-		t.Errorf("unreachable backend: %s", got)
+	r.addCheckError(context.Background(), &diags, b, adapter.Locator{Kind: "fake"}, "n", "create", err)
+	if got := diags[0].Detail(); !strings.Contains(got, "Check that fake.endpoint (https://api.example.com) is right and reachable") ||
+		!strings.Contains(got, "raise timeouts.create") || diags[0].Summary() != "Unable to create provider account" {
+		t.Errorf("unreachable backend: %s: %s", diags[0].Summary(), got)
 	}
 }

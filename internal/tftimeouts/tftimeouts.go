@@ -30,7 +30,7 @@ type Op struct {
 }
 
 // silence is said of every read: the timeout is not what ends it.
-const silence = " A backend that answers nothing at all fails the read sooner: a request left unanswered twice is not retried."
+const silence = " A backend that answers nothing at all ends it sooner: a request left unanswered twice is not retried."
 
 // Resource is the timeouts block of a resource with the given operations.
 func Resource(ctx context.Context, ops ...Op) rschema.Block {
