@@ -110,6 +110,15 @@ func Factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	}
 }
 
+// FactoriesWithRequestTimeout is Factories with every backend request
+// bounded by d, for tests of an endpoint that does not answer: the
+// production bound would make them wait seconds per request.
+func FactoriesWithRequestTimeout(d time.Duration) map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"compute": providerserver.NewProtocol6WithError(provider.New("test", provider.WithClock(FastClock{}), provider.WithRequestTimeout(d))()),
+	}
+}
+
 // FastClock tells the real time but waits a hundredth of every delay (at
 // most 100ms), so retries and polls keep their order and count without the
 // suite sleeping through production back-offs.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Setting is one entry of an adapter's manifest: what an account of that kind
@@ -26,6 +27,10 @@ type Env struct {
 	Secrets   Secrets
 	Clock     Clock
 	UserAgent string
+	// RequestTimeout, when positive, replaces the adapter's own bound on
+	// every single backend request (rule 7 of the contract); tests shorten
+	// it so a silent endpoint costs them milliseconds.
+	RequestTimeout time.Duration
 }
 
 // Definition describes one adapter kind.

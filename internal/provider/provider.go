@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -28,6 +29,13 @@ type Option func(*computeProvider)
 // pass one that shortens waits, so they never sleep through real back-offs.
 func WithClock(c adapter.Clock) Option { return func(p *computeProvider) { p.clock = c } }
 
+// WithRequestTimeout replaces every adapter's own bound on a single backend
+// request. Tests shorten it, so a silent endpoint costs them milliseconds
+// instead of the real bound's seconds.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(p *computeProvider) { p.requestTimeout = d }
+}
+
 // WithRegistry replaces the registry of adapter kinds.
 func WithRegistry(r *adapter.Registry) Option { return func(p *computeProvider) { p.registry = r } }
 
@@ -52,9 +60,10 @@ func New(version string, opts ...Option) func() provider.Provider {
 }
 
 type computeProvider struct {
-	version  string
-	clock    adapter.Clock
-	registry *adapter.Registry
+	version        string
+	clock          adapter.Clock
+	registry       *adapter.Registry
+	requestTimeout time.Duration // 0: each adapter's own
 }
 
 var (
@@ -115,9 +124,10 @@ func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureR
 		ua += " terraform/" + req.TerraformVersion
 	}
 	accounts := adapter.NewAccounts(p.registry, adapter.Env{
-		Secrets:   newResolver(secrets),
-		Clock:     p.clock,
-		UserAgent: ua,
+		Secrets:        newResolver(secrets),
+		Clock:          p.clock,
+		UserAgent:      ua,
+		RequestTimeout: p.requestTimeout,
 	})
 	resp.ResourceData = accounts
 	resp.DataSourceData = accounts

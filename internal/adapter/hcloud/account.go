@@ -117,6 +117,9 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		logger = slog.Default()
 	}
 	timeout := opts.requestTimeout
+	if env.RequestTimeout > 0 {
+		timeout = env.RequestTimeout
+	}
 	if timeout <= 0 {
 		timeout = DefaultRequestTimeout
 	}

@@ -178,3 +178,15 @@ func TestStalledAnswerIsBoundToo(t *testing.T) {
 		t.Errorf("%d requests, want 2", n)
 	}
 }
+
+// TestEnvRequestTimeoutReplacesTheBound: the Terraform layer's bound, when
+// set, is the one every request gets.
+func TestEnvRequestTimeoutReplacesTheBound(t *testing.T) {
+	endpoint, _ := silentEndpoint(t)
+	env := testEnv(testToken)
+	env.RequestTimeout = 30 * time.Millisecond
+	a := newTestAccountWith(t, testSettings(endpoint), env)
+	if _, err := a.Get(ctxT(t), "42"); !strings.Contains(err.Error(), "did not answer within 30ms") {
+		t.Fatalf("got %v, want the Env's 30ms bound", err)
+	}
+}
