@@ -53,6 +53,10 @@ func NewClaim() string {
 // message.
 func Adoptable(what string, m Machine, fingerprint string) error {
 	switch {
+	case !m.Managed:
+		return Errorf(Conflict,
+			"%s: machine %s (%q) carries this resource's key but not the managed mark, so it is not taken over; import it to manage "+
+				"it (`terraform import` or an import block with its id %s), or choose another name", what, m.ID, m.Name, m.ID).WithField("name")
 	case m.State == StateDeleting:
 		return Errorf(Transient, "%s: machine %s (%q), created earlier for this resource, is still being deleted; the create can go ahead once it is gone", what, m.ID, m.Name)
 	case m.Fingerprint != fingerprint:
@@ -63,12 +67,13 @@ func Adoptable(what string, m Machine, fingerprint string) error {
 	return nil
 }
 
-// Held reports whether claim, the one a state keeps, still holds m. A state
-// without a claim (an import not yet applied) and a machine without one (its
-// marks were written before claims existed) hold nothing to compare, and
-// count as held: the managed mark alone then guards the machine.
+// Held reports whether claim, the one a state keeps, still holds m. A
+// machine without a claim (imported and not yet marked, or marked before
+// claims existed) is held by whichever state refers to it: the managed mark
+// alone guards it. A state without a claim holds only such a machine, so it
+// never acts on one another state has claimed.
 func Held(m Machine, claim string) bool {
-	return claim == "" || m.Claim == "" || m.Claim == claim
+	return m.Claim == "" || m.Claim == claim
 }
 
 // ErrLostHold is what a LostHold error wraps, for errors.Is.

@@ -2,19 +2,20 @@ package instance
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
-// The state's claim on its machine (see adapter.NewClaim) lives in the
-// resource's private state: Terraform keeps it with the state and hands it
-// back to every read, update and delete, and it shows in no plan or output.
-const privateClaim = "claim"
-
-type claimData struct {
-	Claim string `json:"claim"`
-}
+// The state's claim on its machine (see adapter.NewClaim) is the computed
+// attribute claim: Terraform hands the prior state to every read, update and
+// delete, a tainted object's delete included, where the private state of a
+// replacement's delete is the new object's plan, empty.
+//
+// The private state keeps one fact: that an import just wrote the object.
+// Its first refresh then takes the claim the machine carries. Any other
+// object without a claim holds only a machine without one, so a state never
+// takes another state's claim by reading it.
+const privateImported = "imported"
 
 // privateGetter and privateSetter are what the framework's private state
 // offers; its type is internal to the framework.
@@ -26,31 +27,22 @@ type privateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// claimOf returns the claim a state keeps, "" for none (an import not yet
-// applied, or a state written before claims existed).
-func claimOf(ctx context.Context, p privateGetter) string {
+// markImported notes that an import wrote the object.
+func markImported(ctx context.Context, p privateSetter) diag.Diagnostics {
+	return p.SetKey(ctx, privateImported, []byte(`true`))
+}
+
+// imported reports whether an import wrote the object and no refresh has
+// taken the machine's claim since.
+func imported(ctx context.Context, p privateGetter) bool {
 	if p == nil {
-		return ""
+		return false
 	}
-	raw, _ := p.GetKey(ctx, privateClaim)
-	return decodeClaim(raw)
+	raw, _ := p.GetKey(ctx, privateImported)
+	return len(raw) > 0
 }
 
-func decodeClaim(raw []byte) string {
-	var c claimData
-	if len(raw) == 0 || json.Unmarshal(raw, &c) != nil {
-		return ""
-	}
-	return c.Claim
-}
-
-// setClaim records claim in the private state.
-func setClaim(ctx context.Context, p privateSetter, claim string) diag.Diagnostics {
-	raw, err := json.Marshal(claimData{Claim: claim})
-	if err != nil {
-		var diags diag.Diagnostics
-		diags.AddError("Unable to record the claim", "Encoding the claim failed: "+err.Error()+"; this is a bug in the provider.")
-		return diags
-	}
-	return p.SetKey(ctx, privateClaim, raw)
+// endImport forgets that an import wrote the object.
+func endImport(ctx context.Context, p privateSetter) diag.Diagnostics {
+	return p.SetKey(ctx, privateImported, nil)
 }

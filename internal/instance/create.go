@@ -101,12 +101,12 @@ func (r *Resource) createMachine(ctx context.Context, acc *adapter.Cached, call 
 }
 
 // createFailed reports a create that returned no machine. Cut short by
-// Ctrl-C or the timeout, the backend may still have committed it before its
-// answer was lost: a machine found now carrying this create's claim is
+// Ctrl-C or the timeout, or left unanswered, the backend may still have
+// committed it before its answer was lost: a machine found now carrying this create's claim is
 // saved, tainted, so state never loses one that exists.
 func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, call adapter.Call, creq adapter.CreateRequest, err error, resp *resource.CreateResponse) {
 	const summary = "Unable to create instance"
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || adapter.NoAnswer(err) {
 		if found, ok := r.findCreated(ctx, acc, call); ok && r.saveCreated(ctx, loc, plan, found, call.Claim, resp) {
 			tfdiag.AddError(&resp.Diagnostics, nil, summary,
 				fmt.Sprintf("Machine %s (%q) was created, but the create was cut short before it settled. It is saved in state and tainted, "+
@@ -122,8 +122,8 @@ func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc ad
 // unknown made known, before the wait for it to settle.
 func (r *Resource) saveCreated(ctx context.Context, loc adapter.Locator, plan *model, m adapter.Machine, claim string, resp *resource.CreateResponse) bool {
 	plan.recordCreated(loc, m)
+	plan.Claim = types.StringValue(claim)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	resp.Diagnostics.Append(setClaim(ctx, resp.Private, claim)...)
 	return !resp.Diagnostics.HasError()
 }
 

@@ -35,12 +35,12 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		return
 	}
 	name := state.Name.ValueString()
-	claim := claimOf(ctx, req.Private)
+	claim := state.Claim.ValueString()
 	_, err := r.heldMachine(ctx, acc, machineID, name, claim)
 	switch {
 	case adapter.IsNotFound(err):
 		return
-	case errors.Is(err, adapter.ErrLostHold) && adoptedFrom(acc, machineID, claim):
+	case (err == nil || errors.Is(err, adapter.ErrLostHold)) && adoptedFrom(acc, machineID, claim):
 		tfdiag.AddError(&resp.Diagnostics, fields, summary, "", adapter.SelfAdopted(machineID, name))
 		return
 	case errors.Is(err, adapter.ErrLostHold):
@@ -76,5 +76,5 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 // claim, the one this state object keeps.
 func adoptedFrom(acc *adapter.Cached, machineID, claim string) bool {
 	prior, ok := acc.AdoptedHere(machineID)
-	return ok && claim != "" && prior == claim
+	return ok && prior == claim
 }

@@ -1,7 +1,6 @@
 package instance_test
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -23,8 +22,7 @@ type stateInstance struct {
 	Deposed bool
 }
 
-// rawInstances reads the compute_instance objects of a state file's JSON,
-// the claim decoded from the framework's private data.
+// rawInstances reads the compute_instance objects of a state file's JSON.
 func rawInstances(t *testing.T, raw []byte) []stateInstance {
 	t.Helper()
 	if len(raw) == 0 {
@@ -37,10 +35,10 @@ func rawInstances(t *testing.T, raw []byte) []stateInstance {
 				IndexKey   any    `json:"index_key"`
 				Status     string `json:"status"`
 				Deposed    string `json:"deposed"`
-				Private    string `json:"private"`
 				Attributes struct {
-					ID   string `json:"id"`
-					Name string `json:"name"`
+					ID    string `json:"id"`
+					Name  string `json:"name"`
+					Claim string `json:"claim"`
 				} `json:"attributes"`
 			}
 		}
@@ -57,32 +55,11 @@ func rawInstances(t *testing.T, raw []byte) []stateInstance {
 			out = append(out, stateInstance{
 				Address: fmt.Sprintf("compute_instance.%s[%v]", r.Name, i.IndexKey),
 				ID:      i.Attributes.ID, Name: i.Attributes.Name,
-				Claim: privateClaim(t, i.Private), Tainted: i.Status == "tainted", Deposed: i.Deposed != "",
+				Claim: i.Attributes.Claim, Tainted: i.Status == "tainted", Deposed: i.Deposed != "",
 			})
 		}
 	}
 	return out
-}
-
-// privateClaim decodes the claim from a state object's private data: base64
-// of the framework's JSON object, whose values are base64 of what the
-// resource stored.
-func privateClaim(t *testing.T, private string) string {
-	t.Helper()
-	if private == "" {
-		return ""
-	}
-	raw, err := base64.StdEncoding.DecodeString(private)
-	if err != nil {
-		t.Fatalf("private data is not base64: %v", err)
-	}
-	var keys map[string][]byte
-	if err := json.Unmarshal(raw, &keys); err != nil {
-		t.Fatalf("private data: %v: %s", err, raw)
-	}
-	var c struct{ Claim string }
-	_ = json.Unmarshal(keys["claim"], &c)
-	return c.Claim
 }
 
 // localState is the local backend's state file of a working directory.

@@ -33,6 +33,7 @@ type model struct {
 	IPv6           types.String   `tfsdk:"ipv6_address"`
 	CreatedAt      types.String   `tfsdk:"created_at"`
 	Managed        types.Bool     `tfsdk:"managed"`
+	Claim          types.String   `tfsdk:"claim"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 

@@ -64,19 +64,20 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 			fmt.Sprintf("Reading machine %s (%q) failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
 		return
 	}
-	claim := claimOf(ctx, req.Private)
+	if imported(ctx, req.Private) {
+		// An import takes the machine as it is, claim included, so it plans
+		// clean and notices a later adoption elsewhere. Import a machine into
+		// one state at a time.
+		state.Claim = optional(m.Claim)
+		resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
+	}
+	claim := state.Claim.ValueString()
 	if !adapter.Held(m, claim) {
 		// Another state adopted the machine. Keep what this state last
 		// knew, so its plan shows no changes it could not make, and say so
 		// on every plan until the resource is removed.
 		resp.Diagnostics.AddWarning("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
 		return
-	}
-	if claim == "" && m.Claim != "" {
-		// Just imported, or written before claims existed: the state takes
-		// the machine's claim, so an import is what it says, no more, and
-		// plans clean; a later adoption elsewhere is then noticed here.
-		resp.Diagnostics.Append(setClaim(ctx, resp.Private, m.Claim)...)
 	}
 	resp.Diagnostics.Append(state.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -107,4 +108,5 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(adapter.InstanceID(loc, machineID)))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
+	resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
 }

@@ -185,6 +185,12 @@ func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapt
 			}
 		}
 	}
+	if state.Claim.ValueString() == "" && changesMachine(plan, state) {
+		// No claim yet (an imported machine, or one from before claims):
+		// the update writes one. Without a change there is no update, so a
+		// state that lost such a machine plans nothing.
+		plan.Claim = types.StringUnknown()
+	}
 	// Addresses survive renames and label changes; a power switch may take
 	// them away or bring new ones.
 	if powerChange || plan.Power.IsUnknown() {
@@ -251,4 +257,10 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, locationFromAc
 		tfdiag.AddError(&resp.Diagnostics, fields, "Invalid instance",
 			fmt.Sprintf("The account refuses to create instance %q as configured. %s", plan.Name.ValueString(), tfdiag.WayOut(err)), err)
 	}
+}
+
+// changesMachine reports whether the plan changes what Update acts on.
+func changesMachine(plan, state *model) bool {
+	return !plan.Name.Equal(state.Name) || !plan.Labels.Equal(state.Labels) || !plan.Power.Equal(state.Power) ||
+		!plan.Managed.Equal(state.Managed) || !plan.UserDataSHA256.Equal(state.UserDataSHA256) || !plan.Account.Equal(state.Account)
 }

@@ -120,6 +120,13 @@ func resourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "When the backend created the machine (RFC 3339).",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
+			"claim": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The token that says this state holds the machine: written onto the machine with it and kept " +
+					"here. A create that adopts a machine writes its own; a state whose claim is no longer on the machine has lost it " +
+					"to another state and never deletes, powers or changes it (see the interrupted applies guide). Not a secret.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
 			"managed": schema.BoolAttribute{
 				Computed: true,
 				MarkdownDescription: "Whether the machine carries the provider's mark. False right after importing a machine " +

@@ -48,7 +48,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 	name := plan.Name.ValueString()
-	claim := claimOf(ctx, req.Private)
+	claim := state.Claim.ValueString()
 	current, err := r.heldMachine(ctx, acc, machineID, state.Name.ValueString(), claim)
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, fields, summary,
@@ -67,7 +67,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 			fmt.Sprintf("Updating machine %s (%q) failed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
 		return
 	}
-	resp.Diagnostics.Append(setClaim(ctx, resp.Private, claim)...)
+	plan.Claim = types.StringValue(claim)
+	resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
 
 	if !plan.Power.Equal(state.Power) {
 		on := plan.Power.ValueString() != powerOff

@@ -97,6 +97,15 @@ func (a *account) afterFailedCreate(ctx context.Context, what string, req adapte
 	if lookErr == nil && found != nil {
 		return a.adopt(ctx, what, found, req, mark)
 	}
+	if lookErr == nil && adapter.NoAnswer(err) {
+		// The transport never sends a POST twice; the look-up that just
+		// answered proves this one made nothing (yet: a create committed
+		// late is found by the next attempt's look-up, or refused by the
+		// name), so the create may be sent again. The error no longer
+		// carries ErrNoAnswer, which would stop the caller's retry.
+		return adapter.Machine{}, adapter.Errorf(adapter.Transient,
+			"%s: the API did not answer the create, and no server carries this resource's key; the create can be sent again", what)
+	}
 	if hcloud.IsError(err, hcloud.ErrorCodeUniquenessError) {
 		holder, _, nameErr := a.client.Server.GetByName(ctx, req.Name)
 		switch {
@@ -139,7 +148,12 @@ func (a *account) adopt(ctx context.Context, what string, s *hcloud.Server, req 
 		}
 	}
 	m := toMachine(s)
-	m.Adopted, m.PriorClaim = true, prior.Claim
+	if prior.Claim != mark.Claim {
+		// Found under another claim: an earlier apply's, or another
+		// state's. A server already carrying this create's claim is the
+		// one this very create made, its answer lost.
+		m.Adopted, m.PriorClaim = true, prior.Claim
+	}
 	return m, nil
 }
 

@@ -46,7 +46,10 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := t.send(req, token)
 	var silent requestTimeout
-	if !errors.As(err, &silent) || (req.Body != nil && req.Body != http.NoBody && req.GetBody == nil) {
+	if !errors.As(err, &silent) || !idempotent(req.Method) || (req.Body != nil && req.Body != http.NoBody && req.GetBody == nil) {
+		// A POST creates a server or starts an action: sent twice, it may
+		// do so twice. Create looks for its server by key after a failure
+		// instead, and an action is started again only by the caller.
 		return resp, err
 	}
 	again := req.Clone(req.Context())
@@ -197,4 +200,15 @@ func (t *authTransport) log(req *http.Request, resp *http.Response, err error, t
 		attrs = append(attrs, slog.String("error", "transport error"))
 	}
 	t.logger.LogAttrs(req.Context(), slog.LevelDebug, "hcloud request", attrs...)
+}
+
+// idempotent methods may be sent once more after an unanswered attempt: a
+// second read, a second PUT of the same labels or a second DELETE changes
+// nothing the first did not.
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete:
+		return true
+	}
+	return false
 }

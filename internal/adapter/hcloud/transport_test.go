@@ -127,8 +127,8 @@ func TestSilentEndpointCostsTwoBounds(t *testing.T) {
 	}
 }
 
-// TestOneSilentAnswerIsSentAgain: a request held past its bound once is
-// sent once more and answered; a write comes with its body both times.
+// TestOneSilentAnswerIsSentAgain: a read held past its bound once is sent
+// once more and answered; a create is not sent twice by the transport.
 func TestOneSilentAnswerIsSentAgain(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
@@ -140,11 +140,21 @@ func TestOneSilentAnswerIsSentAgain(t *testing.T) {
 	if n := e.Stats()["GET /servers/{id}"]; n != 2 {
 		t.Errorf("%d reads, want 2", n)
 	}
-	// The held create never reaches the API: its client left first.
+	// The held create never reaches the API: its client left first. The
+	// transport does not send a POST again; Create's look-up by key shows
+	// nothing was made, and says the create may be retried, which the
+	// caller's retry does.
 	e.DelayIfConnectedNext("POST", "/servers", 1, time.Hour)
+	_, err := a.Create(ctxT(t), testCall("web-1"), testRequest("web-1"))
+	if retry, _ := adapter.RetryDecision(err, 1, adapter.DefaultBackoff); !retry || adapter.NoAnswer(err) {
+		t.Fatalf("a create the API never answered, with nothing found by key: %v, want a retryable error", err)
+	}
+	if n := e.Stats()["POST /servers"]; n != 1 {
+		t.Errorf("the transport sent the create %d times, want once", n)
+	}
 	m, err := a.Create(ctxT(t), testCall("web-1"), testRequest("web-1"))
 	if err != nil {
-		t.Fatalf("create resent after one silence: %v", err)
+		t.Fatalf("the create sent again: %v", err)
 	}
 	if s, ok := e.Server(mustID(t, m.ID)); !ok || s.Name != "web-1" || s.UserData != testRequest("web-1").UserData {
 		t.Errorf("the resent create made %+v, want web-1 with its user data", s)
