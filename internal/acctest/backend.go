@@ -19,9 +19,8 @@ type StateBackend struct {
 	// Address is the backend's state URL, for the http backend's address.
 	Address string
 
-	mu     sync.Mutex
-	state  []byte
-	writes int
+	mu    sync.Mutex
+	state []byte
 }
 
 // NewStateBackend starts a backend that stops with the test.
@@ -58,7 +57,7 @@ func (b *StateBackend) serve(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		b.state, b.writes = body, b.writes+1
+		b.state = body
 	case http.MethodDelete:
 		b.state = nil
 	default:
@@ -71,13 +70,6 @@ func (b *StateBackend) State() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return bytes.Clone(b.state)
-}
-
-// Writes counts the state writes received.
-func (b *StateBackend) Writes() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.writes
 }
 
 // Block is the terraform backend block that stores state here.

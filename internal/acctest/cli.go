@@ -107,13 +107,7 @@ func (c *CLI) Read(name string) string {
 // Run runs terraform with args and returns its combined output and error.
 func (c *CLI) Run(args ...string) (string, error) {
 	c.t.Helper()
-	path, _ := os.LookupEnv("TF_ACC_TERRAFORM_PATH")
-	if path == "" {
-		path = "terraform"
-	}
-	cmd := exec.Command(path, args...)
-	cmd.Dir = c.Dir
-	cmd.Env = c.env
+	cmd := c.command(args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -128,4 +122,16 @@ func (c *CLI) MustRun(args ...string) string {
 		c.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return out
+}
+
+// command is terraform with args in the working directory and environment.
+func (c *CLI) command(args ...string) *exec.Cmd {
+	path, _ := os.LookupEnv("TF_ACC_TERRAFORM_PATH")
+	if path == "" {
+		path = "terraform"
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.env
+	return cmd
 }

@@ -2,7 +2,6 @@ package acctest
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -25,13 +24,7 @@ type Proc struct {
 // Start runs terraform with args in the background.
 func (c *CLI) Start(args ...string) *Proc {
 	c.t.Helper()
-	path, _ := os.LookupEnv("TF_ACC_TERRAFORM_PATH")
-	if path == "" {
-		path = "terraform"
-	}
-	cmd := exec.Command(path, args...)
-	cmd.Dir = c.Dir
-	cmd.Env = c.env
+	cmd := c.command(args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out

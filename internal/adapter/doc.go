@@ -2,7 +2,10 @@
 // that own machines: the Adapter interface and its optional capabilities, the
 // value types (Machine, Offer, Query, CreateRequest, Call), the error codes
 // every backend error is classified into, the pure retry policy, secret
-// references, and account and instance locators.
+// references and the redaction of user input in messages, account and
+// instance locators, each adapter's rules for names and labels, and claims:
+// the token that says which Terraform state holds a machine (claim.go), and
+// the one adoption decision every adapter makes (Adoptable).
 //
 // It imports only the standard library, so both the resource packages above it
 // and the concrete adapters below it (internal/adapter/<name>) can depend on it

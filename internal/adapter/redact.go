@@ -170,6 +170,36 @@ func shownRef(s string) string {
 	return scheme + "://" + hidden
 }
 
+// tokenShaped is a reference name or host that looks like a credential
+// rather than a name: a token pasted as env://<token> would be a valid
+// variable name (64 letters and digits), and one pasted as
+// https://<token>/v1 a valid host. Names people choose are
+// short, or in one case, or words; tokens are long and mix case and digits,
+// or are long runs of hex.
+func tokenShaped(s string) bool {
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '.' || r == ':' }) {
+		var upper, lower, digit, nonHex bool
+		for _, r := range part {
+			switch {
+			case r >= 'A' && r <= 'Z':
+				upper = true
+				nonHex = nonHex || r > 'F'
+			case r >= 'a' && r <= 'z':
+				lower = true
+				nonHex = nonHex || r > 'f'
+			case r >= '0' && r <= '9':
+				digit = true
+			default:
+				nonHex = true
+			}
+		}
+		if len(part) > 40 || (upper && lower && digit && len(part) >= 16) || (!nonHex && len(part) >= 24) {
+			return true
+		}
+	}
+	return false
+}
+
 // redactURLRest is what follows "scheme://" as a message may repeat it.
 func redactURLRest(rest string) string {
 	user := ""
@@ -224,9 +254,10 @@ func plainPath(p string) bool {
 	return true
 }
 
-// plainHost is a host name or an IP address, with an optional port.
+// plainHost is a host name or an IP address, with an optional port, that
+// does not look like a credential.
 func plainHost(h string) bool {
-	if h == "" || len(h) > 253 {
+	if h == "" || len(h) > 253 || tokenShaped(h) {
 		return false
 	}
 	for _, r := range h {

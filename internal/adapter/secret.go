@@ -41,11 +41,14 @@ func isRefScheme(scheme string) bool {
 	return scheme == "env" || scheme == "file" || scheme == "provider"
 }
 
-// wellFormedRef reports whether s is a reference ParseRef accepts.
+// wellFormedRef reports whether s is a reference ParseRef accepts. A name
+// shaped like a credential (see tokenShaped) is refused: it is a secret
+// pasted into a reference, which would otherwise be repeated in ids, plans
+// and messages as a harmless name.
 func wellFormedRef(s string) bool {
 	scheme, name, ok := strings.Cut(s, "://")
 	switch {
-	case !ok:
+	case !ok || tokenShaped(name):
 		return false
 	case scheme == "env":
 		return validEnvName(name)

@@ -102,3 +102,30 @@ func TestCodeOf(t *testing.T) {
 		t.Errorf("field %q error %q", FieldOf(e), e.Error())
 	}
 }
+
+// TestTokenShapedNamesAreNotReferences: a secret pasted as a reference's
+// name is refused and never repeated; names people give are accepted.
+func TestTokenShapedNamesAreNotReferences(t *testing.T) {
+	for _, ref := range []string{
+		"env://Hx7Qv2Lr9dKq4WmZ8vTnB3yHfJ6sPc1aGuE5oNiX",
+		"env://0123456789abcdef0123456789abcdef",
+		"provider://" + strings.Repeat("a", 41),
+		"file:///run/secrets/Hx7Qv2Lr9dKq4WmZ8vTnB3y",
+	} {
+		_, _, err := ParseRef(ref)
+		if err == nil || strings.Contains(err.Error(), ref[strings.Index(ref, "://")+3:]) {
+			t.Errorf("ParseRef(%q) = %v, want a refusal that does not repeat the name", ref, err)
+		}
+		if strings.Contains(Redacted(ref), ref[strings.Index(ref, "://")+3:]) {
+			t.Errorf("Redacted(%q) = %q repeats the name", ref, Redacted(ref))
+		}
+	}
+	for _, ref := range []string{"env://HCLOUD_TOKEN", "env://HCLOUD_TOKEN_PROD_2", "provider://hcloud", "file:///run/secrets/hcloud-token", "env://hcloudToken"} {
+		if _, _, err := ParseRef(ref); err != nil {
+			t.Errorf("ParseRef(%q): %v, want accepted", ref, err)
+		}
+	}
+	if plainHost("Hx7Qv2Lr9dKq4WmZ8vTnB3yHfJ6sPc1aGuE5oNiX") || !plainHost("api.hetzner.cloud") || !plainHost("127.0.0.1:8080") {
+		t.Error("plainHost must refuse a token-shaped host and accept real ones")
+	}
+}

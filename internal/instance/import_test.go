@@ -145,7 +145,6 @@ func TestInstanceInterruptedCreate(t *testing.T) {
 				PreConfig:   func() { interruptCreate(t, e) },
 				Config:      cfg,
 				ExpectError: acctest.Match(`Unable to create instance.*once-1`),
-				Check:       checkServers(e, 1),
 			},
 			{
 				PreConfig: func() {

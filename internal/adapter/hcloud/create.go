@@ -17,9 +17,9 @@ import (
 // It looks the key up first and adopts what an earlier attempt created when
 // the fingerprint matches. Otherwise it creates the server with its marks in
 // the same call, so there is no moment at which our server exists unmarked.
-// After any failed create (an error, a dropped response, or the name taken
-// because hcloud-go's own retry of the POST raced its first attempt) it looks
-// the key up again and returns the winner.
+// After any failed create (an error, a dropped or unanswered response, or
+// the name taken because a retry of the POST met the server its first
+// attempt made) it looks the key up again and returns the winner.
 //
 // It returns as soon as the API accepted the server; waiting for it to run
 // is the caller's business, through Get.
@@ -131,8 +131,8 @@ func (a *account) afterFailedCreate(ctx context.Context, what string, req adapte
 // adopt returns the server an earlier attempt with the same key created,
 // when adapter.Adoptable allows it, with this create's claim and labels
 // written onto it in one update: the state that adopts it holds it from now
-// on. A server that already carries them (hcloud-go's own retry of the POST
-// raced the first attempt) costs no write.
+// on. A server that already carries them (this very create's, its answer
+// lost) costs no write and is no adoption.
 func (a *account) adopt(ctx context.Context, what string, s *hcloud.Server, req adapter.CreateRequest, mark adapter.Mark) (adapter.Machine, error) {
 	prior := toMachine(s)
 	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {

@@ -221,9 +221,7 @@ func (e *Emulator) DelayThenCommitNext(method, route string, n int, d time.Durat
 
 // CommitThenDelayNext commits the next n calls of method on route at once
 // and holds each answer back for d, so a client whose timeout is shorter
-// gives up on a call that took effect. hcloud-go resends a call that timed
-// out this way (an http.Client timeout, not a context deadline), even a
-// POST.
+// gives up on a call that took effect: a create whose answer is lost.
 func (e *Emulator) CommitThenDelayNext(method, route string, n int, d time.Duration) {
 	mustRule(e.faults.CommitThenDelayNext(method, route, n, d))
 }
