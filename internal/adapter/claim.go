@@ -61,8 +61,12 @@ func Adoptable(what string, m Machine, fingerprint string) error {
 		return Errorf(Transient, "%s: machine %s (%q), created earlier for this resource, is still being deleted; the create can go ahead once it is gone", what, m.ID, m.Name)
 	case m.Fingerprint != fingerprint:
 		return Errorf(Conflict,
-			"%s: machine %s (%q) was created for this resource with other settings (its fingerprint %s, this request's %s): offer, image, location or user data changed since; "+
-				"restore the settings it was created with, or delete that machine to create a new one", what, m.ID, m.Name, m.Fingerprint, fingerprint)
+			"%s: machine %s (%q) carries this instance's key (account and name) but was created with other settings (its fingerprint %s, "+
+				"this request's %s: offer, image, location or user data differ). It is not taken over. If this is a replacement created "+
+				"before the old machine is destroyed (create_before_destroy) under the same name, give the replacement another name or "+
+				"remove create_before_destroy; if another configuration holds that machine, give this instance another name; if an "+
+				"interrupted apply created it and the settings changed since, restore them, or delete that machine yourself once you "+
+				"are sure no state holds it", what, m.ID, m.Name, m.Fingerprint, fingerprint).WithField("name")
 	}
 	return nil
 }
@@ -97,5 +101,6 @@ func LostHold(id, name string) *Error {
 		"machine %s (%q) is now held by another Terraform state: a create with the same account and name (another configuration, "+
 			"or a rerun that lost this state) adopted it and wrote its own claim over this state's. This state no longer deletes, "+
 			"powers or changes it. Remove the resource from this configuration and run `terraform state rm` on it; to manage the machine "+
-			"from here again, import it (`terraform import` or an import block)", id, name)}
+			"from here again, first remove it from the state that holds it now (`terraform state rm` there), then import it here: an "+
+			"import takes the machine's claim, and two states that both import it would both act on it", id, name)}
 }

@@ -46,3 +46,24 @@ func imported(ctx context.Context, p privateGetter) bool {
 func endImport(ctx context.Context, p privateSetter) diag.Diagnostics {
 	return p.SetKey(ctx, privateImported, nil)
 }
+
+// privateLost marks an object whose last refresh found its machine held by
+// another state, so its plan can refuse a change Update would refuse.
+const privateLost = "lost"
+
+// setLost records whether the last refresh found the machine held elsewhere.
+func setLost(ctx context.Context, p privateSetter, lost bool) diag.Diagnostics {
+	if !lost {
+		return p.SetKey(ctx, privateLost, nil)
+	}
+	return p.SetKey(ctx, privateLost, []byte(`true`))
+}
+
+// lost reports whether the last refresh found the machine held elsewhere.
+func lost(ctx context.Context, p privateGetter) bool {
+	if p == nil {
+		return false
+	}
+	raw, _ := p.GetKey(ctx, privateLost)
+	return len(raw) > 0
+}

@@ -115,7 +115,7 @@ func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc ad
 		}
 	}
 	tfdiag.AddError(&resp.Diagnostics, fields, summary,
-		fmt.Sprintf("Creating instance %q (offer %s, image %s) failed. %s", creq.Name, creq.OfferID, creq.Image, tfdiag.WayOut(err)), err)
+		fmt.Sprintf("Creating instance %q (offer %s, image %s) failed. %s%s", creq.Name, creq.OfferID, creq.Image, tfdiag.WayOut(err), mayAppear(err)), err)
 }
 
 // saveCreated puts the machine's id and this create's claim into state, every
@@ -267,4 +267,14 @@ func machineOf(diags *diag.Diagnostics, summary string, id types.String) (string
 		return "", false
 	}
 	return machineID, true
+}
+
+// mayAppear warns, after a create that ended without an answer, that the
+// backend may still make the machine, and what that means.
+func mayAppear(err error) string {
+	if !adapter.NoAnswer(err) && !adapter.Canceled(err) && adapter.CodeOf(err) != adapter.Transient {
+		return ""
+	}
+	return " The backend may have taken the create and still make the machine; applying again finds it by its key and adopts it, " +
+		"so no second machine is made."
 }

@@ -77,8 +77,10 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		// knew, so its plan shows no changes it could not make, and say so
 		// on every plan until the resource is removed.
 		resp.Diagnostics.AddWarning("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
+		resp.Diagnostics.Append(setLost(ctx, resp.Private, true)...)
 		return
 	}
+	resp.Diagnostics.Append(setLost(ctx, resp.Private, false)...)
 	resp.Diagnostics.Append(state.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

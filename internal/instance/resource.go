@@ -119,6 +119,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	} else {
 
 		r.planUpdate(&plan, &state, loc, def, accountKnown, resp)
+		if lost(ctx, req.Private) && changesMachine(&plan, &state) {
+			_, machineID, _ := adapter.ParseInstanceID(state.ID.ValueString())
+			resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
+		}
 		if resp.Diagnostics.HasError() {
 			return
 		}

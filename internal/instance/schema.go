@@ -45,8 +45,10 @@ func resourceSchema(ctx context.Context) schema.Schema {
 			},
 			"offer_id": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "The offer (server type) to create, e.g. `cx22`; see the `compute_offers` data source. Changing it replaces the machine.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				MarkdownDescription: "The offer (server type) to create, e.g. `cx22`; see the `compute_offers` data source. Changing it replaces the machine. " +
+					"A value not known until apply (a `compute_offers` read that Terraform defers because its account has changes pending) " +
+					"does not replace the machine by itself: the apply refuses a value that then differs, and the next plan replaces it.",
+				PlanModifiers:       []planmodifier.String{replaceWhenKnown},
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"image": schema.StringAttribute{
@@ -54,7 +56,7 @@ func resourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "The image to install, e.g. `ubuntu-24.04`. Changing it replaces the machine. The image a " +
 					"machine was created from is not compared again after creation, since backends report images under " +
 					"names that differ from what was asked for.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: []planmodifier.String{replaceWhenKnown},
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"location": schema.StringAttribute{
@@ -143,3 +145,16 @@ func resourceSchema(ctx context.Context) schema.Schema {
 		},
 	}
 }
+
+// replaceWhenKnown replaces the machine when offer_id or image changes to a
+// value known at plan. An unknown value is no change yet: Terraform defers a
+// compute_offers read whose account has any change pending (a new name, new
+// timeouts), and replacing every machine on such an edit would destroy them
+// for nothing. Update refuses a value that turns out to differ.
+var replaceWhenKnown = stringplanmodifier.RequiresReplaceIf(
+	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !req.PlanValue.IsUnknown()
+	},
+	"Changing the value to one known at plan replaces the machine.",
+	"Changing the value to one known at plan replaces the machine.",
+)

@@ -47,6 +47,19 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	if !ok {
 		return
 	}
+	for _, f := range []struct {
+		attr        string
+		plan, state types.String
+	}{{"offer_id", plan.OfferID, state.OfferID}, {"image", plan.Image, state.Image}} {
+		if !f.plan.Equal(f.state) {
+			// Unknown at plan (see replaceWhenKnown), and different now.
+			resp.Diagnostics.AddAttributeError(path.Root(f.attr), summary,
+				fmt.Sprintf("%s changes from %q to %q, a value that was not known when the plan was made, so the plan could not replace "+
+					"machine %s; it was left as it was. Run terraform apply again: the next plan knows the value and replaces the machine.",
+					f.attr, f.state.ValueString(), f.plan.ValueString(), machineID))
+			return
+		}
+	}
 	name := plan.Name.ValueString()
 	claim := state.Claim.ValueString()
 	current, err := r.heldMachine(ctx, acc, machineID, state.Name.ValueString(), claim)
