@@ -44,12 +44,12 @@ func resourceSchema(ctx context.Context) schema.Schema {
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"offer_id": schema.StringAttribute{
-				Required:            true,
+				Required: true,
 				MarkdownDescription: "The offer (server type) to create, e.g. `cx22`; see the `compute_offers` data source. Changing it replaces the machine. " +
 					"A value not known until apply (a `compute_offers` read that Terraform defers because its account has changes pending) " +
 					"does not replace the machine by itself: the apply refuses a value that then differs, and the next plan replaces it.",
-				PlanModifiers:       []planmodifier.String{replaceWhenKnown},
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{replaceWhenKnown},
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"image": schema.StringAttribute{
 				Required: true,
