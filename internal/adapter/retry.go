@@ -53,11 +53,21 @@ func RetryDecision(err error, attempt int, b Backoff) (retry bool, wait time.Dur
 // retries, the error says what was retried, how often, and the last failure.
 func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(context.Context) error) error {
 	start := clock.Now()
+	// The last failure the backend itself gave: when the timeout ends an
+	// attempt half-way, that failure, not the cut-off attempt, is why the
+	// call was retried, and what the message should show.
+	var failed error
 	for attempt := 1; ; attempt++ {
 		err := fn(ctx)
+		if err != nil && !Canceled(err) {
+			failed = err
+		}
 		retry, wait := RetryDecision(err, attempt, b)
 		if !retry {
 			if err != nil && Canceled(err) && ctx.Err() != nil {
+				if failed != nil {
+					err = failed
+				}
 				return gaveUp(what, attempt, clock.Now().Sub(start), err)
 			}
 			return err

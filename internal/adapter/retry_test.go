@@ -169,3 +169,23 @@ func TestWaitForReturnsFinalErrorsAndTimesOut(t *testing.T) {
 		t.Fatalf("err=%v, want a timeout naming what was awaited", err)
 	}
 }
+
+// TestRetryReportsTheBackendsFailureWhenTheTimeoutCutsAnAttempt: the
+// timeout that ends an attempt half-way is not the failure to report; the
+// backend's last one is.
+func TestRetryReportsTheBackendsFailureWhenTheTimeoutCutsAnAttempt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	attempts := 0
+	err := Retry(ctx, &fakeClock{}, Backoff{Initial: time.Millisecond, Max: time.Millisecond}, "read server 42", func(ctx context.Context) error {
+		attempts++
+		if attempts == 3 {
+			cancel()
+			return ctx.Err()
+		}
+		return Errorf(Transient, "the API failed (HTTP 503 unavailable)")
+	})
+	if err == nil || !strings.Contains(err.Error(), "HTTP 503") || CodeOf(err) != Transient {
+		t.Fatalf("got %v, want a give-up naming the backend's 503", err)
+	}
+}

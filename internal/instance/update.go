@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -47,18 +48,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	if !ok {
 		return
 	}
-	for _, f := range []struct {
-		attr        string
-		plan, state types.String
-	}{{"offer_id", plan.OfferID, state.OfferID}, {"image", plan.Image, state.Image}} {
-		if !f.plan.Equal(f.state) {
-			// Unknown at plan (see replaceWhenKnown), and different now.
-			resp.Diagnostics.AddAttributeError(path.Root(f.attr), summary,
-				fmt.Sprintf("%s changes from %q to %q, a value that was not known when the plan was made, so the plan could not replace "+
-					"machine %s; it was left as it was. Run terraform apply again: the next plan knows the value and replaces the machine.",
-					f.attr, f.state.ValueString(), f.plan.ValueString(), machineID))
-			return
-		}
+	if !settledAtPlan(&resp.Diagnostics, summary, plan, state, machineID) {
+		return
 	}
 	name := plan.Name.ValueString()
 	claim := state.Claim.ValueString()
@@ -83,17 +74,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	plan.Claim = types.StringValue(claim)
 	resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
 
-	if !plan.Power.Equal(state.Power) {
-		on := plan.Power.ValueString() != powerOff
-		err := r.switchPower(ctx, acc, machineID, on)
-		if err == nil {
-			_, err = r.waitState(ctx, acc, machineID, wantState(on))
-		}
-		if err != nil {
-			tfdiag.AddError(&resp.Diagnostics, fields, summary,
-				fmt.Sprintf("Switching machine %s (%q) %s failed. %s", machineID, name, plan.Power.ValueString(), wayOutFor(err, machineID)), err)
-			return
-		}
+	if !plan.Power.Equal(state.Power) && !r.updatePower(ctx, acc, machineID, name, plan.Power.ValueString(), &resp.Diagnostics) {
+		return
 	}
 
 	m, err := r.fresh(ctx, acc, machineID)
@@ -104,6 +86,41 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// settledAtPlan refuses an offer_id or image that was unknown at plan (see
+// replaceWhenKnown) and differs now: only a plan that knows it can replace
+// the machine.
+func settledAtPlan(diags *diag.Diagnostics, summary string, plan, state model, machineID string) bool {
+	for _, f := range []struct {
+		attr        string
+		plan, state types.String
+	}{{"offer_id", plan.OfferID, state.OfferID}, {"image", plan.Image, state.Image}} {
+		if !f.plan.Equal(f.state) {
+			diags.AddAttributeError(path.Root(f.attr), summary,
+				fmt.Sprintf("%s changes from %q to %q, a value that was not known when the plan was made, so the plan could not replace "+
+					"machine %s; it was left as it was. Run terraform apply again: the next plan knows the value and replaces the machine.",
+					f.attr, f.state.ValueString(), f.plan.ValueString(), machineID))
+			return false
+		}
+	}
+	return true
+}
+
+// updatePower switches the machine to power ("on" or "off") and waits for
+// it to settle.
+func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID, name, power string, diags *diag.Diagnostics) bool {
+	on := power != powerOff
+	err := r.switchPower(ctx, acc, machineID, on)
+	if err == nil {
+		_, err = r.waitState(ctx, acc, machineID, wantState(on))
+	}
+	if err != nil {
+		tfdiag.AddError(diags, fields, "Unable to update instance",
+			fmt.Sprintf("Switching machine %s (%q) %s failed. %s", machineID, name, power, wayOutFor(err, machineID)), err)
+		return false
+	}
+	return true
 }
 
 // changes is the update request for what the plan changes. The mark carries
