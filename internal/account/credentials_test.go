@@ -49,3 +49,16 @@ resource "compute_provider_account" "test" {
 		})
 	}
 }
+
+// TestAccountRefusedTokenWarnsAtPlan: a token the backend refuses is heard
+// of at plan, as a warning (the apply may run where the right one is), and
+// the apply then fails with the way out.
+func TestAccountRefusedTokenWarnsAtPlan(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	c := acctest.NewCLI(t, e.AccountNamed("test", "env://"+acctest.WrongTokenEnv))
+	out, err := c.Run("plan")
+	if err != nil || !acctest.Match(`Warning: Account not checked .*health check of compute_provider_account failed at plan`).MatchString(out) {
+		t.Fatalf("plan with a refused token: %v, want a plan with the warning:\n%s", err, out)
+	}
+}

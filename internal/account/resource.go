@@ -227,9 +227,19 @@ func (r *Resource) checkAtPlan(ctx context.Context, diags *diag.Diagnostics, b b
 		err = acc.Check(ctx)
 		cancel()
 	}
+	if err == nil || adapter.Unresolved(err) || tfdiag.UnknownUntilApply(err) {
+		// An unresolvable secret has its own warning.
+		return
+	}
 	field := adapter.FieldOf(err)
 	i := slices.IndexFunc(b.def.Settings, func(s adapter.Setting) bool { return s.Name == field })
-	if !adapter.Is(err, adapter.InvalidConfig) || i < 0 || b.def.Settings[i].Secret || adapter.Unresolved(err) || tfdiag.UnknownUntilApply(err) {
+	if !adapter.Is(err, adapter.InvalidConfig) || i < 0 || b.def.Settings[i].Secret {
+		// Refused credentials, a backend that is down or silent: the
+		// plan goes on, since the apply may run where things are right,
+		// but the user hears of it now rather than after the apply starts.
+		tfdiag.AddWarning(diags, nil, "Account not checked",
+			fmt.Sprintf("The %s adapter's health check of compute_provider_account failed at plan, so its apply, and every "+
+				"instance on it, will fail unless this is mended first. %s", b.kind, tfdiag.WayOut(err)), err)
 		return
 	}
 	addSettingError(diags, b, "Invalid account configuration",
