@@ -72,9 +72,10 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	if m.Adopted {
 		resp.Diagnostics.AddWarning("Instance adopted",
 			fmt.Sprintf("Machine %s (%q) already existed with this instance's key (account and name) and the same offer, image, location "+
-				"and user data, so it was adopted instead of creating another: an earlier apply created it and was interrupted before "+
-				"its state was saved, or another configuration with the same account and name holds it. This state holds it now; "+
-				"a configuration that held it before is told on its next plan and no longer deletes, powers or changes it.", m.ID, creq.Name))
+				"and user data, so it was adopted instead of creating another. Usually an earlier apply created it and was interrupted "+
+				"before its state was saved; it may also be held by another configuration with the same account and name, which is "+
+				"told on its next plan and no longer deletes, powers or changes it, or be the machine a create_before_destroy "+
+				"replacement under the same name replaces, whose destroy then says so. This state holds it now.", m.ID, creq.Name))
 	}
 
 	m, err = r.settle(ctx, acc, m.ID, creq.PowerOn)
