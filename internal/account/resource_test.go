@@ -150,12 +150,7 @@ func TestAccountHealthRidesOutBackendFailures(t *testing.T) {
 		e.FailNext("GET", "/locations", 2, 503, "unavailable")
 		e.FailNext("GET", "/locations", 1, 500, "server_error")
 	}
-	usedUp := func(*terraform.State) error {
-		if left := e.Faults().Rules(); len(left) != 0 {
-			return fmt.Errorf("faults left unused: %+v", left)
-		}
-		return nil
-	}
+	usedUp := e.FaultsUsedUp
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{

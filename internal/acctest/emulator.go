@@ -81,3 +81,12 @@ func (e *Emulator) ServerNamed(name string) (emu.Server, bool) {
 	}
 	return emu.Server{}, false
 }
+
+// FaultsUsedUp checks that every scripted failure was met, so a test that
+// rides out failures proves it met them.
+func (e *Emulator) FaultsUsedUp(*terraform.State) error {
+	if left := e.Faults().Rules(); len(left) != 0 {
+		return fmt.Errorf("faults left unused, so the call did not pass through them: %+v", left)
+	}
+	return nil
+}

@@ -21,16 +21,6 @@ func failReads(t *testing.T, e *acctest.Emulator) {
 	mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers*", Count: 1, Status: 500, Code: "server_error"})
 }
 
-// faultsUsedUp checks that every scripted failure was met.
-func faultsUsedUp(e *acctest.Emulator) func(*terraform.State) error {
-	return func(*terraform.State) error {
-		if left := e.Faults().Rules(); len(left) != 0 {
-			return fmt.Errorf("faults left unused, so the read did not pass through them: %+v", left)
-		}
-		return nil
-	}
-}
-
 // TestInstanceRefreshRidesOutBackendFailures: a refresh that meets two 503s
 // and a 500 retries and refreshes the machine, with nothing to change.
 func TestInstanceRefreshRidesOutBackendFailures(t *testing.T) {
@@ -48,7 +38,7 @@ func TestInstanceRefreshRidesOutBackendFailures(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 				}},
-				Check: resource.ComposeAggregateTestCheckFunc(faultsUsedUp(e), checkServers(e, 1)),
+				Check: resource.ComposeAggregateTestCheckFunc(e.FaultsUsedUp, checkServers(e, 1)),
 			},
 		},
 	})
@@ -113,7 +103,7 @@ func TestInstanceImportRidesOutBackendFailures(t *testing.T) {
 				ImportState:             true,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"user_data_sha256"},
-				Check:                   faultsUsedUp(e),
+				Check:                   e.FaultsUsedUp,
 			},
 		},
 	})
@@ -158,7 +148,7 @@ func TestInstanceUpdateReadBackRidesOutFailures(t *testing.T) {
 					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers/{id}", Count: 2, Status: 503, Code: "unavailable"})
 				},
 				Config: instance(e, "new-name"),
-				Check: resource.ComposeAggregateTestCheckFunc(faultsUsedUp(e), func(*terraform.State) error {
+				Check: resource.ComposeAggregateTestCheckFunc(e.FaultsUsedUp, func(*terraform.State) error {
 					if _, ok := e.ServerNamed("new-name"); !ok {
 						return fmt.Errorf("no server named new-name: %+v", e.Servers())
 					}

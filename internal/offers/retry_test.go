@@ -30,8 +30,8 @@ func TestOffersRideOutBackendFailures(t *testing.T) {
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("offers").AtSliceIndex(0).AtMapKey("id"), knownvalue.NotNull()),
 			},
 			Check: func(*terraform.State) error {
-				if left := e.Faults().Rules(); len(left) != 0 {
-					return fmt.Errorf("faults left unused: %+v", left)
+				if err := e.FaultsUsedUp(nil); err != nil {
+					return err
 				}
 				if n := e.Stats()["GET /server_types"]; n < 4 {
 					return fmt.Errorf("%d catalog reads, want the three failures and a success", n)
