@@ -131,3 +131,22 @@ func emptyPlan(t *testing.T, c *acctest.CLI) {
 		t.Fatalf("the plan after the rerun is not empty (%v):\n%s", err, out)
 	}
 }
+
+// toldItLost asserts that a state whose machine another state took over
+// plans nothing and says so.
+func toldItLost(t *testing.T, c *acctest.CLI) {
+	t.Helper()
+	out, err := c.Run("plan", "-detailed-exitcode")
+	if err != nil || !acctest.Match(`Instance held by another state.*terraform state rm`).MatchString(out) {
+		t.Fatalf("the plan of a state that lost its machine: %v, want an empty plan with the warning:\n%s", err, out)
+	}
+}
+
+// destroyForgets asserts that such a state's destroy forgets the machine
+// and says so.
+func destroyForgets(t *testing.T, c *acctest.CLI) {
+	t.Helper()
+	if out := c.MustRun("destroy", "-auto-approve"); !strings.Contains(out, "Instance forgotten, not deleted") {
+		t.Errorf("the destroy of a state that lost its machine did not say it forgot it:\n%s", out)
+	}
+}

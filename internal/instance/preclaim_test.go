@@ -57,12 +57,8 @@ func TestClaimlessStateNeverTakesAnotherStatesClaim(t *testing.T) {
 	second := acctest.NewCLI(t, instance(e, "pre-2"))
 	second.MustRun("apply", "-auto-approve")
 
-	if out, err := old.Run("plan", "-detailed-exitcode"); err != nil || !strings.Contains(out, "Instance held by another state") {
-		t.Fatalf("the claimless state's plan: %v, want an empty plan with the warning:\n%s", err, out)
-	}
-	if out := old.MustRun("destroy", "-auto-approve"); !strings.Contains(out, "Instance forgotten, not deleted") {
-		t.Errorf("the claimless state's destroy did not say it forgot the machine:\n%s", out)
-	}
+	toldItLost(t, old)
+	destroyForgets(t, old)
 	agree(t, e, rawInstances(t, localState(second)), "pre-2")
 	second.MustRun("destroy", "-auto-approve")
 }
