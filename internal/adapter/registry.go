@@ -31,6 +31,8 @@ type Env struct {
 	// every single backend request (rule 7 of the contract); tests shorten
 	// it so a silent endpoint costs them milliseconds.
 	RequestTimeout time.Duration
+	// Log receives the adapter's log lines; NopLogger when nil.
+	Log Logger
 }
 
 // Definition describes one adapter kind.
@@ -171,6 +173,9 @@ func (r *Registry) Open(l Locator, env Env) (Adapter, error) {
 	}
 	if env.Clock == nil {
 		env.Clock = RealClock{}
+	}
+	if env.Log == nil {
+		env.Log = NopLogger{}
 	}
 	return d.New(norm, env)
 }
