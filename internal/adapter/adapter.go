@@ -3,7 +3,7 @@ package adapter
 import "context"
 
 // Adapter is what every backend offers. Optional abilities are separate
-// interfaces (Powerer, Updater, Lister, Checker, Validator) and are also
+// interfaces (Powerer, Updater, Lister, Inventory, Checker, Validator) and are also
 // declared in Capabilities, so the Terraform layer can refuse at plan time
 // what a backend cannot do instead of failing half-way through an apply.
 type Adapter interface {
@@ -70,6 +70,16 @@ type Updater interface {
 // a partial listing is an error, never a shorter list.
 type Lister interface {
 	List(ctx context.Context) ([]Machine, error)
+}
+
+// Inventory lists every machine of the account, managed or not (Machine.Managed
+// tells which), with the same normalized and raw state as Get, complete or
+// not at all: a partial listing is an error, never a shorter list, since a
+// missing machine would read as one that does not exist. It is what lets a
+// fleet the provider did not create be found and imported; it never changes
+// a machine, marked or not.
+type Inventory interface {
+	Inventory(ctx context.Context) ([]Machine, error)
 }
 
 // Checker runs one cheap authenticated call to prove the account works.

@@ -13,6 +13,7 @@ const (
 	CapPower     Capability = "power"
 	CapUpdate    Capability = "update"
 	CapList      Capability = "list"
+	CapInventory Capability = "inventory"
 	CapCheck     Capability = "check"
 	CapValidate  Capability = "validate"
 	CapIdentify  Capability = "identify"

@@ -35,6 +35,7 @@ func definitionBuilds(t *testing.T, s *suite) {
 	_, implements[adapter.CapPower] = s.adapter.(adapter.Powerer)
 	_, implements[adapter.CapUpdate] = s.adapter.(adapter.Updater)
 	_, implements[adapter.CapList] = s.adapter.(adapter.Lister)
+	_, implements[adapter.CapInventory] = s.adapter.(adapter.Inventory)
 	_, implements[adapter.CapCheck] = s.adapter.(adapter.Checker)
 	_, implements[adapter.CapValidate] = s.adapter.(adapter.Validator)
 	for c, ok := range implements {

@@ -56,7 +56,7 @@ func definition(opts options) adapter.Definition {
 
 // capabilities are the optional interfaces account implements.
 var capabilities = adapter.Capabilities{
-	adapter.CapPower, adapter.CapUpdate, adapter.CapList, adapter.CapCheck, adapter.CapValidate,
+	adapter.CapPower, adapter.CapUpdate, adapter.CapList, adapter.CapInventory, adapter.CapCheck, adapter.CapValidate,
 }
 
 // locationName is the API's own pattern for location names.
