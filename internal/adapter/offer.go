@@ -1,5 +1,11 @@
 package adapter
 
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
 // Offer is something a Create can be asked for: a server type in a location.
 type Offer struct {
 	ID           string // stable across calls; what CreateRequest.OfferID names
@@ -13,6 +19,10 @@ type Offer struct {
 	PricePerHour float64 // 0 with Currency "" when the backend has no price
 	Currency     string
 	Available    bool // a create would succeed now
+
+	// GPUModel is the backend's name for the GPUs' model, e.g. "NVIDIA
+	// A100 80GB"; "" without GPUs.
+	GPUModel string
 }
 
 // Offer kinds.
@@ -30,6 +40,10 @@ type Query struct {
 	MinMemoryGiB    float64
 	MinGPUs         int
 	MaxPricePerHour float64
+
+	// GPUModel keeps offers whose GPU model holds these words; see
+	// GPUModelMatches. An offer without GPUs never matches one.
+	GPUModel string
 }
 
 // Match reports whether o satisfies the query's numeric and kind filters.
@@ -40,8 +54,31 @@ func (q Query) Match(o Offer) bool {
 		o.VCPU < q.MinVCPU,
 		o.MemoryGiB < q.MinMemoryGiB,
 		o.GPUs < q.MinGPUs,
+		q.GPUModel != "" && !GPUModelMatches(q.GPUModel, o.GPUModel),
 		q.MaxPricePerHour > 0 && (o.PricePerHour == 0 || o.PricePerHour > q.MaxPricePerHour):
 		return false
 	}
 	return true
+}
+
+// GPUModelMatches reports whether model holds the words of filter in order,
+// ignoring case: backends name one model in many ways ("NVIDIA A100-SXM4-80GB",
+// "A100 80GB PCIe"), and users write the short name. Whole words, so "A100"
+// does not match an "RTX A1000"; an empty model (no GPU) matches nothing.
+func GPUModelMatches(filter, model string) bool {
+	want, have := gpuWords(filter), gpuWords(model)
+	if len(want) == 0 || len(have) == 0 {
+		return false
+	}
+	for i := 0; i+len(want) <= len(have); i++ {
+		if slices.Equal(have[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// gpuWords splits a model name into lower-case words of letters and digits.
+func gpuWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }

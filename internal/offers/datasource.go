@@ -39,6 +39,7 @@ type model struct {
 	MinVCPU         types.Int64    `tfsdk:"min_vcpu"`
 	MinMemoryGiB    types.Float64  `tfsdk:"min_memory_gib"`
 	MinGPUs         types.Int64    `tfsdk:"min_gpus"`
+	GPUModel        types.String   `tfsdk:"gpu_model"`
 	MaxPricePerHour types.Float64  `tfsdk:"max_price_per_hour"`
 	Offers          types.List     `tfsdk:"offers"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
@@ -58,6 +59,7 @@ var offerTypes = map[string]attr.Type{
 	"memory_gib":     types.Float64Type,
 	"disk_gib":       types.Int64Type,
 	"gpus":           types.Int64Type,
+	"gpu_model":      types.StringType,
 	"price_per_hour": types.Float64Type,
 	"currency":       types.StringType,
 	"available":      types.BoolType,
@@ -103,6 +105,13 @@ func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, res
 				Optional: true, MarkdownDescription: "Only offers with at least this many GPUs. 0 or more; unset or 0: no minimum.",
 				Validators: []validator.Int64{atLeastZero{"min_gpus"}},
 			},
+			"gpu_model": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Only offers whose GPU model holds these words, in this order, ignoring case and punctuation, e.g. `A100` " +
+					"matches `NVIDIA A100-SXM4-80GB` but not `RTX A1000`. Offers without GPUs never match, so on a backend " +
+					"without GPUs (Hetzner Cloud) any value yields `[]`. Unset: no filter.",
+				Validators: []validator.String{gpuModelCheck{}},
+			},
 			"max_price_per_hour": schema.Float64Attribute{
 				Optional: true,
 				MarkdownDescription: "Only offers that cost at most this much per hour, in the offer's currency, VAT included " +
@@ -123,6 +132,7 @@ func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, res
 					"memory_gib":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory in GiB."},
 					"disk_gib":       schema.Int64Attribute{Computed: true, MarkdownDescription: "Local disk in GiB."},
 					"gpus":           schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs; 0 without."},
+					"gpu_model":      schema.StringAttribute{Computed: true, MarkdownDescription: "The backend's name for the GPUs' model, e.g. `NVIDIA A100 80GB`; empty without GPUs."},
 					"price_per_hour": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price per hour, gross: VAT included (for Hetzner Cloud the API's gross price, \"price with VAT added\", not its net price). 0 when the backend has no price."},
 					"currency":       schema.StringAttribute{Computed: true, MarkdownDescription: "Currency of the price, e.g. `EUR`; empty without a price."},
 					"available":      schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the offer is on sale in its location now; a sold-out offer is listed with `false`, and `compute_instance` refuses it at plan time."},
@@ -181,6 +191,7 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		MinVCPU:         int(m.MinVCPU.ValueInt64()),
 		MinMemoryGiB:    m.MinMemoryGiB.ValueFloat64(),
 		MinGPUs:         int(m.MinGPUs.ValueInt64()),
+		GPUModel:        m.GPUModel.ValueString(),
 		MaxPricePerHour: m.MaxPricePerHour.ValueFloat64(),
 	}
 	var all []found
@@ -267,6 +278,7 @@ func toList(all []found) (types.List, diag.Diagnostics) {
 			"memory_gib":     types.Float64Value(o.MemoryGiB),
 			"disk_gib":       types.Int64Value(int64(o.DiskGiB)),
 			"gpus":           types.Int64Value(int64(o.GPUs)),
+			"gpu_model":      types.StringValue(o.GPUModel),
 			"price_per_hour": types.Float64Value(o.PricePerHour),
 			"currency":       types.StringValue(o.Currency),
 			"available":      types.BoolValue(o.Available),

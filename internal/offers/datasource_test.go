@@ -55,6 +55,8 @@ func TestOffersFilters(t *testing.T) {
 			step(`min_vcpu = 1000`, knownvalue.ListSizeExact(0)),
 			step(`kind = "metal"`, knownvalue.ListSizeExact(0)),
 			step(`min_gpus = 1`, knownvalue.ListSizeExact(0)),
+			// Hetzner Cloud sells no GPUs: any model is [], not an error.
+			step(`gpu_model = "A100"`, knownvalue.ListExact([]knownvalue.Check{})),
 			{
 				Config: query(e, `min_memory_gib = 32`),
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(ds, tfjsonpath.New("offers").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
@@ -67,6 +69,7 @@ func TestOffersFilters(t *testing.T) {
 					"memory_gib":     knownvalue.Float64Exact(32),
 					"disk_gib":       knownvalue.Int64Exact(320),
 					"gpus":           knownvalue.Int64Exact(0),
+					"gpu_model":      knownvalue.StringExact(""),
 					"price_per_hour": knownvalue.NotNull(),
 					"currency":       knownvalue.StringExact("EUR"),
 					"available":      knownvalue.Bool(true),

@@ -25,6 +25,7 @@ func describe(q adapter.Query) string {
 	add("min_vcpu", q.MinVCPU, q.MinVCPU != 0)
 	add("min_memory_gib", q.MinMemoryGiB, q.MinMemoryGiB != 0)
 	add("min_gpus", q.MinGPUs, q.MinGPUs != 0)
+	add("gpu_model", q.GPUModel, q.GPUModel != "")
 	add("max_price_per_hour", q.MaxPricePerHour, q.MaxPricePerHour != 0)
 	if len(parts) == 0 {
 		return "(none)"
@@ -39,7 +40,7 @@ func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i i
 	const summary = "Unable to list offers"
 	at := func(field string) (path.Path, bool) {
 		switch field {
-		case "kind", "min_vcpu", "min_memory_gib", "min_gpus", "max_price_per_hour":
+		case "kind", "min_vcpu", "min_memory_gib", "min_gpus", "gpu_model", "max_price_per_hour":
 			return path.Root(field), true
 		case "location":
 			if q.Location != "" {

@@ -30,6 +30,7 @@ func TestOffersRefusedInputs(t *testing.T) {
 		"negative gpus":  {`accounts = ["` + id + `"]` + "\n  min_gpus = -2", `min_gpus = -2 is negative; use 0 or more`},
 		"negative price": {`accounts = ["` + id + `"]` + "\n  max_price_per_hour = -1", `max_price_per_hour = -1 is negative; use 0 or more`},
 		"kind":           {`accounts = ["` + id + `"]` + "\n  kind = \"VPS\"", `kind = "VPS" is not an offer kind; use "vps" \(virtual servers\) or "metal" \(dedicated machines\), or leave kind out for both`},
+		"empty gpu":      {`accounts = ["` + id + `"]` + "\n  gpu_model = \" \"", `gpu_model = " " names no GPU model; name one such as "A100" or "RTX 4000", or leave gpu_model out`},
 		"empty location": {`accounts = ["` + id + `"]` + "\n  location = \"\"", `location is empty; name a location such as fsn1, or leave location out to use each account's own location`},
 	}
 	for name, c := range cases {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -120,4 +122,21 @@ func (locationCheck) ValidateString(_ context.Context, req validator.StringReque
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, invalidFilter,
 		"location is empty; name a location such as fsn1, or leave location out to use each account's own location.")
+}
+
+// gpuModelCheck refuses a GPU model without a word in it, which would match
+// nothing and read as a typo.
+type gpuModelCheck struct{}
+
+func (gpuModelCheck) Description(context.Context) string { return "a GPU model name, such as A100" }
+
+func (c gpuModelCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (gpuModelCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	v := req.ConfigValue
+	if v.IsNull() || v.IsUnknown() || strings.ContainsFunc(v.ValueString(), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, invalidFilter, fmt.Sprintf(
+		"gpu_model = %q names no GPU model; name one such as \"A100\" or \"RTX 4000\", or leave gpu_model out to not filter on it.", v.ValueString()))
 }

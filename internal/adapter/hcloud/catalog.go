@@ -142,7 +142,7 @@ func (c *catalog) sellable(location string) []string {
 // dedicated machines and no GPUs, so such queries get [].
 func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Offer, error) {
 	offers := []adapter.Offer{}
-	if q.Kind == adapter.KindMetal || q.MinGPUs > 0 {
+	if q.Kind == adapter.KindMetal || q.MinGPUs > 0 || q.GPUModel != "" {
 		return offers, nil
 	}
 	c, err := a.loadCatalog(ctx)

@@ -94,6 +94,7 @@ func TestListOffers(t *testing.T) {
 	for name, q := range map[string]adapter.Query{
 		"metal":      {Kind: adapter.KindMetal},
 		"gpu":        {MinGPUs: 1},
+		"gpu model":  {GPUModel: "A100"},
 		"impossible": {MinVCPU: 1_000_000},
 	} {
 		got, err := a.ListOffers(ctxT(t), q)
