@@ -16,6 +16,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/hcloud"
 	"github.com/seedcompute/terraform-provider-compute/internal/instance"
+	"github.com/seedcompute/terraform-provider-compute/internal/machines"
 	"github.com/seedcompute/terraform-provider-compute/internal/offers"
 )
 
@@ -142,7 +143,7 @@ func (p *computeProvider) Resources(context.Context) []func() resource.Resource 
 }
 
 func (p *computeProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{offers.New}
+	return []func() datasource.DataSource{offers.New, func() datasource.DataSource { return machines.New(p.registry) }}
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

@@ -1,0 +1,228 @@
+package machines
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+const summary = "Unable to list machines"
+
+// DataSource is compute_machines.
+type DataSource struct {
+	// registry is known before the provider is configured, so accounts
+	// of adapters without an inventory are refused when the configuration
+	// is validated, before anything is planned.
+	registry *adapter.Registry
+	accounts *adapter.Accounts
+}
+
+var (
+	_ datasource.DataSourceWithConfigure      = (*DataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*DataSource)(nil)
+)
+
+// New returns the data source for the provider's adapter kinds; the
+// provider lists it.
+func New(reg *adapter.Registry) datasource.DataSource { return &DataSource{registry: reg} }
+
+func (d *DataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_machines"
+}
+
+func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = dataSourceSchema(ctx)
+}
+
+func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	a, ok := req.ProviderData.(*adapter.Accounts)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("compute_machines expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
+		return
+	}
+	d.accounts = a
+}
+
+// ValidateConfig refuses, on its list index, an account whose adapter cannot
+// list every machine. Terraform calls it when the configuration is validated
+// and again with the values a read gets, so an id known only at apply is
+// refused then, before the read.
+func (d *DataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var ids types.List
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("accounts"), &ids)...)
+	if resp.Diagnostics.HasError() || ids.IsNull() || ids.IsUnknown() || d.registry == nil {
+		return
+	}
+	for i, v := range ids.Elements() {
+		s, ok := v.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		if detail, ok := checkInventory(d.registry, i, s.ValueString()); !ok {
+			resp.Diagnostics.AddAttributeError(path.Root("accounts").AtListIndex(i), invalidArgument, detail)
+		}
+	}
+}
+
+// Read lists every account's machines, retrying an inventory whose backend
+// fails or asks to slow down until the read timeout, and keeps those that
+// match the filters. Accounts are all checked before any is listed.
+func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.accounts == nil {
+		resp.Diagnostics.AddError(summary, "The provider is not configured; this is a bug in the provider.")
+		return
+	}
+	timeout, diags := m.Timeouts.Read(ctx, defaultReadTimeout)
+	resp.Diagnostics.Append(diags...)
+	keep, diags := newFilter(ctx, &m)
+	resp.Diagnostics.Append(diags...)
+	targets := d.open(m.Accounts, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// Terraform's own context tells a stopped command from a spent timeout.
+	command := ctx
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	all := []found{}
+	for _, t := range targets {
+		var ms []adapter.Machine
+		err := adapter.Retry(ctx, d.accounts.Env.Clock, adapter.DefaultBackoff, "list the machines of accounts["+strconv.Itoa(t.index)+"]", func(ctx context.Context) error {
+			var err error
+			ms, err = t.inventory.Inventory(ctx)
+			return err
+		})
+		if err != nil {
+			addListError(command, &resp.Diagnostics, t, err)
+			continue
+		}
+		for _, mc := range ms {
+			if keep.keep(mc) {
+				all = append(all, found{Machine: mc, account: t.listed, id: adapter.InstanceID(t.locator, mc.ID)})
+			}
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sortMachines(all)
+	m.Machines, diags = toList(ctx, all)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// target is one listed account, opened.
+type target struct {
+	index     int
+	listed    string // the id as listed in accounts
+	shown     string // the id as messages show it (adapter.RedactID)
+	locator   adapter.Locator
+	inventory adapter.Inventory
+}
+
+// open checks and opens every listed account, reporting each refusal on
+// its list index.
+func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target {
+	var out []target
+	seen := map[string]int{}
+	for i, id := range ids {
+		p := path.Root("accounts").AtListIndex(i)
+		// Ids are shown redacted: a secret pasted into one must not be
+		// printed back.
+		shown := adapter.RedactID(id.ValueString())
+		acc, loc, err := d.accounts.Open(id.ValueString())
+		if err == nil {
+			// Filled defaults: the instance id matches what an import of it
+			// and compute_provider_account compute from the same settings.
+			loc, err = d.accounts.Registry.Locate(loc.Kind, loc.Settings)
+		}
+		if err != nil {
+			diags.AddAttributeError(p, summary,
+				fmt.Sprintf("%s is not a compute_provider_account id: %s\n\nUse the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.",
+					adapter.Show(fmt.Sprintf("accounts[%d]", i), shown), tfdiag.Message(err)))
+			continue
+		}
+		// ValidateConfig has refused adapters without the capability:
+		// Terraform validates the configuration a read gets right before it.
+		inv, ok := acc.Adapter.(adapter.Inventory)
+		if !ok {
+			diags.AddAttributeError(p, summary, fmt.Sprintf("The %s adapter declares the %s capability but does not implement it; this is a bug in the provider.", loc.Kind, adapter.CapInventory))
+			continue
+		}
+		// The same account in two spellings of its id (settings in another
+		// order, a default left out) would list each of its machines twice.
+		if first, dup := seen[loc.String()]; dup {
+			diags.AddAttributeError(p, summary,
+				fmt.Sprintf("%s is the same account as accounts[%d]; list each account once, or its machines appear twice.",
+					adapter.Show(fmt.Sprintf("accounts[%d]", i), shown), first))
+			continue
+		}
+		seen[loc.String()] = i
+		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, inventory: inv})
+	}
+	return out
+}
+
+func toList(ctx context.Context, all []found) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	elems := make([]attr.Value, 0, len(all))
+	for _, f := range all {
+		labels, d := types.MapValueFrom(ctx, types.StringType, nonNil(f.Labels))
+		diags.Append(d...)
+		created := types.StringNull()
+		if !f.CreatedAt.IsZero() {
+			created = types.StringValue(f.CreatedAt.UTC().Format(time.RFC3339))
+		}
+		elems = append(elems, types.ObjectValueMust(machineTypes, map[string]attr.Value{
+			"id":           types.StringValue(f.id),
+			"machine_id":   types.StringValue(f.ID),
+			"account":      types.StringValue(f.account),
+			"name":         types.StringValue(f.Name),
+			"managed":      types.BoolValue(f.Managed),
+			"state":        types.StringValue(string(f.State)),
+			"raw_state":    types.StringValue(f.RawState),
+			"offer_id":     optional(f.OfferID),
+			"image":        optional(f.Image),
+			"location":     optional(f.Location),
+			"labels":       labels,
+			"ipv4_address": optional(f.IPv4),
+			"ipv6_address": optional(f.IPv6),
+			"created_at":   created,
+		}))
+	}
+	list, d := types.ListValue(types.ObjectType{AttrTypes: machineTypes}, elems)
+	diags.Append(d...)
+	return list, diags
+}
+
+func optional(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+func nonNil(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}

@@ -1,0 +1,131 @@
+package machines
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
+)
+
+// defaultReadTimeout bounds a read of every listed account's inventory,
+// retries included, unless the timeouts block says otherwise.
+const defaultReadTimeout = 5 * time.Minute
+
+type model struct {
+	Accounts   []types.String `tfsdk:"accounts"`
+	Managed    types.Bool     `tfsdk:"managed"`
+	NamePrefix types.String   `tfsdk:"name_prefix"`
+	NameRegex  types.String   `tfsdk:"name_regex"`
+	Labels     types.Map      `tfsdk:"labels"`
+	States     types.Set      `tfsdk:"states"`
+	Machines   types.List     `tfsdk:"machines"`
+	Timeouts   timeouts.Value `tfsdk:"timeouts"`
+}
+
+var machineTypes = map[string]attr.Type{
+	"id":           types.StringType,
+	"machine_id":   types.StringType,
+	"account":      types.StringType,
+	"name":         types.StringType,
+	"managed":      types.BoolType,
+	"state":        types.StringType,
+	"raw_state":    types.StringType,
+	"offer_id":     types.StringType,
+	"image":        types.StringType,
+	"location":     types.StringType,
+	"labels":       types.MapType{ElemType: types.StringType},
+	"ipv4_address": types.StringType,
+	"ipv6_address": types.StringType,
+	"created_at":   types.StringType,
+}
+
+func dataSourceSchema(ctx context.Context) schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "Every machine of one or more accounts that matches the filters, those the provider manages and " +
+			"those it did not create (`managed = false`), with the state `compute_instance` shows, sorted by account, name " +
+			"and machine id. Feed it to `import` blocks with `for_each` to adopt a whole fleet; the first apply after the " +
+			"import marks each machine as managed. Reading it changes nothing. No match yields `[]`, never an error.",
+		Attributes: map[string]schema.Attribute{
+			"accounts": schema.ListAttribute{
+				ElementType: types.StringType,
+				Required:    true,
+				MarkdownDescription: "Ids of the `compute_provider_account`s whose machines to list, e.g. " +
+					"`[compute_provider_account.cloud.id]`. At least one, each listed once, each of an adapter that can list " +
+					"every machine of an account (Hetzner Cloud can).",
+				Validators: []validator.List{accountsCheck{}},
+			},
+			"managed": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "`true`: only machines that carry the provider's mark; `false`: only machines it did not " +
+					"create or has not adopted yet, the ones to import. Unset: both.",
+			},
+			"name_prefix": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only machines whose name starts with this, e.g. `web-`. Unset: every name.",
+				Validators:          []validator.String{notEmpty{"name_prefix", "a prefix such as \"web-\""}},
+			},
+			"name_regex": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Only machines whose name matches this regular expression (RE2 syntax, as Terraform's " +
+					"`regex` function), anywhere in the name unless anchored, e.g. `^web-[0-9]+$`. Unset: every name.",
+				Validators: []validator.String{regexCheck{}},
+			},
+			"labels": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Only machines that carry every one of these labels with exactly this value, e.g. " +
+					"`{ role = \"web\" }`; other labels do not matter. The provider's own marks are not labels here. Unset: no filter.",
+			},
+			"states": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Only machines in one of these states: `pending`, `running`, `stopped`, `rescue`, " +
+					"`deleting`, `deleted`, `error` or `unknown`. Unset: every state, including machines being deleted.",
+				Validators: []validator.Set{statesCheck{}},
+			},
+			"machines": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The matching machines, sorted by account, name and machine id; `[]` when none match. " +
+					"Their names are unique within an account, so `m.name` keys a `for_each` over one account.",
+				NestedObject: schema.NestedAttributeObject{Attributes: machineAttributes()},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": tftimeouts.DataSource(ctx, tftimeouts.Op{Default: defaultReadTimeout,
+				What: "listing the machines of all listed accounts may take, counting the retries of a backend that fails or asks to slow down"}),
+		},
+	}
+}
+
+func machineAttributes() map[string]schema.Attribute {
+	computed := func(md string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: md}
+	}
+	return map[string]schema.Attribute{
+		"id": computed("`ACCOUNT_ID/MACHINE_ID`, what a `compute_instance` import takes: the `id` of an `import` block, " +
+			"or the id given to `terraform import`."),
+		"machine_id": computed("The machine's own id at its backend (for Hetzner Cloud the server's number)."),
+		"account": computed("The id of the account the machine lives on, as listed in `accounts`; what " +
+			"`compute_instance.account` takes."),
+		"name": computed("The machine's name."),
+		"managed": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the machine carries the provider's " +
+			"mark: created by it, or imported and applied since. `false` for machines to import; the provider never " +
+			"changes, powers or deletes them before."},
+		"state": computed("The machine's state, as `compute_instance.state`: `pending`, `running`, `stopped`, `rescue`, " +
+			"`deleting`, `deleted`, `error` or `unknown`. `running` only with an address."),
+		"raw_state":    computed("The backend's own status word, e.g. `running` or `off`."),
+		"offer_id":     computed("The machine's offer (server type), e.g. `cx22`; what `compute_instance.offer_id` takes. Null when the backend reports none."),
+		"image":        computed("The image the machine was installed from, e.g. `ubuntu-24.04`, or its id for a snapshot; what `compute_instance.image` takes. Null when the backend reports none (an image deleted since)."),
+		"location":     computed("Where the machine runs, e.g. `fsn1`; what `compute_instance.location` takes. Null when the backend reports none."),
+		"labels":       schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The machine's labels, without the provider's own marks; what `compute_instance.labels` takes."},
+		"ipv4_address": computed("The public IPv4 address, null when there is none."),
+		"ipv6_address": computed("The public IPv6 address, null when there is none."),
+		"created_at":   computed("When the backend created the machine (RFC 3339), null when it does not say."),
+	}
+}

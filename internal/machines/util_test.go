@@ -1,0 +1,51 @@
+package machines_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+// instanceID matches the instance id of machine id on any hcloud account.
+func instanceID(id int64) *regexp.Regexp {
+	return regexp.MustCompile(fmt.Sprintf(`^hcloud:[^/]+/%d$`, id))
+}
+
+// emulatorCheck runs check, which asks the emulator, after a step's apply.
+// Steps with for_each instances cannot use Check: terraform-plugin-testing's
+// state shim refuses them.
+func emulatorCheck(check func() error) statecheck.StateCheck { return checkFunc(check) }
+
+type checkFunc func() error
+
+func (f checkFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	resp.Error = f()
+}
+
+// accountID matches an hcloud account id.
+var accountID = regexp.MustCompile(`^hcloud:[^/]+$`)
+
+// firstHost matches the first address of a server's /64 in the
+// documentation range.
+var firstHost = regexp.MustCompile(`^2001:db8:[0-9a-f:]*::1$`)
+
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
+
+func queryEscape(s string) string { return url.QueryEscape(s) }
+
+// closedEndpoint is an API URL on a loopback port that nothing listens on.
+func closedEndpoint(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/v1"
+}

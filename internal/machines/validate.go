@@ -1,0 +1,180 @@
+package machines
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// The validators here replace the framework's stock ones, whose messages
+// name the attribute and the value but not what to write instead.
+
+const invalidArgument = "Invalid compute_machines argument"
+
+// accountsCheck refuses an empty list, empty ids and an id listed twice,
+// which would list every machine of that account twice. Ids that are still
+// unknown are checked when Read sees them.
+type accountsCheck struct{}
+
+func (accountsCheck) Description(context.Context) string {
+	return "at least one account id, each listed once"
+}
+
+func (c accountsCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (accountsCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	elems := req.ConfigValue.Elements()
+	if len(elems) == 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, invalidArgument,
+			"accounts is empty: list the id of at least one compute_provider_account, e.g. accounts = [compute_provider_account.cloud.id].")
+		return
+	}
+	seen := map[string]int{}
+	for i, v := range elems {
+		s, ok := v.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		p := req.Path.AtListIndex(i)
+		id := s.ValueString()
+		if id == "" {
+			resp.Diagnostics.AddAttributeError(p, invalidArgument, fmt.Sprintf(
+				"accounts[%d] is an empty string; use the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.", i))
+			continue
+		}
+		if first, dup := seen[id]; dup {
+			resp.Diagnostics.AddAttributeError(p, invalidArgument, fmt.Sprintf(
+				"accounts[%d] repeats accounts[%d] (%s); list each account once, or its machines appear twice.", i, first, adapter.RedactID(id)))
+			continue
+		}
+		seen[id] = i
+	}
+}
+
+// notEmpty refuses "", which would read as "no filter".
+type notEmpty struct{ name, example string }
+
+func (notEmpty) Description(context.Context) string { return "not empty" }
+
+func (c notEmpty) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (c notEmpty) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	v := req.ConfigValue
+	if v.IsNull() || v.IsUnknown() || v.ValueString() != "" {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, invalidArgument, fmt.Sprintf(
+		"%s is empty; set %s, or leave %s out to not filter on it.", c.name, c.example, c.name))
+}
+
+// regexCheck refuses a pattern that does not compile, with the reason.
+type regexCheck struct{}
+
+func (regexCheck) Description(context.Context) string { return "a regular expression in RE2 syntax" }
+
+func (c regexCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (regexCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	v := req.ConfigValue
+	if v.IsNull() || v.IsUnknown() {
+		return
+	}
+	if v.ValueString() == "" {
+		resp.Diagnostics.AddAttributeError(req.Path, invalidArgument,
+			"name_regex is empty, which matches every name; set a pattern such as \"^web-\", or leave name_regex out.")
+		return
+	}
+	if _, err := regexp.Compile(v.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, invalidArgument, fmt.Sprintf(
+			"name_regex = %q is not a regular expression: %v. Use RE2 syntax, as Terraform's regex function, e.g. \"^web-[0-9]+$\".",
+			v.ValueString(), strings.TrimPrefix(err.Error(), "error parsing regexp: ")))
+	}
+}
+
+// states are the contract's states, in the order the documentation lists
+// them.
+var states = []adapter.State{
+	adapter.StatePending, adapter.StateRunning, adapter.StateStopped, adapter.StateRescue,
+	adapter.StateDeleting, adapter.StateDeleted, adapter.StateError, adapter.StateUnknown,
+}
+
+func stateNames() string {
+	names := make([]string, len(states))
+	for i, s := range states {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// statesCheck accepts the contract's states and refuses an empty set,
+// which would match nothing.
+type statesCheck struct{}
+
+func (statesCheck) Description(context.Context) string { return "states such as running or stopped" }
+
+func (c statesCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+
+func (statesCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if len(req.ConfigValue.Elements()) == 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, invalidArgument,
+			"states is empty, which matches no machine; list states such as [\"running\", \"stopped\"], or leave states out for every state.")
+		return
+	}
+	for _, v := range req.ConfigValue.Elements() {
+		s, ok := v.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() || isState(s.ValueString()) {
+			continue
+		}
+		resp.Diagnostics.AddAttributeError(req.Path.AtSetValue(s), invalidArgument, fmt.Sprintf(
+			"states holds %q, which is not a machine state; use %s.", s.ValueString(), stateNames()))
+	}
+}
+
+func isState(s string) bool {
+	for _, st := range states {
+		if string(st) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkInventory refuses an account whose adapter cannot list every
+// machine, with a detail whose way out names the adapters that can and the
+// import that works without this data source. Ids it cannot read pass:
+// they are refused where they are opened, with the reason.
+func checkInventory(reg *adapter.Registry, i int, id string) (string, bool) {
+	loc, err := adapter.ParseLocator(id)
+	if err != nil {
+		return "", true
+	}
+	def, err := reg.Definition(loc.Kind)
+	if err != nil || def.Capabilities.Has(adapter.CapInventory) {
+		return "", true
+	}
+	var able []string
+	for _, k := range reg.Kinds() {
+		if d, _ := reg.Definition(k); d.Capabilities.Has(adapter.CapInventory) {
+			able = append(able, k)
+		}
+	}
+	can := "no adapter of this provider can"
+	if len(able) > 0 {
+		can = "only accounts of the " + strings.Join(able, ", ") + " adapter can be listed"
+	}
+	return fmt.Sprintf("%s is an account of the %s adapter, which cannot list every machine of an account (it lacks the %s capability), and %s. "+
+		"Remove it from accounts, and import its machines one by one: an import block with id = \"ACCOUNT_ID/MACHINE_ID\" for each.",
+		adapter.Show(fmt.Sprintf("accounts[%d]", i), adapter.RedactID(id)), loc.Kind, adapter.CapInventory, can), false
+}
