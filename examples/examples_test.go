@@ -24,6 +24,7 @@ const (
 	instanceImportSH = "resources/compute_instance/import.sh"
 	instanceImportTF = "resources/compute_instance/import-by-string-id.tf"
 	offersTF         = "data-sources/compute_offers/data-source.tf"
+	machinesTF       = "data-sources/compute_machines/data-source.tf"
 	quickstartDir    = "quickstart"
 )
 
@@ -32,7 +33,7 @@ const (
 func TestEveryExampleIsExercised(t *testing.T) {
 	exercised := map[string]bool{
 		providerTF: true, accountTF: true, accountImportSH: true, instanceTF: true,
-		instanceImportSH: true, instanceImportTF: true, offersTF: true,
+		instanceImportSH: true, instanceImportTF: true, offersTF: true, machinesTF: true,
 	}
 	var missing []string
 	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {

@@ -92,7 +92,8 @@ func dataSourceSchema(ctx context.Context) schema.Schema {
 			"machines": schema.ListNestedAttribute{
 				Computed: true,
 				MarkdownDescription: "The matching machines, sorted by account, name and machine id; `[]` when none match. " +
-					"Their names are unique within an account, so `m.name` keys a `for_each` over one account.",
+					"Hetzner Cloud names are unique within an account, so `m.name` keys a `for_each` over one such account; " +
+					"over several, key by `m.id`.",
 				NestedObject: schema.NestedAttributeObject{Attributes: machineAttributes()},
 			},
 		},
