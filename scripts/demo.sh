@@ -144,9 +144,22 @@ cp -R "$root/examples/quickstart" "$scratch/work"
 rm -rf "$scratch/work/.terraform" "$scratch/work"/terraform.tfstate* "$scratch/work/.terraform.lock.hcl"
 cd "$scratch/work"
 
-step "$tf apply -auto-approve"
+step "TF_LOG=DEBUG $tf apply -auto-approve (the log goes to $scratch/apply.log)"
 curl -fsS --max-time 5 -X DELETE "$emulator_base/_emulator/stats" >/dev/null || die "could not reset $emulator_base/_emulator/stats"
-"$tf" apply -auto-approve -input=false "${color[@]}"
+TF_LOG=DEBUG TF_LOG_PATH="$scratch/apply.log" "$tf" apply -auto-approve -input=false "${color[@]}"
+# What the log promises: a line per API request (method, route template,
+# status, duration, attempt, request id), and never the token.
+grep 'API request:' "$scratch/apply.log" >"$scratch/requests.log" || die "the DEBUG log of the apply holds no API request line"
+for field in method= route= status= duration= attempt= request_id=; do
+	grep -q -- "$field" "$scratch/requests.log" || die "the API request lines of the DEBUG log hold no $field"
+done
+if grep -qF -- "$token" "$scratch/apply.log"; then
+	die "the DEBUG log of the apply shows the API token"
+fi
+echo "the DEBUG log holds $(wc -l <"$scratch/requests.log") API request line(s) and not the token; the first create's:"
+first_create=$(grep -m 1 'method=POST' "$scratch/requests.log" || true)
+sed -E 's/^.*API request: //' <<<"$first_create" | tr ' ' '\n' | grep -E '^(method|route|status|duration|attempt|request_id)=' | sort | tr '\n' ' '
+echo
 apply_stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/stats") || die "could not read $emulator_base/_emulator/stats"
 if command -v jq >/dev/null 2>&1; then
 	# What the creates cost beyond their own POST, per server: the look-up by

@@ -86,6 +86,7 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 // asks to slow down until timeout, and returns the health value; err is the
 // failure, already reflected in the value.
 func (r *Resource) check(ctx context.Context, id string, timeout time.Duration) (types.Object, error) {
+	ctx = r.accounts.Logging(ctx)
 	now := func() string { return r.accounts.Env.Clock.Now().UTC().Format(time.RFC3339) }
 	acc, _, err := r.accounts.Open(id)
 	if err == nil {

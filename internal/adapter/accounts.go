@@ -1,6 +1,9 @@
 package adapter
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Accounts opens accounts by locator for one provider process and keeps one
 // Cached adapter per account, so every resource of a run shares its listing
@@ -33,11 +36,26 @@ func (a *Accounts) Open(accountID string) (*Cached, Locator, error) {
 	if c, ok := a.open[key]; ok {
 		return c, l, nil
 	}
-	ad, err := a.Registry.Open(l, a.Env)
+	env := a.Env
+	// Each adapter writes to its kind's own log (the provider's tflog
+	// subsystem for it).
+	env.Log = LoggerFor(env.Log, l.Kind)
+	ad, err := a.Registry.Open(l, env)
 	if err != nil {
 		return nil, Locator{}, err
 	}
 	c := NewCached(ad, a.Env.Clock, 0)
 	a.open[key] = c
 	return c, l, nil
+}
+
+// Logging returns ctx carrying the provider's logger, so the contract's
+// retries and waits in the operation ctx belongs to are logged (see
+// WithLogger). Resource packages call it where an operation starts. A nil
+// Accounts (a provider not configured yet) leaves ctx as it is.
+func (a *Accounts) Logging(ctx context.Context) context.Context {
+	if a == nil {
+		return ctx
+	}
+	return WithLogger(ctx, a.Env.Log)
 }

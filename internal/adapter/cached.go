@@ -81,7 +81,7 @@ func (c *Cached) current(ctx context.Context) (*listing, error) {
 		l = &listing{done: make(chan struct{})}
 		c.listing = l
 		c.mu.Unlock()
-		go c.fill(l)
+		go c.fill(context.WithoutCancel(ctx), l)
 	} else {
 		c.mu.Unlock()
 	}
@@ -93,11 +93,13 @@ func (c *Cached) current(ctx context.Context) (*listing, error) {
 	}
 }
 
-// fill runs detached from any one caller's context, so that a caller that
-// gives up does not fail the listing for the others waiting on it.
-func (c *Cached) fill(l *listing) {
+// fill runs detached from any one caller's cancellation, so that a caller
+// that gives up does not fail the listing for the others waiting on it. It
+// keeps the first caller's values: the logger Terraform put there, so the
+// listing's requests are logged like any other.
+func (c *Cached) fill(detached context.Context, l *listing) {
 	defer close(l.done)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(detached, 2*time.Minute)
 	defer cancel()
 	ms, err := c.Adapter.(Lister).List(ctx)
 	l.at, l.err = c.clock.Now(), err

@@ -1,7 +1,8 @@
 // Package adapter is the contract between the Terraform layer and the backends
 // that own machines: the Adapter interface and its optional capabilities, the
 // value types (Machine, Offer, Query, CreateRequest, Call), the error codes
-// every backend error is classified into, the pure retry policy, secret
+// every backend error is classified into, the pure retry policy and the
+// waits, the Logger they and the adapters write to (log.go), secret
 // references and the redaction of user input in messages, account and
 // instance locators, each adapter's rules for names and labels, and claims:
 // the token that says which Terraform state holds a machine (claim.go), and

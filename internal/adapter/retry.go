@@ -51,8 +51,10 @@ func RetryDecision(err error, attempt int, b Backoff) (retry bool, wait time.Dur
 // Retry runs fn until it succeeds, fails with a code that is not retried, or
 // ctx ends. Waits select on ctx and the injected clock. When ctx ends during
 // retries, the error says what was retried, how often, and the last failure.
+// Each decision is logged at DEBUG, and a retry that lasts at INFO, through
+// the logger ctx carries (see WithLogger).
 func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(context.Context) error) error {
-	start := clock.Now()
+	p := newProgress(ctx, clock, what)
 	// The last failure the backend itself gave: when the timeout ends an
 	// attempt half-way, that failure, not the cut-off attempt, is why the
 	// call was retried, and what the message should show.
@@ -68,19 +70,32 @@ func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(con
 				if failed != nil {
 					err = failed
 				}
-				return gaveUp(what, attempt, clock.Now().Sub(start), err)
+				return p.gaveUp(ctx, attempt, err)
+			}
+			if err != nil {
+				p.debug(ctx, "not retrying", failure(map[string]any{"attempt": attempt, "why": whyNot(err)}, err))
+			} else if attempt > 1 {
+				p.debug(ctx, "succeeded after retries", map[string]any{"attempts": attempt})
 			}
 			return err
 		}
 		if ctx.Err() != nil {
-			return gaveUp(what, attempt, clock.Now().Sub(start), err)
+			return p.gaveUp(ctx, attempt, err)
 		}
+		p.debug(ctx, "retrying", failure(map[string]any{"attempt": attempt, "wait": wait.String()}, err))
+		p.waiting(ctx, "still retrying", wait, failure(map[string]any{"attempts": attempt}, err))
 		select {
 		case <-ctx.Done():
-			return gaveUp(what, attempt, clock.Now().Sub(start), err)
+			return p.gaveUp(ctx, attempt, err)
 		case <-clock.After(wait):
 		}
 	}
+}
+
+// gaveUp logs and builds the give-up error.
+func (p *progress) gaveUp(ctx context.Context, attempts int, last error) error {
+	p.debug(ctx, "giving up: the operation's timeout or a cancellation came", failure(map[string]any{"attempts": attempts}, last))
+	return gaveUp(p.what, attempts, p.elapsed(), last)
 }
 
 // gaveUp says what was retried, for how long and how often, so the reader
@@ -98,31 +113,47 @@ func gaveUp(what string, attempts int, took time.Duration, last error) error {
 
 // WaitFor polls check until it reports done, returns a non-retryable error,
 // or ctx ends. Poll intervals follow b; Transient and RateLimited errors from
-// check are retried like any other call.
+// check are retried like any other call. A check tells the wait what it saw
+// with ReportState; each poll is logged at DEBUG and a wait that lasts at
+// INFO with the last state seen, through the logger ctx carries.
 func WaitFor(ctx context.Context, clock Clock, b Backoff, what string, check func(context.Context) (bool, error)) error {
+	p := newProgress(ctx, clock, what)
+	seen := &seenState{}
+	checkCtx := context.WithValue(ctx, stateKey{}, seen)
 	var last error
 	for attempt := 1; ; attempt++ {
-		done, err := check(ctx)
+		done, err := check(checkCtx)
 		if err == nil && done {
+			p.debug(ctx, "wait over", seen.into(map[string]any{"checks": attempt}))
 			return nil
 		}
 		wait := b.Delay(attempt)
+		fields := seen.into(map[string]any{"checks": attempt})
 		if err != nil {
 			retry, w := RetryDecision(err, attempt, b)
 			if !retry {
+				p.debug(ctx, "wait failed", failure(map[string]any{"checks": attempt, "why": whyNot(err)}, err))
 				return err
 			}
 			wait, last = w, err
+			fields = failure(fields, err)
 		}
 		if ctx.Err() != nil {
-			return waitTimedOut(ctx, what, attempt, last)
+			return p.timedOut(ctx, attempt, last)
 		}
+		p.debug(ctx, "waiting", withField(fields, "next_check_in", wait.String()))
+		p.waiting(ctx, "still waiting", wait, fields)
 		select {
 		case <-ctx.Done():
-			return waitTimedOut(ctx, what, attempt, last)
+			return p.timedOut(ctx, attempt, last)
 		case <-clock.After(wait):
 		}
 	}
+}
+
+func (p *progress) timedOut(ctx context.Context, checks int, last error) error {
+	p.debug(ctx, "giving up the wait: the operation's timeout or a cancellation came", map[string]any{"checks": checks})
+	return waitTimedOut(ctx, p.what, checks, last)
 }
 
 func waitTimedOut(ctx context.Context, what string, checks int, last error) error {

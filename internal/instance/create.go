@@ -24,6 +24,7 @@ import (
 // again by its key and adopts it, writing its own claim (see
 // docs/guides/interrupted-applies.md).
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	ctx = r.accounts.Logging(ctx)
 	const summary = "Unable to create instance"
 	var plan model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -237,6 +238,7 @@ func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string
 			return false, err
 		}
 		last = m
+		adapter.ReportState(ctx, fmt.Sprintf("%s (raw: %s)", m.State, adapter.Redacted(m.RawState)))
 		switch {
 		case m.State == adapter.StateError:
 			return false, adapter.Errorf(adapter.InvalidState, "machine %s is in state error (backend status %q)", id, m.RawState)

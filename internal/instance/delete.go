@@ -19,6 +19,7 @@ import (
 // apply forgets it. A machine without the provider's mark is refused by the
 // adapter and stays, with the way out in the error.
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	ctx = r.accounts.Logging(ctx)
 	const summary = "Unable to delete instance"
 	var state model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

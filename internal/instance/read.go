@@ -19,6 +19,7 @@ import (
 // refresh. A machine another state has taken over is not refreshed: the
 // warning says so and what to do.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	ctx = r.accounts.Logging(ctx)
 	const summary = "Unable to read instance"
 	var state model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

@@ -19,6 +19,7 @@ import (
 // machine (adapter.Held); the first apply after an import writes the mark and
 // this state's claim.
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	ctx = r.accounts.Logging(ctx)
 	const summary = "Unable to update instance"
 	var plan, state model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

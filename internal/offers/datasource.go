@@ -166,6 +166,7 @@ type found struct {
 // Read lists the offers of every account, retrying a catalog whose backend
 // fails or asks to slow down until the read timeout.
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	ctx = d.accounts.Logging(ctx)
 	const summary = "Unable to list offers"
 	var m model
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)

@@ -147,6 +147,9 @@ resource "compute_provider_account" "x" {
 		{"account location: pasted token", strings.Replace(fmt.Sprintf(accountWith, "location"), "{ ", `{ token = "env://T", `, 1), sentinelInput, plan,
 			`Error: Invalid account setting .*hetzner_cloud\.location \(the value is not shown, it may be a secret\) is refused: it is not a Hetzner Cloud location name`},
 	}
+	// The cases whose requests reach the network, where the request log
+	// must show them without the endpoint's path.
+	requestsLogged := map[string]bool{"accounts: endpoint path": true, "instance account: endpoint path": true}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -162,6 +165,9 @@ resource "compute_provider_account" "x" {
 			log, err := os.ReadFile(logPath)
 			if err != nil || !strings.Contains(string(log), "provider.terraform-provider-compute:") {
 				t.Fatalf("the TRACE log holds no line of the provider (%v), so the check would prove nothing", err)
+			}
+			if requestsLogged[c.name] && logLines(string(log), "API request:", "@module=compute.hcloud", `error="connection refused"`, "route=/") == 0 {
+				t.Fatalf("the log holds no line of the refused API requests, so the check of the request log would prove nothing")
 			}
 			places := map[string]string{
 				"output":          withoutTerraformsOwnEcho(out),

@@ -124,11 +124,17 @@ func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureR
 	if req.TerraformVersion != "" {
 		ua += " terraform/" + req.TerraformVersion
 	}
+	resolver := newResolver(secrets)
+	seen := &secretValues{}
+	for _, v := range resolver.inner.Provider {
+		seen.add(v)
+	}
 	accounts := adapter.NewAccounts(p.registry, adapter.Env{
-		Secrets:        newResolver(secrets),
+		Secrets:        noting{inner: resolver, seen: seen},
 		Clock:          p.clock,
 		UserAgent:      ua,
 		RequestTimeout: p.requestTimeout,
+		Log:            tflogLogger{secrets: seen},
 	})
 	resp.ResourceData = accounts
 	resp.DataSourceData = accounts

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,6 +132,7 @@ resource "compute_instance" "other" {
 			t.Fatalf("the log holds no %q: the provider's own TRACE lines are missing, so the check would prove nothing", want)
 		}
 	}
+	checkRequestLog(t, string(logText))
 	places := map[string]string{
 		"TF_LOG_PATH log":   string(logText),
 		"terraform.tfstate": cli.Read("terraform.tfstate"),
@@ -147,6 +150,45 @@ resource "compute_instance" "other" {
 			}
 		}
 	}
+}
+
+// checkRequestLog asserts that the log holds what TF_LOG=DEBUG promises:
+// a line per API request in the adapter's subsystem with its method, route
+// template, status, attempt and request id, the retry decisions and the
+// waits. Without them the sentinel check would pass for want of lines.
+func checkRequestLog(t *testing.T, log string) {
+	t.Helper()
+	request := []string{"API request:", "@module=compute.hcloud", "request_id=", "duration="}
+	for what, parts := range map[string][]string{
+		"a create":            append([]string{"method=POST", "route=/servers ", "status=201", "attempt=1/1"}, request...),
+		"a read":              append([]string{"method=GET", "route=/servers/{id} ", "status=200", "attempt=1/2"}, request...),
+		"a delete":            append([]string{"method=DELETE", "route=/servers/{id} ", "status=200"}, request...),
+		"a refused listing":   append([]string{"method=GET", "route=/servers ", "status=401"}, request...),
+		"a catalog read":      append([]string{"method=GET", "route=/server_types ", "status=200"}, request...),
+		"the wait for a boot": {"wait over:", `last_state="running (raw: running)"`, "tf_rpc=ApplyResourceChange"},
+		"a refused read":      {"not retrying:", "code=AccessDenied", "tf_resource_type=compute_instance"},
+	} {
+		if logLines(log, parts...) == 0 {
+			t.Errorf("the log holds no line for %s with all of %q", what, parts)
+		}
+	}
+	if routeWithID.MatchString(log) {
+		t.Errorf("a request line shows an id in its route: %s", routeWithID.FindString(log))
+	}
+}
+
+// routeWithID is a route that was not turned into its template.
+var routeWithID = regexp.MustCompile(`route=\S*/[0-9]`)
+
+// logLines counts the log's lines that hold every part.
+func logLines(log string, parts ...string) int {
+	n := 0
+	for _, line := range strings.Split(log, "\n") {
+		if !slices.ContainsFunc(parts, func(p string) bool { return !strings.Contains(line, p) }) {
+			n++
+		}
+	}
+	return n
 }
 
 // plannedParts returns the provider-made parts of a plan's JSON: the planned

@@ -2,7 +2,6 @@ package hcloud
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -29,9 +28,6 @@ type options struct {
 	requestTimeout time.Duration
 	// transport carries the requests; nil is http.DefaultTransport.
 	transport http.RoundTripper
-	// logger receives one debug line per request: method, path, status,
-	// duration. Never headers or bodies.
-	logger *slog.Logger
 }
 
 func defaultOptions() options {
@@ -112,10 +108,6 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	logger := opts.logger
-	if logger == nil {
-		logger = slog.Default()
-	}
 	timeout := opts.requestTimeout
 	if env.RequestTimeout > 0 {
 		timeout = env.RequestTimeout
@@ -124,8 +116,8 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		timeout = DefaultRequestTimeout
 	}
 	httpClient := &http.Client{
-		Transport: &authTransport{base: base, secrets: secrets, ref: ref, timeout: timeout,
-			endpoint: adapter.Redacted(endpoint), logger: logger},
+		Transport: logAttempts(&authTransport{base: newRequestLog(base, env.Log, endpoint), secrets: secrets, ref: ref, timeout: timeout,
+			endpoint: adapter.Redacted(endpoint)}),
 		CheckRedirect: refuseRedirect(endpoint),
 	}
 	clientOpts := []hcloud.ClientOption{

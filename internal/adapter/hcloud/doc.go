@@ -1,7 +1,10 @@
 // Package hcloud is the Hetzner Cloud adapter: it turns the adapter contract
 // (internal/adapter) into calls of the Hetzner Cloud API through
 // github.com/hetznercloud/hcloud-go/v2, and every error of that API into one
-// adapter code through classify.
+// adapter code through classify. Every request passes a logging layer
+// (logging.go) that writes one line per attempt to the account's
+// adapter.Logger: route template, status, duration, attempt, request id,
+// never a query, header value or body.
 //
 // It may import the contract, hcloud-go and the standard library, never the
 // Terraform plugin framework nor any other adapter: resources reach it only

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,10 +51,10 @@ func TestSecretsNeverLeak(t *testing.T) {
 		userData   = "#cloud-config\n# SENTINEL-USERDATA-9c2f\n"
 	)
 	e, endpoint := startEmulator(t, emu.Options{Token: token})
-	logs := &lockedBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	withLogger := func(o *options) { o.logger = logger; o.retry.MaxRetries = 0 }
-	a := newTestAccountWith(t, testSettings(endpoint), testEnv(token), withLogger)
+	logs := &textLogger{}
+	noRetry := func(o *options) { o.retry.MaxRetries = 0 }
+	loggedEnv := func(token string) adapter.Env { env := testEnv(token); env.Log = logs; return env }
+	a := newTestAccountWith(t, testSettings(endpoint), loggedEnv(token), noRetry)
 
 	var errs []error
 	record := func(err error) {
@@ -93,19 +92,19 @@ func TestSecretsNeverLeak(t *testing.T) {
 	_, err = a.Get(ctxT(t), m.ID)
 	record(err)
 
-	wrong := newTestAccountWith(t, testSettings(endpoint), testEnv(wrongToken), withLogger)
+	wrong := newTestAccountWith(t, testSettings(endpoint), loggedEnv(wrongToken), noRetry)
 	_, err = wrong.Create(ctxT(t), testCall("web-4"), req)
 	record(err)
 	record(wrong.Check(ctxT(t)))
 
-	withNewline := newTestAccountWith(t, testSettings(endpoint), testEnv(token+"\nX"), withLogger)
+	withNewline := newTestAccountWith(t, testSettings(endpoint), loggedEnv(token+"\nX"), noRetry)
 	_, err = withNewline.Get(ctxT(t), m.ID)
 	checkClassified(t, err, adapter.InvalidConfig, "token", []string{"provider://hcloud"})
 	record(err)
 
 	missing := testSettings(endpoint)
 	missing["token"] = "provider://nowhere"
-	_, err = newTestAccountWith(t, missing, testEnv(token), withLogger).Get(ctxT(t), m.ID)
+	_, err = newTestAccountWith(t, missing, loggedEnv(token), noRetry).Get(ctxT(t), m.ID)
 	checkClassified(t, err, adapter.InvalidConfig, "token", []string{"provider://nowhere"})
 	record(err)
 
@@ -121,7 +120,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 		}
 	}
 	seen := logs.String()
-	if !strings.Contains(seen, "hcloud request") {
+	if !strings.Contains(seen, "API request") {
 		t.Fatalf("the logger saw nothing; the check below would prove nothing:\n%s", seen)
 	}
 	for _, secret := range []string{token, wrongToken, "SENTINEL-USERDATA"} {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"time"
 
@@ -33,7 +32,6 @@ type authTransport struct {
 	ref      string
 	timeout  time.Duration
 	endpoint string // for messages: the account's endpoint, redacted
-	logger   *slog.Logger
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -73,7 +71,6 @@ func (t *authTransport) send(req *http.Request, token string) (*http.Response, e
 	defer cancel()
 	out := req.Clone(ctx)
 	out.Header.Set("Authorization", "Bearer "+token)
-	start := time.Now()
 	resp, err := t.base.RoundTrip(out)
 	if err == nil {
 		var body []byte
@@ -83,13 +80,11 @@ func (t *authTransport) send(req *http.Request, token string) (*http.Response, e
 			// Classify while the bound still stands: after cancel it
 			// always looks spent.
 			err = t.timedOut(req.Context(), ctx, err, true)
-			t.log(req, resp, err, time.Since(start))
 			return nil, err
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		resp.ContentLength = int64(len(body))
 	}
-	t.log(req, resp, err, time.Since(start))
 	if err != nil {
 		return nil, t.timedOut(req.Context(), ctx, err, false)
 	}
@@ -176,30 +171,6 @@ func validHeaderValue(v string) bool {
 		}
 	}
 	return true
-}
-
-// log records one line per request, never headers, query values or bodies
-// beyond the path: bodies carry user data and headers carry the token.
-func (t *authTransport) log(req *http.Request, resp *http.Response, err error, took time.Duration) {
-	if !t.logger.Enabled(req.Context(), slog.LevelDebug) {
-		return
-	}
-	attrs := []slog.Attr{
-		slog.String("method", req.Method),
-		// The endpoint's base path is part of it and may hold a credential.
-		slog.String("path", adapter.RedactedPath(req.URL.Path)),
-		slog.Duration("took", took),
-	}
-	if resp != nil {
-		attrs = append(attrs, slog.Int("status", resp.StatusCode))
-		if id := resp.Header.Get("X-Correlation-Id"); id != "" {
-			attrs = append(attrs, slog.String("correlation_id", id))
-		}
-	}
-	if err != nil {
-		attrs = append(attrs, slog.String("error", "transport error"))
-	}
-	t.logger.LogAttrs(req.Context(), slog.LevelDebug, "hcloud request", attrs...)
 }
 
 // idempotent methods may be sent once more after an unanswered attempt: a

@@ -119,11 +119,12 @@ func (e *Emulator) routes() {
 // ServeHTTP serves the API under BasePath and the control API under
 // /_emulator (see package faults).
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The API names every answer, a scripted failure's too.
+	w.Header().Set("X-Correlation-Id", correlationID())
 	e.faults.ServeHTTP(w, r)
 }
 
 func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("X-Correlation-Id", correlationID())
 	if !e.authorized(r) {
 		writeError(w, errUnauthorized)
 		return
