@@ -28,16 +28,18 @@ type Adapter interface {
 	Delete(ctx context.Context, id string) error
 }
 
-// PowerAction is what Powerer.Power does.
+// PowerAction is what Powerer.Power does. The values are the names the
+// Terraform layer shows (available_actions); power.go has the graceful ones.
 type PowerAction string
 
-// Power actions.
+// The hard switch, which every Powerer offers.
 const (
-	PowerOn  PowerAction = "on"
-	PowerOff PowerAction = "off"
+	PowerOn  PowerAction = "power_on"
+	PowerOff PowerAction = "power_off"
 )
 
-// Powerer switches a managed machine on or off.
+// Powerer switches a managed machine on or off, and does the other power
+// actions its capabilities offer (see Capabilities.Offers).
 type Powerer interface {
 	Power(ctx context.Context, id string, action PowerAction) error
 }

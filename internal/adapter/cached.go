@@ -175,11 +175,15 @@ func (c *Cached) Delete(ctx context.Context, id string) error {
 	return c.Adapter.Delete(ctx, id)
 }
 
-// Power forwards to the adapter's Powerer, or answers Unsupported.
+// Power forwards to the adapter's Powerer, or answers Unsupported when the
+// adapter does not offer the action.
 func (c *Cached) Power(ctx context.Context, id string, action PowerAction) error {
 	p, ok := c.Adapter.(Powerer)
 	if !ok {
 		return Errorf(Unsupported, "the %s adapter cannot switch power", c.Kind())
+	}
+	if !c.Capabilities().Offers(action) {
+		return Errorf(Unsupported, "the %s adapter cannot %s a machine (it offers %s)", c.Kind(), action, c.Capabilities())
 	}
 	defer c.Invalidate()
 	return p.Power(ctx, id, action)

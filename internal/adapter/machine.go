@@ -44,6 +44,10 @@ type Machine struct {
 	// carried before Create wrote its own.
 	Adopted    bool
 	PriorClaim string
+	// Actions are the power actions the adapter can do to the machine in
+	// the state it was read in, always among those its capabilities offer
+	// (see ActionsFor); empty when it can do none now.
+	Actions []PowerAction
 }
 
 // HasAddress reports whether the machine can be reached at all.
