@@ -30,6 +30,8 @@ type action struct {
 	// onSuccess and onFailure are the server statuses the action leaves;
 	// empty keeps the status.
 	onSuccess, onFailure string
+	// restarts counts a restart of the guest when the action succeeds.
+	restarts bool
 }
 
 type actionFault struct {
@@ -155,6 +157,9 @@ func (e *Emulator) finishLocked(a *action, now time.Time) {
 	// A server being deleted keeps saying so, whatever finishes meanwhile.
 	if s.deleting == nil && a.onSuccess != "" {
 		s.status = a.onSuccess
+	}
+	if a.restarts && s.deleting == nil {
+		s.restarts++
 	}
 }
 

@@ -28,6 +28,11 @@ type server struct {
 	busy int
 	// deleting is the running delete action, if any.
 	deleting *action
+	// ignoresACPI makes the guest ignore shutdown and reboot requests (see
+	// SetIgnoresACPI); restarts counts the reboots and resets it went
+	// through while running.
+	ignoresACPI bool
+	restarts    int
 }
 
 type primaryIP struct {

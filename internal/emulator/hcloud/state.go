@@ -26,12 +26,19 @@ type Server struct {
 	IPv4    string
 	IPv6    string
 	Created time.Time
+	// IgnoresACPI seeds a guest that ignores shutdown and reboot requests
+	// (see SetIgnoresACPI).
+	IgnoresACPI bool
+	// Restarts counts the reboots the guest honoured and the resets, each
+	// of a running server; ignored when seeding.
+	Restarts int
 }
 
 func (s *server) snapshot() Server {
 	out := Server{
 		ID: s.id, Name: s.name, Status: s.status, Labels: maps.Clone(s.labels),
 		ServerType: s.typ.wire.Name, Location: s.loc.wire.Name, UserData: s.userData, Created: s.created,
+		IgnoresACPI: s.ignoresACPI, Restarts: s.restarts,
 	}
 	if out.Labels == nil {
 		out.Labels = map[string]string{}
@@ -101,7 +108,7 @@ func (e *Emulator) AddServer(seed Server) int64 {
 	s := &server{
 		id: e.nextIDLocked("server"), name: seed.Name, status: cmp.Or(seed.Status, "running"),
 		labels: maps.Clone(seed.Labels), typ: typ, image: img, loc: loc, userData: seed.UserData,
-		created: seed.Created,
+		created: seed.Created, ignoresACPI: seed.IgnoresACPI,
 	}
 	if s.created.IsZero() {
 		s.created = time.Now().UTC().Truncate(time.Second)
