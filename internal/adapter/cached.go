@@ -183,7 +183,7 @@ func (c *Cached) Power(ctx context.Context, id string, action PowerAction) error
 		return Errorf(Unsupported, "the %s adapter cannot switch power", c.Kind())
 	}
 	if !c.Capabilities().Offers(action) {
-		return Errorf(Unsupported, "the %s adapter cannot %s a machine (it offers %s)", c.Kind(), action, c.Capabilities())
+		return Errorf(Unsupported, "the %s adapter cannot %s a machine (it offers %s)", c.Kind(), action.Verb(), c.Capabilities())
 	}
 	defer c.Invalidate()
 	return p.Power(ctx, id, action)

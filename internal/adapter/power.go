@@ -1,6 +1,9 @@
 package adapter
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Power actions beyond the hard switch. The graceful ones ask the guest's
 // operating system, over ACPI, to act: the backend can deliver the request but
@@ -65,6 +68,9 @@ func (a PowerAction) Description() string {
 	}
 	return "unknown power action"
 }
+
+// Verb is a as messages say it: "power on", "shutdown", "reset".
+func (a PowerAction) Verb() string { return strings.ReplaceAll(string(a), "_", " ") }
 
 // Offers reports whether caps declare everything a needs.
 func (caps Capabilities) Offers(a PowerAction) bool {
