@@ -57,6 +57,7 @@ func definition(opts options) adapter.Definition {
 // capabilities are the optional interfaces account implements.
 var capabilities = adapter.Capabilities{
 	adapter.CapPower, adapter.CapUpdate, adapter.CapList, adapter.CapInventory, adapter.CapCheck, adapter.CapValidate,
+	adapter.CapShutdown, adapter.CapReboot, adapter.CapReset,
 }
 
 // locationName is the API's own pattern for location names.

@@ -96,6 +96,7 @@ func toMachine(s *hcloud.Server) adapter.Machine {
 		m.IPv6 = firstHost(s.PublicNet.IPv6.IP)
 	}
 	m.State = stateOf(s.Status, m.HasAddress())
+	m.Actions = actionsOf(m.State, s.Locked, managed)
 	return m
 }
 

@@ -77,12 +77,14 @@ func (a *account) Delete(ctx context.Context, id string) error {
 }
 
 // Power switches a managed server on or off and waits for the API's action
-// to finish. Off is poweroff, the immediate cut: a graceful shutdown depends
-// on the guest honouring ACPI, may never finish, and would leave Terraform
-// unable to tell when the machine is off. Stop services in the guest first
-// when that matters.
+// to finish. Off is poweroff, the immediate cut; the graceful shutdown, which
+// depends on the guest honouring ACPI, is its own action (power.go), so the
+// caller decides how long to wait for it.
 func (a *account) Power(ctx context.Context, id string, action adapter.PowerAction) error {
-	verb := "power " + string(action)
+	if action != adapter.PowerOn && action != adapter.PowerOff {
+		return a.powerBeyondSwitch(ctx, id, action)
+	}
+	verb := action.Verb()
 	s, err := a.managedServer(ctx, id, verb)
 	if err != nil {
 		return err
