@@ -2,17 +2,20 @@ package adapter
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// fakeAdapter counts calls; List blocks until release is closed when set.
+// fakeAdapter counts calls; List signals listed, when set, and blocks until
+// release is closed, when set.
 type fakeAdapter struct {
 	machines map[string]Machine
 	unlisted map[string]Machine
 	listErr  error
+	listed   chan struct{}
 	release  chan struct{}
 	lists    atomic.Int32
 	gets     atomic.Int32
@@ -41,6 +44,9 @@ func (f *fakeAdapter) Get(_ context.Context, id string) (Machine, error) {
 func (f *fakeAdapter) Delete(context.Context, string) error { return nil }
 func (f *fakeAdapter) List(context.Context) ([]Machine, error) {
 	f.lists.Add(1)
+	if f.listed != nil {
+		f.listed <- struct{}{}
+	}
 	if f.release != nil {
 		<-f.release
 	}
@@ -54,27 +60,109 @@ func (f *fakeAdapter) List(context.Context) ([]Machine, error) {
 	return out, nil
 }
 
+// staleClock moves past any TTL between two readings, so a listing is stale
+// the moment it is finished: only readers that joined it while it was in
+// flight can share it, and caching cannot hide a missing single flight.
+type staleClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *staleClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(time.Hour)
+	return c.now
+}
+
+func (c *staleClock) After(time.Duration) <-chan time.Time { return make(chan time.Time) }
+
+// waitingCtx reports when a reader selects on it: Cached picks the listing
+// it waits for before that, so a reader that has called Done is one that
+// joined the listing in flight.
+type waitingCtx struct {
+	context.Context
+	once    sync.Once
+	waiting chan<- struct{}
+}
+
+func (c *waitingCtx) Done() <-chan struct{} {
+	c.once.Do(func() { c.waiting <- struct{}{} })
+	return c.Context.Done()
+}
+
+// TestCachedSharesOneListing: readers that come while a listing is in
+// flight wait for it instead of listing again (single flight). The listing
+// is held until every reader waits on it, and the clock makes it stale as
+// soon as it ends, so a reader that listed on its own, or came late and
+// found no listing to share, shows as a second listing.
 func TestCachedSharesOneListing(t *testing.T) {
-	f := &fakeAdapter{machines: map[string]Machine{}, release: make(chan struct{})}
-	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"} {
+	const readers = 10
+	f := &fakeAdapter{machines: map[string]Machine{}, listed: make(chan struct{}, readers+1), release: make(chan struct{})}
+	for i := range readers {
+		id := strconv.Itoa(i + 1)
 		f.machines[id] = Machine{ID: id, Managed: true}
 	}
-	c := NewCached(f, &fakeClock{}, time.Minute)
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			close(f.release)
+		}
+	}
+	defer release()
+	c := NewCached(f, &staleClock{}, time.Minute)
+	waiting := make(chan struct{}, readers)
 	var wg sync.WaitGroup
 	for id := range f.machines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if m, err := c.Get(context.Background(), id); err != nil || m.ID != id {
+			ctx := &waitingCtx{Context: context.Background(), waiting: waiting}
+			if m, err := c.Get(ctx, id); err != nil || m.ID != id {
 				t.Errorf("%s: %v %v", id, m, err)
 			}
 		}()
 	}
-	time.Sleep(10 * time.Millisecond) // let the readers queue behind one listing
-	close(f.release)
+	for joined, lists := 0, 0; joined < readers; {
+		select {
+		case <-waiting:
+			joined++
+		case <-f.listed:
+			if lists++; lists > 1 {
+				t.Fatalf("a second listing started while the first was in flight, with %d of %d readers waiting", joined, readers)
+			}
+		}
+	}
+	release()
 	wg.Wait()
 	if f.lists.Load() != 1 || f.gets.Load() != 0 {
-		t.Fatalf("10 reads cost %d listings and %d gets, want 1 and 0", f.lists.Load(), f.gets.Load())
+		t.Fatalf("%d concurrent reads cost %d listings and %d gets, want 1 and 0", readers, f.lists.Load(), f.gets.Load())
+	}
+}
+
+// TestCachedReusesAListingWithinTTL: a read after the listing ended, inside
+// the TTL, reuses it (caching), and one after the TTL lists again.
+func TestCachedReusesAListingWithinTTL(t *testing.T) {
+	f := &fakeAdapter{machines: map[string]Machine{"1": {ID: "1"}, "2": {ID: "2"}}}
+	clock := &fakeClock{}
+	c := NewCached(f, clock, time.Minute)
+	ctx := context.Background()
+	for _, step := range []struct {
+		advance time.Duration
+		id      string
+		lists   int32
+	}{{0, "1", 1}, {59 * time.Second, "2", 1}, {0, "1", 1}, {2 * time.Second, "2", 2}} {
+		clock.advance(step.advance)
+		if m, err := c.Get(ctx, step.id); err != nil || m.ID != step.id {
+			t.Fatalf("Get(%s): %v %v", step.id, m, err)
+		}
+		if got := f.lists.Load(); got != step.lists {
+			t.Fatalf("after %s more, reading %s: %d listings, want %d", step.advance, step.id, got, step.lists)
+		}
+	}
+	if f.gets.Load() != 0 {
+		t.Errorf("listed machines were read directly %d times", f.gets.Load())
 	}
 }
 

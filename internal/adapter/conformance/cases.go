@@ -3,7 +3,6 @@ package conformance
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -19,6 +18,14 @@ var cases = []testCase{
 	{"unmarked machines are left alone", unmarkedLeftAlone},
 	{"an adoption takes the claim over", adoptionRewritesClaim},
 	{"updates keep the claim", updatesKeepClaim},
+	{"a machine being deleted is not adopted", deletingIsNotAdopted},
+	{"faults are errors, never absence", faultsAreNeverAbsence},
+	{"states are conservative and keep the raw status", statesAreConservative},
+	{"a created machine is never stopped before it runs", createdIsNeverStopped},
+	{"a gone machine is NotFound to every call", goneIsNotFound},
+	{"a malformed id is InvalidInput", malformedIDsAreInvalidInput},
+	{"no secret or user data leaves", secretsNeverLeak},
+	{"every call returns promptly on cancel", callsReturnOnCancel},
 }
 
 // definitionBuilds: the manifest normalizes, the adapter builds, and the
@@ -132,8 +139,9 @@ func createIsIdempotent(t *testing.T, s *suite) {
 	}
 }
 
-// getAndDelete: Get reads what Create made; Delete removes it, a second
-// Delete is NotFound or nil, and an unknown id is NotFound.
+// getAndDelete: Get reads what Create made; Delete removes it, and the
+// machine stays present until it is gone (goneIsNotFound takes it from
+// there).
 func getAndDelete(t *testing.T, s *suite) {
 	n := name(t, "get")
 	created := s.mustCreate(t, s.call(n), s.request(n))
@@ -154,13 +162,12 @@ func getAndDelete(t *testing.T, s *suite) {
 	if err := s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, created.ID) }); err != nil {
 		t.Fatalf("Delete(%s): %v", created.ID, err)
 	}
-	s.waitFor(t, created.ID, "absence", func(_ adapter.Machine, err error) bool { return adapter.IsNotFound(err) })
-	err := s.retry(t, "delete again", func(ctx context.Context) error { return s.adapter.Delete(ctx, created.ID) })
-	if err != nil {
-		wantCode(t, "second Delete", err, adapter.NotFound)
-	}
-	_, err = s.adapter.Get(s.ctx(t), s.MissingID)
-	wantCode(t, "Get of an unknown id", err, adapter.NotFound)
+	s.waitFor(t, created.ID, "absence", func(m adapter.Machine, err error) bool {
+		if err == nil && m.State != adapter.StateDeleting && m.State != adapter.StateDeleted {
+			t.Errorf("after Delete was accepted, machine %s reads as %s (raw %q), want deleting until it is gone", created.ID, m.State, m.RawState)
+		}
+		return adapter.IsNotFound(err)
+	})
 }
 
 // power: a managed machine stops and starts.
@@ -184,81 +191,5 @@ func power(t *testing.T, s *suite) {
 		if s.PowerObservable {
 			s.waitFor(t, m.ID, string(step.state), func(m adapter.Machine, err error) bool { return err == nil && m.State == step.state })
 		}
-	}
-}
-
-// fingerprintConflict: a machine found by key is not adopted when the
-// request differs; the Conflict names both fingerprints.
-func fingerprintConflict(t *testing.T, s *suite) {
-	n := name(t, "fp")
-	call, req := s.call(n), s.request(n)
-	s.mustCreate(t, call, req)
-	other := req
-	other.UserData = "#cloud-config\n# conformance-sentinel-7f3a\n"
-	m, err := s.create(t, call, other)
-	if err == nil {
-		t.Fatalf("a create with the same key and other user data returned machine %s, want Conflict", m.ID)
-	}
-	wantCode(t, "Create with another fingerprint", err, adapter.Conflict)
-	for _, fp := range []string{adapter.Fingerprint(req), adapter.Fingerprint(other)} {
-		if !strings.Contains(err.Error(), fp) {
-			t.Errorf("the Conflict must name both fingerprints; %q lacks %s", err, fp)
-		}
-	}
-	if strings.Contains(err.Error(), "conformance-sentinel-7f3a") {
-		t.Errorf("the Conflict repeats user data: %q", err)
-	}
-}
-
-// unmarkedLeftAlone: a machine without the marks is never listed, powered,
-// deleted or adopted, and is still there afterwards.
-func unmarkedLeftAlone(t *testing.T, s *suite) {
-	if s.SeedUnmarked == nil {
-		t.Skip("the target cannot seed unmarked machines")
-	}
-	n := name(t, "unmarked")
-	id := s.SeedUnmarked(t, n)
-	var before adapter.Machine
-	if err := s.retry(t, "get", func(ctx context.Context) (err error) { before, err = s.adapter.Get(ctx, id); return err }); err != nil {
-		t.Fatalf("Get of the unmarked machine %s: %v", id, err)
-	}
-	if l, ok := s.adapter.(adapter.Lister); ok {
-		var ms []adapter.Machine
-		if err := s.retry(t, "list", func(ctx context.Context) (err error) { ms, err = l.List(ctx); return err }); err != nil {
-			t.Fatalf("List: %v", err)
-		}
-		for _, m := range ms {
-			if m.ID == id {
-				t.Errorf("List shows unmarked machine %s", id)
-			}
-		}
-	}
-	if p, ok := s.adapter.(adapter.Powerer); ok {
-		err := s.retry(t, "power", func(ctx context.Context) error { return p.Power(ctx, id, adapter.PowerOff) })
-		wantCode(t, "Power of an unmarked machine", err, adapter.AccessDenied)
-	}
-	err := s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, id) })
-	wantCode(t, "Delete of an unmarked machine", err, adapter.AccessDenied)
-	if !strings.Contains(err.Error(), id) {
-		t.Errorf("the refusal must name the machine %s: %q", id, err)
-	}
-
-	m, err := s.create(t, s.call(n), s.request(n))
-	switch {
-	case err == nil && m.ID == id:
-		t.Errorf("Create adopted unmarked machine %s", id)
-	case err != nil:
-		wantCode(t, "Create with an unmarked machine's name", err, adapter.Conflict)
-	}
-
-	var got adapter.Machine
-	if err := s.retry(t, "get", func(ctx context.Context) (err error) { got, err = s.adapter.Get(ctx, id); return err }); err != nil {
-		t.Fatalf("the unmarked machine %s must still be there: %v", id, err)
-	}
-	if got.Managed {
-		t.Errorf("unmarked machine %s reads as managed", id)
-	}
-	if s.PowerObservable && before.State != adapter.StateStopped && got.State == adapter.StateStopped {
-		t.Errorf("unmarked machine %s was stopped", id)
 	}
 }

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -19,6 +20,7 @@ func (s *suite) get(t *testing.T, id string) adapter.Machine {
 	if err := s.retry(t, "get "+id, func(ctx context.Context) (err error) { m, err = s.adapter.Get(ctx, id); return err }); err != nil {
 		t.Fatalf("Get(%s): %v", id, err)
 	}
+	checkMachine(t, "Get", m)
 	return m
 }
 
@@ -86,5 +88,111 @@ func updatesKeepClaim(t *testing.T, s *suite) {
 	got = update("rename", adapter.UpdateRequest{Name: &renamed, Mark: &adapter.Mark{Key: adapter.IdempotencyKey(s.scope, renamed), Fingerprint: m.Fingerprint}})
 	if got.Claim != other || got.Key != adapter.IdempotencyKey(s.scope, renamed) {
 		t.Errorf("after a rename with a mark without claim: claim %q key %q; want claim %q and the new name's key", got.Claim, got.Key, other)
+	}
+}
+
+// fingerprintConflict: a machine found by key is not adopted when the
+// request differs; the Conflict names both fingerprints.
+func fingerprintConflict(t *testing.T, s *suite) {
+	n := name(t, "fp")
+	call, req := s.call(n), s.request(n)
+	s.mustCreate(t, call, req)
+	other := req
+	other.UserData = userData + "# changed\n"
+	m, err := s.create(t, call, other)
+	if err == nil {
+		t.Fatalf("a create with the same key and other user data returned machine %s, want Conflict", m.ID)
+	}
+	wantCode(t, "Create with another fingerprint", err, adapter.Conflict)
+	for _, fp := range []string{adapter.Fingerprint(req), adapter.Fingerprint(other)} {
+		if !strings.Contains(err.Error(), fp) {
+			t.Errorf("the Conflict must name both fingerprints; %q lacks %s", err, fp)
+		}
+	}
+	if strings.Contains(err.Error(), userDataSentinel) {
+		t.Errorf("the Conflict repeats user data: %q", err)
+	}
+}
+
+// unmarkedLeftAlone: a machine without the marks is never listed, powered,
+// deleted or adopted, and is still there afterwards.
+func unmarkedLeftAlone(t *testing.T, s *suite) {
+	if s.SeedUnmarked == nil {
+		t.Skip("the target cannot seed unmarked machines")
+	}
+	n := name(t, "unmarked")
+	id := s.SeedUnmarked(t, n)
+	var before adapter.Machine
+	if err := s.retry(t, "get", func(ctx context.Context) (err error) { before, err = s.adapter.Get(ctx, id); return err }); err != nil {
+		t.Fatalf("Get of the unmarked machine %s: %v", id, err)
+	}
+	if l, ok := s.adapter.(adapter.Lister); ok {
+		var ms []adapter.Machine
+		if err := s.retry(t, "list", func(ctx context.Context) (err error) { ms, err = l.List(ctx); return err }); err != nil {
+			t.Fatalf("List: %v", err)
+		}
+		for _, m := range ms {
+			if m.ID == id {
+				t.Errorf("List shows unmarked machine %s", id)
+			}
+		}
+	}
+	if p, ok := s.adapter.(adapter.Powerer); ok {
+		err := s.retry(t, "power", func(ctx context.Context) error { return p.Power(ctx, id, adapter.PowerOff) })
+		wantCode(t, "Power of an unmarked machine", err, adapter.AccessDenied)
+	}
+	if u, ok := s.adapter.(adapter.Updater); ok {
+		err := s.retry(t, "update", func(ctx context.Context) error {
+			return u.Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": "taken"}})
+		})
+		wantCode(t, "Update of an unmarked machine", err, adapter.AccessDenied)
+	}
+	err := s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, id) })
+	wantCode(t, "Delete of an unmarked machine", err, adapter.AccessDenied)
+	if !strings.Contains(err.Error(), id) {
+		t.Errorf("the refusal must name the machine %s: %q", id, err)
+	}
+
+	m, err := s.create(t, s.call(n), s.request(n))
+	switch {
+	case err == nil && m.ID == id:
+		t.Errorf("Create adopted unmarked machine %s", id)
+	case err != nil:
+		wantCode(t, "Create with an unmarked machine's name", err, adapter.Conflict)
+	}
+
+	var got adapter.Machine
+	if err := s.retry(t, "get", func(ctx context.Context) (err error) { got, err = s.adapter.Get(ctx, id); return err }); err != nil {
+		t.Fatalf("the unmarked machine %s must still be there: %v", id, err)
+	}
+	if got.Managed {
+		t.Errorf("unmarked machine %s reads as managed", id)
+	}
+	if s.PowerObservable && before.State != adapter.StateStopped && got.State == adapter.StateStopped {
+		t.Errorf("unmarked machine %s was stopped", id)
+	}
+	if got.Labels["suite"] == "taken" {
+		t.Errorf("unmarked machine %s was relabelled", id)
+	}
+}
+
+// deletingIsNotAdopted: a create whose key finds a machine being deleted
+// does not take it over (it will be gone in a moment); it fails for a retry,
+// or, once the machine is gone, makes a new one.
+func deletingIsNotAdopted(t *testing.T, s *suite) {
+	n := name(t, "deleting")
+	call, req := s.call(n), s.request(n)
+	m := s.mustCreate(t, call, req)
+	if err := s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, m.ID) }); err != nil {
+		t.Fatalf("Delete(%s): %v", m.ID, err)
+	}
+	again, err := s.adapter.Create(s.ctx(t), s.call(n), req)
+	switch {
+	case err == nil && again.ID == m.ID:
+		t.Errorf("a create adopted machine %s while it was being deleted", m.ID)
+	case err == nil:
+		s.cleanup(t, again.ID)
+	default:
+		wantCode(t, "Create beside a machine being deleted", err, adapter.Transient)
 	}
 }

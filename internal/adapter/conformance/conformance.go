@@ -34,13 +34,27 @@ type Target struct {
 
 	// Wait bounds each poll for an eventual state; 30 seconds when zero.
 	Wait time.Duration
+
+	// Faults are the emulator's fault hooks. Nil skips the cases that need
+	// them: a real account cannot be made to fail on demand.
+	Faults Faults
+
+	// Secrets are the values the target's credentials resolve to. No error
+	// and no log line may carry one.
+	Secrets []string
 }
 
-// Run runs every case, each with a fresh target from newTarget.
+// Run runs every case, each with a fresh target from newTarget. Whatever the
+// adapter logs through Env.Log during a case is checked afterwards for the
+// target's secrets and the suite's user data, so every case is also a
+// sentinel test of the adapter's logs.
 func Run(t *testing.T, newTarget func(t *testing.T) Target) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			c.run(t, open(t, newTarget(t)))
+			s := open(t, newTarget(t))
+			// Deferred, so a case that stops at a failure is checked too.
+			defer s.log.checkClean(t, s.sentinels())
+			c.run(t, s)
 		})
 	}
 }
@@ -55,6 +69,8 @@ type suite struct {
 	Target
 	adapter adapter.Adapter
 	scope   string
+	// log captures every line the adapter writes through Env.Log.
+	log *capture
 }
 
 func open(t *testing.T, tg Target) *suite {
@@ -68,23 +84,58 @@ func open(t *testing.T, tg Target) *suite {
 	if tg.Env.Clock == nil {
 		tg.Env.Clock = adapter.RealClock{}
 	}
-	norm, err := tg.Definition.Normalize(tg.Settings)
+	log := &capture{next: tg.Env.Log}
+	tg.Env.Log = log
+	s := &suite{Target: tg, log: log}
+	s.adapter = s.reopen(t, func(*adapter.Env) {})
+	l := adapter.Locator{Kind: tg.Definition.Kind, Settings: s.normalized(t)}
+	s.scope = l.Scope(tg.Definition.ScopeKeys())
+	return s
+}
+
+func (s *suite) normalized(t *testing.T) map[string]string {
+	t.Helper()
+	norm, err := s.Definition.Normalize(s.Settings)
 	if err != nil {
-		t.Fatalf("Normalize(%v): %v", tg.Settings, err)
+		t.Fatalf("Normalize(%v): %v", s.Settings, err)
 	}
-	a, err := tg.Definition.New(norm, tg.Env)
+	return norm
+}
+
+// reopen builds another adapter for the same account with tune applied to
+// its Env, e.g. a shorter or a longer request bound; its log lines are
+// captured like the first one's.
+func (s *suite) reopen(t *testing.T, tune func(*adapter.Env)) adapter.Adapter {
+	t.Helper()
+	env := s.Env
+	tune(&env)
+	a, err := s.Definition.New(s.normalized(t), env)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	l := adapter.Locator{Kind: tg.Definition.Kind, Settings: norm}
-	return &suite{Target: tg, adapter: a, scope: l.Scope(tg.Definition.ScopeKeys())}
+	return a
+}
+
+// needFaults returns the target's fault hooks, or skips the case.
+func (s *suite) needFaults(t *testing.T) Faults {
+	t.Helper()
+	if s.Faults == nil {
+		t.Skip("the target has no fault hooks")
+	}
+	return s.Faults
 }
 
 // ctx bounds one case step.
 func (s *suite) ctx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), s.Wait)
+	ctx, cancel := context.WithTimeout(s.logged(), s.Wait)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// logged is a background context carrying the capturing logger, which the
+// contract's retries and waits, and adapters that do the same, log to.
+func (s *suite) logged() context.Context {
+	return adapter.WithLogger(context.Background(), s.log)
 }
 
 // name returns a fresh machine name, valid as a host name everywhere.
@@ -100,7 +151,7 @@ func (s *suite) request(name string) adapter.CreateRequest {
 		OfferID:  s.OfferID,
 		Image:    s.Image,
 		Location: s.Location,
-		UserData: "#cloud-config\n",
+		UserData: userData,
 		Labels:   map[string]string{"suite": "conformance"},
 		PowerOn:  true,
 	}
@@ -136,12 +187,16 @@ func (s *suite) mustCreate(t *testing.T, call adapter.Call, req adapter.CreateRe
 	if m.ID == "" {
 		t.Fatalf("Create(%s) returned a machine without an id", req.Name)
 	}
+	checkMachine(t, "Create", m)
 	return m
 }
 
 func (s *suite) cleanup(t *testing.T, id string) {
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), s.Wait)
+		if s.Faults != nil {
+			s.Faults.Clear()
+		}
+		ctx, cancel := context.WithTimeout(s.logged(), s.Wait)
 		defer cancel()
 		err := adapter.Retry(ctx, s.Env.Clock, backoff, "delete "+id, func(ctx context.Context) error {
 			return s.adapter.Delete(ctx, id)
@@ -168,6 +223,9 @@ func (s *suite) waitFor(t *testing.T, id, what string, done func(adapter.Machine
 	var lastErr error
 	err := adapter.WaitFor(s.ctx(t), s.Env.Clock, backoff, what, func(ctx context.Context) (bool, error) {
 		last, lastErr = s.adapter.Get(ctx, id)
+		if lastErr == nil {
+			checkMachine(t, "Get", last)
+		}
 		if done(last, lastErr) {
 			return true, nil
 		}

@@ -1,9 +1,19 @@
 // Package conformance holds the generic cases every adapter must pass: the
-// rules of the adapter contract (DESIGN §3) checked through the contract
-// alone, so one suite runs against every backend. An adapter's own test
-// calls Run with a function that builds a fresh Target (usually an emulator)
-// per case.
+// rules of the adapter contract (DESIGN §3) and the codes table beneath them,
+// checked through the contract alone, so one suite runs against every
+// backend. An adapter's own test calls Run with a function that builds a
+// fresh Target (usually an emulator) per case.
 //
-// It imports the contract and the standard library's testing package only,
-// never a concrete adapter or emulator.
+// The cases, by rule: idempotent create and the claim rules (cases.go,
+// claims.go); authoritative absence under every class of fault during every
+// call (absence.go); conservative states (states.go); gone and malformed
+// ids (ids.go); no secret in any error, Machine or log line (secrets.go,
+// logs.go; Run checks the log lines of every case); honouring cancellation
+// and each request's own bound (cancel.go, absence.go). A target's emulator
+// makes the faults through the Faults hooks (faults.go); a target without
+// them, such as a real account, skips the cases that need them.
+//
+// It imports the contract and the standard library only, never a concrete
+// adapter or emulator; the hooks speak in strings so that emulators need not
+// import it either.
 package conformance

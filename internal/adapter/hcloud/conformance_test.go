@@ -22,6 +22,8 @@ func TestConformance(t *testing.T) {
 				return strconv.FormatInt(e.AddServer(emu.Server{Name: name, Labels: map[string]string{"owner": "someone-else"}}), 10)
 			},
 			PowerObservable: true,
+			Faults:          e.Conformance(),
+			Secrets:         []string{testToken},
 		}
 	})
 }

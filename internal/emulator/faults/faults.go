@@ -224,6 +224,9 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case rule != nil && rule.CommitThenDelay > 0:
 		answerLate(m.next, w, r, rule.CommitThenDelay.Std())
 	case rule != nil && rule.Status != 0:
+		for k, v := range rule.Headers {
+			w.Header().Set(k, v)
+		}
 		m.writeError(w, rule.Status, rule.Code, rule.Message)
 	default:
 		m.next.ServeHTTP(w, r)

@@ -22,10 +22,17 @@ type Rule struct {
 	// Count is how many of the next matching calls the rule applies to;
 	// 0 means every matching call until the rules are cleared.
 	Count int `json:"count,omitempty"`
+	// Skip lets this many matching calls through untouched before the rule
+	// applies, so a test can fail the second page of a listing and not its
+	// first (a partial listing), or the call after a look-up.
+	Skip int `json:"skip,omitempty"`
 	// Status and Code answer the call with an error in the API's shape.
 	Status  int    `json:"status,omitempty"`
 	Code    string `json:"code,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Headers go with a Status answer, as the API sends them: a rate
+	// limit's RateLimit-* headers, from which clients read when to retry.
+	Headers map[string]string `json:"headers,omitempty"`
 	// Drop runs the real handler, so a write is committed, and then closes
 	// the connection without an answer: the client cannot tell whether its
 	// call took effect.
@@ -55,6 +62,8 @@ type activeRule struct {
 	Rule
 	// left counts the remaining calls; negative means unlimited.
 	left int
+	// skip counts the matching calls still let through.
+	skip int
 }
 
 func (r Rule) validate() error {
@@ -82,6 +91,10 @@ func (r Rule) validate() error {
 		return fmt.Errorf("rule %s %s: needs a status, drop, delay_if_connected, delay_then_commit or commit_then_delay", r.Method, r.Path)
 	case r.Count < 0:
 		return fmt.Errorf("rule %s %s: negative count", r.Method, r.Path)
+	case r.Skip < 0:
+		return fmt.Errorf("rule %s %s: negative skip", r.Method, r.Path)
+	case len(r.Headers) > 0 && r.Status == 0:
+		return fmt.Errorf("rule %s %s: headers go with a status; set one", r.Method, r.Path)
 	}
 	return nil
 }
@@ -103,12 +116,12 @@ func (m *Middleware) AddRule(r Rule) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.rules = append(m.rules, &activeRule{Rule: r, left: left})
+	m.rules = append(m.rules, &activeRule{Rule: r, left: left, skip: r.Skip})
 	return nil
 }
 
 // Rules returns the rules still in force, Count holding the calls left
-// (0 for unlimited).
+// (0 for unlimited) and Skip the calls still let through.
 func (m *Middleware) Rules() []Rule {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -116,6 +129,7 @@ func (m *Middleware) Rules() []Rule {
 	for _, r := range m.rules {
 		c := r.Rule
 		c.Count = max(r.left, 0)
+		c.Skip = r.skip
 		out = append(out, c)
 	}
 	return out
@@ -125,6 +139,10 @@ func (m *Middleware) Rules() []Rule {
 func (m *Middleware) matchLocked(method, raw, route string) *Rule {
 	for i, r := range m.rules {
 		if !r.matches(m.cfg.APIPrefix, method, raw, route) {
+			continue
+		}
+		if r.skip > 0 {
+			r.skip--
 			continue
 		}
 		applied := r.Rule

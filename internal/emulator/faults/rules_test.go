@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +96,46 @@ func TestDelayRules(t *testing.T) {
 	rec := do(t, m, "POST", "/_emulator/faults", `[{"path":"/x","latency":"1s"}]`)
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "delay_if_connected, delay_then_commit or commit_then_delay") {
 		t.Errorf("a rule with the old latency field: %d %s, want the new names", rec.Code, rec.Body)
+	}
+}
+
+// TestSkipLetsTheFirstCallsThrough: a rule with Skip fails only the calls
+// after the skipped ones, e.g. the second page of a listing.
+func TestSkipLetsTheFirstCallsThrough(t *testing.T) {
+	m, a := newMiddleware(t)
+	if err := m.AddRule(Rule{Method: "GET", Path: "/servers", Skip: 1, Count: 1, Status: 500}); err != nil {
+		t.Fatal(err)
+	}
+	if st := m.State().Rules; len(st) != 1 || st[0].Skip != 1 {
+		t.Errorf("state before any call: %+v, want the skip left", st)
+	}
+	var got []int
+	for range 3 {
+		got = append(got, do(t, m, "GET", "/v1/servers?page=1", "").Code)
+	}
+	if want := []int{200, 500, 200}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+	if n := a.calls.Load(); n != 2 {
+		t.Errorf("%d calls reached the API, want the skipped and the one after", n)
+	}
+	if err := m.AddRule(Rule{Path: "/x", Status: 500, Skip: -1}); err == nil {
+		t.Errorf("a negative skip was accepted")
+	}
+}
+
+// TestScriptedErrorCarriesHeaders: a scripted status comes with the rule's
+// headers, as a rate limit comes with its RateLimit-* headers.
+func TestScriptedErrorCarriesHeaders(t *testing.T) {
+	m, _ := newMiddleware(t)
+	if err := m.AddRule(Rule{Path: "/servers", Status: 429, Headers: map[string]string{"RateLimit-Reset": "1700000000"}}); err != nil {
+		t.Fatal(err)
+	}
+	rec := do(t, m, "GET", "/v1/servers", "")
+	if rec.Code != 429 || rec.Header().Get("RateLimit-Reset") != "1700000000" || errorCode(t, rec) != "rate_limit_exceeded" {
+		t.Errorf("status %d headers %v body %s", rec.Code, rec.Header(), rec.Body)
+	}
+	if err := m.AddRule(Rule{Path: "/x", Drop: true, Headers: map[string]string{"A": "b"}}); err == nil {
+		t.Errorf("headers without a status were accepted")
 	}
 }
