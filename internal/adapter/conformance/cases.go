@@ -26,6 +26,9 @@ var cases = []testCase{
 	{"a malformed id is InvalidInput", malformedIDsAreInvalidInput},
 	{"no secret or user data leaves", secretsNeverLeak},
 	{"every call returns promptly on cancel", callsReturnOnCancel},
+	{"available actions are offered and match the state", actionsMatchTheState},
+	{"an unmarked machine offers no action", unmarkedOffersNothing},
+	{"graceful power actions never start a stopped machine", gracefulPowerActions},
 }
 
 // definitionBuilds: the manifest normalizes, the adapter builds, and the

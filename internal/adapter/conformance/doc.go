@@ -9,7 +9,8 @@
 // call (absence.go); conservative states (states.go); gone and malformed
 // ids (ids.go); no secret in any error, Machine or log line (secrets.go,
 // logs.go; Run checks the log lines of every case); honouring cancellation
-// and each request's own bound (cancel.go, absence.go). A target's emulator
+// and each request's own bound (cancel.go, absence.go). The power actions a machine
+// offers match the capabilities and its state (actions.go). A target's emulator
 // makes the faults through the Faults hooks (faults.go); a target without
 // them, such as a real account, skips the cases that need them.
 //
