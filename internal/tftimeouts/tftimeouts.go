@@ -4,6 +4,9 @@
 // duration that is not positive when the configuration is validated (plan
 // time), since an operation given no time can only fail.
 //
+// Bound (bound.go) checks the waits inside an operation that users set as
+// attributes, which may be zero.
+//
 // It imports the plugin framework and its timeouts module only.
 package tftimeouts
 
