@@ -142,7 +142,8 @@ func (p *computeProvider) Resources(context.Context) []func() resource.Resource 
 }
 
 func (p *computeProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{offers.New}
+	reg := p.registry
+	return []func() datasource.DataSource{func() datasource.DataSource { return offers.New(reg) }}
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
