@@ -137,7 +137,7 @@ func (p *computeProvider) Resources(context.Context) []func() resource.Resource 
 	reg := p.registry
 	return []func() resource.Resource{
 		func() resource.Resource { return account.New(reg) },
-		instance.New,
+		func() resource.Resource { return instance.New(reg) },
 	}
 }
 
