@@ -20,7 +20,7 @@ func TestAccountTwoAdapterBlocks(t *testing.T) {
 		return adapter.Definition{
 			Kind:        name,
 			Description: "A test backend.",
-			Settings:    []adapter.Setting{{Name: "token", Description: "secret reference", Required: true, Secret: true}},
+			Settings:    []adapter.Setting{{Name: "token", Description: "secret reference", Required: true, Role: adapter.RoleSecret}},
 		}
 	}
 	reg := adapter.NewRegistry(kind("alpha"), kind("beta"))

@@ -71,15 +71,21 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 		r.addCheckError(ctx, diags, b, loc, name.ValueString(), op, err)
 		return
 	}
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
 	diags.Append(state.SetAttribute(ctx, path.Root("name"), name)...)
 	diags.Append(state.SetAttribute(ctx, path.Root("timeouts"), to)...)
-	diags.Append(state.SetAttribute(ctx, path.Root("adapter"), types.StringValue(b.kind))...)
 	diags.Append(state.SetAttribute(ctx, path.Root("health"), health)...)
-	for p, v := range r.nullBlocks(b.kind) {
+	r.record(ctx, state, diags, b.def, loc)
+}
+
+// record writes what the locator says into state: the id, the adapter, its
+// block with the normalized settings, and every other block null.
+func (r *Resource) record(ctx context.Context, state stateSetter, diags *diag.Diagnostics, def adapter.Definition, loc adapter.Locator) {
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(loc.String()))...)
+	diags.Append(state.SetAttribute(ctx, path.Root("adapter"), types.StringValue(def.Kind))...)
+	for p, v := range r.nullBlocks(def.Kind) {
 		diags.Append(state.SetAttribute(ctx, path.Root(p), v)...)
 	}
-	diags.Append(state.SetAttribute(ctx, b.path(), object(b.def, loc.Settings))...)
+	diags.Append(state.SetAttribute(ctx, path.Root(def.BlockName()), object(def, loc.Settings))...)
 }
 
 // check runs the account's health check, retrying a backend that fails or
@@ -116,8 +122,8 @@ func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b
 			"command was stopped; nothing was recorded. Run the command again.", name, b.kind)
 	case adapter.Is(err, adapter.Transient), adapter.Is(err, adapter.RateLimited):
 		where := "the backend is"
-		if ep, ok := b.values["endpoint"]; ok && ep.ValueString() != "" {
-			where = fmt.Sprintf("%s.endpoint (%s) is right and", BlockName(b.kind), adapter.Redacted(ep.ValueString()))
+		if ep, ok := b.def.Setting(adapter.RoleEndpoint); ok && b.values[ep.Name].ValueString() != "" {
+			where = fmt.Sprintf("%s.%s (%s) is right and", b.name(), ep.Name, adapter.Redacted(b.values[ep.Name].ValueString()))
 		}
 		what := fmt.Sprintf("the backend failed or could not be reached, and kept failing while the check was retried until timeouts.%s", op)
 		more := fmt.Sprintf(", or raise timeouts.%s to retry for longer", op)
@@ -204,10 +210,5 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 		return
 	}
 	def, _ := r.registry.Definition(l.Kind)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(l.String()))...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("adapter"), types.StringValue(l.Kind))...)
-	for p, v := range r.nullBlocks(l.Kind) {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(p), v)...)
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(BlockName(l.Kind)), object(def, l.Settings))...)
+	r.record(ctx, &resp.State, &resp.Diagnostics, def, l)
 }

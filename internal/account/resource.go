@@ -74,61 +74,67 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	case len(set) > 1:
 		resp.Diagnostics.AddAttributeError(set[1].path(), "Conflicting adapter blocks",
 			fmt.Sprintf("compute_provider_account sets both %s and %s; an account has exactly one adapter. Remove one, or write a second account.",
-				BlockName(set[0].kind), BlockName(set[1].kind)))
+				set[0].name(), set[1].name()))
 		return
 	}
 	for _, b := range set {
-		for _, s := range b.def.Settings {
-			v, ok := b.values[s.Name]
-			if !ok || v.IsNull() || v.IsUnknown() || v.ValueString() == "" {
-				continue
+		validateSettings(b, &resp.Diagnostics)
+	}
+}
+
+// validateSettings checks a block's known values: secret references are
+// references, other values pass their setting's own check.
+func validateSettings(b block, diags *diag.Diagnostics) {
+	for _, s := range b.def.Settings {
+		v, ok := b.values[s.Name]
+		if !ok || v.IsNull() || v.IsUnknown() || v.ValueString() == "" {
+			continue
+		}
+		p := b.path().AtName(s.Name)
+		if s.IsSecret() {
+			if _, _, err := adapter.ParseRef(v.ValueString()); err != nil {
+				// ParseRef never repeats a value that may be a pasted secret.
+				diags.AddAttributeError(p, "Invalid secret reference",
+					fmt.Sprintf("%s.%s must be a secret reference, never the secret: %s", b.name(), s.Name, tfdiag.Message(err)))
 			}
-			p := b.path().AtName(s.Name)
-			if s.Secret {
-				if _, _, err := adapter.ParseRef(v.ValueString()); err != nil {
-					// ParseRef never repeats a value that may be a pasted secret.
-					resp.Diagnostics.AddAttributeError(p, "Invalid secret reference",
-						fmt.Sprintf("%s.%s must be a secret reference, never the secret: %s", BlockName(b.kind), s.Name, tfdiag.Message(err)))
-				}
-				continue
-			}
-			if s.Check != nil {
-				if err := s.Check(v.ValueString()); err != nil {
-					// Redacted: a URL's user part, path, query or fragment may
-					// hold a credential, and the value of a sensitive
-					// variable reaches the provider without its mark.
-					resp.Diagnostics.AddAttributeError(p, "Invalid account setting",
-						fmt.Sprintf("%s is refused: %s", adapter.Show(BlockName(b.kind)+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
-				}
+			continue
+		}
+		if s.Check != nil {
+			if err := s.Check(v.ValueString()); err != nil {
+				// Redacted: a URL's user part, path, query or fragment may
+				// hold a credential, and the value of a sensitive
+				// variable reaches the provider without its mark.
+				diags.AddAttributeError(p, "Invalid account setting",
+					fmt.Sprintf("%s is refused: %s", adapter.Show(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
 			}
 		}
 	}
 }
 
 // example is the smallest block of the first adapter kind, for messages:
-// hetzner_cloud = { token = "env://HCLOUD_TOKEN" }.
+// BLOCK = { token = "env://KIND_TOKEN" }.
 func (r *Resource) example() string {
-	kinds := r.registry.Kinds()
-	if len(kinds) == 0 {
+	defs := r.registry.Definitions()
+	if len(defs) == 0 {
 		return "an adapter block"
 	}
-	def, _ := r.registry.Definition(kinds[0])
+	def := defs[0]
 	var parts []string
 	for _, s := range def.Settings {
 		switch {
-		case s.Required && s.Secret:
-			parts = append(parts, fmt.Sprintf("%s = %q", s.Name, "env://"+strings.ToUpper(def.Kind+"_"+s.Name)))
+		case s.Required && s.IsSecret():
+			parts = append(parts, fmt.Sprintf("%s = %q", s.Name, exampleRef(def, s)))
 		case s.Required:
 			parts = append(parts, fmt.Sprintf("%s = %q", s.Name, "…"))
 		}
 	}
-	return BlockName(def.Kind) + " = { " + strings.Join(parts, ", ") + " }"
+	return def.BlockName() + " = { " + strings.Join(parts, ", ") + " }"
 }
 
 func (r *Resource) blockList() string {
 	var names []string
-	for _, k := range r.registry.Kinds() {
-		names = append(names, BlockName(k))
+	for _, def := range r.registry.Definitions() {
+		names = append(names, def.BlockName())
 	}
 	return strings.Join(names, ", ")
 }
@@ -192,7 +198,7 @@ func (r *Resource) warnUnresolvable(ctx context.Context, diags *diag.Diagnostics
 	resolved := true
 	for _, s := range b.def.Settings {
 		ref := loc.Settings[s.Name]
-		if !s.Secret || ref == "" {
+		if !s.IsSecret() || ref == "" {
 			continue
 		}
 		_, err := r.accounts.Env.Secrets.Resolve(ctx, ref)
@@ -205,7 +211,7 @@ func (r *Resource) warnUnresolvable(ctx context.Context, diags *diag.Diagnostics
 		diags.AddAttributeWarning(b.path().AtName(s.Name), "Secret reference cannot be resolved",
 			fmt.Sprintf("%s cannot be resolved here: %s\n\nThe apply's health check will fail unless the secret is there when "+
 				"terraform apply runs: set the environment variable or file in the environment that runs Terraform, add the entry to the "+
-				"provider block's secrets, or fix the reference.", adapter.Show(BlockName(b.kind)+"."+s.Name, adapter.Redacted(ref)), tfdiag.Message(err)))
+				"provider block's secrets, or fix the reference.", adapter.Show(b.name()+"."+s.Name, adapter.Redacted(ref)), tfdiag.Message(err)))
 	}
 	return resolved
 }
@@ -233,7 +239,7 @@ func (r *Resource) checkAtPlan(ctx context.Context, diags *diag.Diagnostics, b b
 	}
 	field := adapter.FieldOf(err)
 	i := slices.IndexFunc(b.def.Settings, func(s adapter.Setting) bool { return s.Name == field })
-	if !adapter.Is(err, adapter.InvalidConfig) || i < 0 || b.def.Settings[i].Secret {
+	if !adapter.Is(err, adapter.InvalidConfig) || i < 0 || b.def.Settings[i].IsSecret() {
 		// Refused credentials, a backend that is down or silent: the
 		// plan goes on, since the apply may run where things are right,
 		// but the user hears of it now rather than after the apply starts.
@@ -252,7 +258,7 @@ func settingOrName(b block, err error) string {
 	if s := settingAt(b, err); s != "" {
 		return s
 	}
-	return BlockName(b.kind) + "." + adapter.FieldOf(err)
+	return b.name() + "." + adapter.FieldOf(err)
 }
 
 func addSettingError(diags *diag.Diagnostics, b block, summary, detail string, err error) {
@@ -263,7 +269,7 @@ func addSettingError(diags *diag.Diagnostics, b block, summary, detail string, e
 		return path.Empty(), false
 	}
 	if detail == "" {
-		detail = fmt.Sprintf("The %s block of compute_provider_account is refused.", BlockName(b.kind))
+		detail = fmt.Sprintf("The %s block of compute_provider_account is refused.", b.name())
 		if s := settingAt(b, err); s != "" {
 			detail = fmt.Sprintf("%s of compute_provider_account is refused.", s)
 		}
@@ -272,7 +278,7 @@ func addSettingError(diags *diag.Diagnostics, b block, summary, detail string, e
 }
 
 // settingAt names the setting an error is about, with its value unless it
-// is secret, as `hetzner_cloud.location = "xyz9"`; "" when the error names
+// is secret, as `BLOCK.SETTING = "xyz9"`; "" when the error names
 // none. Terraform shows such diagnostics at the resource block, since it
 // cannot point into an object value, so the text has to name the setting.
 func settingAt(b block, err error) string {
@@ -281,9 +287,9 @@ func settingAt(b block, err error) string {
 	if field == "" || !ok {
 		return ""
 	}
-	name := BlockName(b.kind) + "." + field
+	name := b.name() + "." + field
 	i := slices.IndexFunc(b.def.Settings, func(s adapter.Setting) bool { return s.Name == field })
-	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].Secret {
+	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].IsSecret() {
 		return name
 	}
 	return adapter.Show(name, adapter.Redacted(v.ValueString()))

@@ -16,22 +16,6 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
-// blockNames gives the adapters whose kind is terse a block name a reader
-// recognises; any other kind is its own block name.
-var blockNames = map[string]string{
-	"hcloud":  "hetzner_cloud",
-	"robot":   "hetzner_robot",
-	"proxmox": "proxmox",
-}
-
-// BlockName is the account block that configures an adapter kind.
-func BlockName(kind string) string {
-	if n, ok := blockNames[kind]; ok {
-		return n
-	}
-	return kind
-}
-
 var healthTypes = map[string]attr.Type{
 	"reachable":  types.BoolType,
 	"reason":     types.StringType,
@@ -43,8 +27,7 @@ func (r *Resource) schema(ctx context.Context) schema.Schema {
 		"id": schema.StringAttribute{
 			Computed: true,
 			MarkdownDescription: "The account's locator: the adapter kind and its settings, defaults filled in, secrets only as " +
-				"references, e.g. `hcloud:endpoint=https%3A%2F%2Fapi.hetzner.cloud%2Fv1&location=fsn1&token=env%3A%2F%2FHCLOUD_TOKEN`. " +
-				"Known at plan time unless a setting is only known at apply. `compute_instance.account` takes it, and instance ids " +
+				"references" + r.exampleID() + ". Known at plan time unless a setting is only known at apply. `compute_instance.account` takes it, and instance ids " +
 				"and imports start with it.",
 		},
 		"name": schema.StringAttribute{
@@ -70,13 +53,12 @@ func (r *Resource) schema(ctx context.Context) schema.Schema {
 		},
 	}
 	var blocks []string
-	for _, kind := range r.registry.Kinds() {
-		def, _ := r.registry.Definition(kind)
-		name := BlockName(kind)
+	for _, def := range r.registry.Definitions() {
+		name := def.BlockName()
 		blocks = append(blocks, "`"+name+"`")
 		attrs[name] = schema.SingleNestedAttribute{
 			Optional:            true,
-			MarkdownDescription: fmt.Sprintf("%s (adapter `%s`). Exactly one adapter block is set.", strings.TrimSuffix(def.Description, "."), kind),
+			MarkdownDescription: fmt.Sprintf("%s (adapter `%s`). Exactly one adapter block is set.", strings.TrimSuffix(def.BlockDoc(), "."), def.Kind),
 			Attributes:          settingAttributes(def),
 		}
 	}
@@ -97,12 +79,37 @@ func (r *Resource) schema(ctx context.Context) schema.Schema {
 	}
 }
 
+// exampleID is an example of an account id for the first adapter kind, as
+// ", e.g. `KIND:...`": its defaults, and its secrets as env:// references.
+func (r *Resource) exampleID() string {
+	defs := r.registry.Definitions()
+	if len(defs) == 0 {
+		return ""
+	}
+	l := adapter.Locator{Kind: defs[0].Kind, Settings: map[string]string{}}
+	for _, s := range defs[0].Settings {
+		switch {
+		case s.IsSecret():
+			l.Settings[s.Name] = exampleRef(defs[0], s)
+		case s.Default != "":
+			l.Settings[s.Name] = s.Default
+		}
+	}
+	return ", e.g. `" + l.String() + "`"
+}
+
+// exampleRef is the reference examples give a secret setting:
+// env://KIND_NAME.
+func exampleRef(def adapter.Definition, s adapter.Setting) string {
+	return "env://" + strings.ToUpper(def.Kind+"_"+s.Name)
+}
+
 // settingAttributes builds a block's attributes from an adapter's manifest.
 func settingAttributes(def adapter.Definition) map[string]schema.Attribute {
 	out := map[string]schema.Attribute{}
 	for _, s := range def.Settings {
 		desc := capitalize(strings.TrimSuffix(s.Description, ".")) + "."
-		if s.Secret {
+		if s.IsSecret() {
 			desc += " Takes `env://NAME`, `file:///absolute/path` or `provider://NAME`; a value that is not a reference " +
 				"is refused at plan time without being shown."
 		}
@@ -120,7 +127,7 @@ func settingAttributes(def adapter.Definition) map[string]schema.Attribute {
 		default:
 			a.Optional = true
 		}
-		if s.Secret {
+		if s.IsSecret() {
 			wayOut = "set a secret reference such as env://NAME"
 		}
 		a.Validators = []validator.String{notEmpty{wayOut: wayOut}}

@@ -2,7 +2,6 @@ package account
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -26,7 +25,10 @@ type block struct {
 	unknown bool // the block or one of its values is not known yet
 }
 
-func (b block) path() path.Path { return path.Root(BlockName(b.kind)) }
+func (b block) path() path.Path { return path.Root(b.def.BlockName()) }
+
+// name is the block's attribute name, for messages.
+func (b block) name() string { return b.def.BlockName() }
 
 // settings returns the known, non-empty values.
 func (b block) settings() map[string]string {
@@ -42,10 +44,9 @@ func (b block) settings() map[string]string {
 // blocks reads every adapter block; set lists those that are not null, and
 // unknown says whether a whole block is not known yet (a dynamic value).
 func (r *Resource) blocks(ctx context.Context, g getter) (set []block, unknown bool, diags diag.Diagnostics) {
-	for _, kind := range r.registry.Kinds() {
-		def, _ := r.registry.Definition(kind)
+	for _, def := range r.registry.Definitions() {
 		var obj types.Object
-		diags.Append(g.GetAttribute(ctx, path.Root(BlockName(kind)), &obj)...)
+		diags.Append(g.GetAttribute(ctx, path.Root(def.BlockName()), &obj)...)
 		switch {
 		case diags.HasError():
 			return nil, false, diags
@@ -55,7 +56,7 @@ func (r *Resource) blocks(ctx context.Context, g getter) (set []block, unknown b
 		case obj.IsNull():
 			continue
 		}
-		b := block{kind: kind, def: def, values: map[string]types.String{}}
+		b := block{kind: def.Kind, def: def, values: map[string]types.String{}}
 		for name, v := range obj.Attributes() {
 			s, _ := v.(types.String)
 			b.values[name] = s
@@ -105,22 +106,20 @@ func planned(b block) types.Object {
 // nullBlocks sets every adapter block but keep to null.
 func (r *Resource) nullBlocks(keep string) map[string]types.Object {
 	out := map[string]types.Object{}
-	for _, kind := range r.registry.Kinds() {
-		if kind == keep {
-			continue
+	for _, def := range r.registry.Definitions() {
+		if def.Kind != keep {
+			out[def.BlockName()] = types.ObjectNull(settingTypes(def))
 		}
-		def, _ := r.registry.Definition(kind)
-		out[BlockName(kind)] = types.ObjectNull(settingTypes(def))
 	}
 	return out
 }
 
 // secretRefs describes where a block's secrets come from, for messages:
-// "the token at env://HCLOUD_TOKEN". References are not secret.
+// "the token at env://API_TOKEN". References are not secret.
 func secretRefs(def adapter.Definition, settings map[string]string) string {
 	var parts []string
 	for _, s := range def.Settings {
-		if s.Secret && settings[s.Name] != "" {
+		if s.IsSecret() && settings[s.Name] != "" {
 			parts = append(parts, "the "+s.Name+" at "+settings[s.Name])
 		}
 	}
@@ -133,9 +132,6 @@ func secretRefs(def adapter.Definition, settings map[string]string) string {
 // firstSecret names the first secret setting, where a refused credential is
 // reported.
 func firstSecret(def adapter.Definition) string {
-	i := slices.IndexFunc(def.Settings, func(s adapter.Setting) bool { return s.Secret })
-	if i < 0 {
-		return ""
-	}
-	return def.Settings[i].Name
+	s, _ := def.Setting(adapter.RoleSecret)
+	return s.Name
 }

@@ -12,10 +12,11 @@ import (
 )
 
 // TestCheckErrorWhenStopped: a health check cut short by Ctrl-C blames the
-// stop, not the endpoint.
+// stop, not the endpoint; otherwise the way out names the setting whose
+// role is the endpoint, whatever it is called.
 func TestCheckErrorWhenStopped(t *testing.T) {
-	def := adapter.Definition{Kind: "fake", Settings: []adapter.Setting{{Name: "endpoint"}}}
-	b := block{kind: "fake", def: def, values: map[string]types.String{"endpoint": types.StringValue("https://api.example.com")}}
+	def := adapter.Definition{Kind: "fake", Settings: []adapter.Setting{{Name: "api_url", Role: adapter.RoleEndpoint}}}
+	b := block{kind: "fake", def: def, values: map[string]types.String{"api_url": types.StringValue("https://api.example.com")}}
 	err := adapter.Errorf(adapter.Transient, "the call was canceled before the API answered")
 	r := &Resource{}
 
@@ -30,7 +31,7 @@ func TestCheckErrorWhenStopped(t *testing.T) {
 
 	diags = nil
 	r.addCheckError(context.Background(), &diags, b, adapter.Locator{Kind: "fake"}, "n", "create", err)
-	if got := diags[0].Detail(); !strings.Contains(got, "Check that fake.endpoint (https://api.example.com) is right and reachable") ||
+	if got := diags[0].Detail(); !strings.Contains(got, "Check that fake.api_url (https://api.example.com) is right and reachable") ||
 		!strings.Contains(got, "raise timeouts.create") || diags[0].Summary() != "Unable to create provider account" {
 		t.Errorf("unreachable backend: %s: %s", diags[0].Summary(), got)
 	}

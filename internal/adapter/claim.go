@@ -56,7 +56,7 @@ func Adoptable(what string, m Machine, fingerprint string) error {
 	case !m.Managed:
 		return Errorf(Conflict,
 			"%s: machine %s (%q) carries this resource's key but not the managed mark, so it is not taken over; import it to manage "+
-				"it (`terraform import` or an import block with its id %s), or choose another name", what, m.ID, m.Name, m.ID).WithField("name")
+				"it (`terraform import` or an import block with its id %s), or choose another name", what, m.ID, m.Name, m.ID).WithField(FieldName)
 	case m.State == StateDeleting:
 		return Errorf(Transient, "%s: machine %s (%q), created earlier for this resource, is still being deleted; the create can go ahead once it is gone", what, m.ID, m.Name)
 	case m.Fingerprint != fingerprint:
@@ -66,7 +66,7 @@ func Adoptable(what string, m Machine, fingerprint string) error {
 				"before the old machine is destroyed (create_before_destroy) under the same name, give the replacement another name or "+
 				"remove create_before_destroy; if another configuration holds that machine, give this instance another name; if an "+
 				"interrupted apply created it and the settings changed since, restore them, or delete that machine yourself once you "+
-				"are sure no state holds it", what, m.ID, m.Name, m.Fingerprint, fingerprint).WithField("name")
+				"are sure no state holds it", what, m.ID, m.Name, m.Fingerprint, fingerprint).WithField(FieldName)
 	}
 	return nil
 }
@@ -86,7 +86,7 @@ var ErrLostHold = errors.New("the machine is held by another Terraform state")
 // SelfAdopted is the error for a machine whose state object finds it adopted
 // by a create of the same run: create_before_destroy under the same name.
 func SelfAdopted(id, name string) *Error {
-	return &Error{Code: Conflict, Field: "name", Err: ErrLostHold, Message: fmt.Sprintf(
+	return &Error{Code: Conflict, Field: FieldName, Err: ErrLostHold, Message: fmt.Sprintf(
 		"machine %s (%q) was not destroyed: the instance that replaces it was created before it (create_before_destroy) "+
 			"under the same name, so it carries the same key, and its create took this machine over instead of making a second "+
 			"one. The new instance holds machine %s now, unchanged, and this old object stays in the state until the next apply "+

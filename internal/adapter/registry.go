@@ -7,21 +7,6 @@ import (
 	"time"
 )
 
-// Setting is one entry of an adapter's manifest: what an account of that kind
-// may configure.
-type Setting struct {
-	Name        string
-	Description string
-	Required    bool
-	Default     string
-	// Secret settings hold a secret reference, checked with ParseRef.
-	Secret bool
-	// Scope settings identify the backend or project; see Locator.Scope.
-	Scope bool
-	// Check validates a non-empty value; its error message names the way out.
-	Check func(value string) error
-}
-
 // Env is what the Terraform layer hands an adapter when opening an account.
 type Env struct {
 	Secrets   Secrets
@@ -35,17 +20,48 @@ type Env struct {
 	Log Logger
 }
 
-// Definition describes one adapter kind.
+// Definition describes one adapter kind: everything the Terraform layer
+// needs to offer it, so that the resource packages name no backend and
+// adding an adapter touches none of them.
 type Definition struct {
-	Kind         string
-	Description  string
-	Capabilities Capabilities
-	Settings     []Setting
+	Kind string
+	// Description says in one sentence what the adapter reaches.
+	Description string
+	// Block is the attribute of compute_provider_account that configures an
+	// account of this kind, a name a reader recognises where the kind is
+	// terse ("hetzner_cloud" for "hcloud"); the kind when empty.
+	Block string
+	// BlockDescription documents that attribute (markdown); Description
+	// when empty.
+	BlockDescription string
+	Capabilities     Capabilities
+	Settings         []Setting
+	// Notes say, per contract field (FieldOfferID, FieldLocation,
+	// FieldPricePerHour), what its value is on this backend, for the
+	// documentation of the attributes that show it, as a phrase: "the server
+	// type name, e.g. `cx22`".
+	Notes map[string]string
 	// Rules are the backend's rules for names, labels and machine ids.
 	Rules Rules
 	// New builds an adapter for settings already checked against Settings,
 	// defaults applied. It must not call the backend.
 	New func(settings map[string]string, env Env) (Adapter, error)
+}
+
+// BlockName is the account attribute that configures this kind.
+func (d Definition) BlockName() string {
+	if d.Block != "" {
+		return d.Block
+	}
+	return d.Kind
+}
+
+// BlockDoc is the markdown that documents the account attribute.
+func (d Definition) BlockDoc() string {
+	if d.BlockDescription != "" {
+		return d.BlockDescription
+	}
+	return d.Description
 }
 
 // ScopeKeys lists the settings that identify the backend.
@@ -79,7 +95,7 @@ func (d Definition) Normalize(settings map[string]string) (map[string]string, er
 			}
 			continue
 		}
-		if s.Secret {
+		if s.IsSecret() {
 			if _, _, err := ParseRef(v); err != nil {
 				return nil, Errorf(InvalidConfig, "%s: %s", s.Name, err.(*Error).Message).WithField(s.Name)
 			}
@@ -114,17 +130,33 @@ type Registry struct {
 	defs map[string]Definition
 }
 
-// NewRegistry registers definitions; a kind listed twice is a programming
-// error and panics at start-up.
+// NewRegistry registers definitions; a kind or an account block listed
+// twice, or a unique role given to two settings, is a programming error and
+// panics at start-up.
 func NewRegistry(defs ...Definition) *Registry {
 	r := &Registry{defs: map[string]Definition{}}
+	blocks := map[string]string{}
 	for _, d := range defs {
 		if _, dup := r.defs[d.Kind]; dup {
 			panic(fmt.Sprintf("adapter kind %q registered twice", d.Kind))
 		}
+		if other, dup := blocks[d.BlockName()]; dup {
+			panic(fmt.Sprintf("adapter kinds %q and %q both configure account block %q", other, d.Kind, d.BlockName()))
+		}
+		d.checkRoles()
 		r.defs[d.Kind] = d
+		blocks[d.BlockName()] = d.Kind
 	}
 	return r
+}
+
+// Definitions lists the registered definitions, sorted by kind.
+func (r *Registry) Definitions() []Definition {
+	defs := make([]Definition, 0, len(r.defs))
+	for _, k := range r.Kinds() {
+		defs = append(defs, r.defs[k])
+	}
+	return defs
 }
 
 // Kinds lists the registered kinds, sorted.
@@ -180,6 +212,16 @@ func (r *Registry) Open(l Locator, env Env) (Adapter, error) {
 	return d.New(norm, env)
 }
 
+// Value is the value of the locator's setting with role; "" when its kind
+// is not known or has no such setting.
+func (r *Registry) Value(l Locator, role SettingRole) string {
+	d, ok := r.defs[l.Kind]
+	if !ok {
+		return ""
+	}
+	return d.Value(l.Settings, role)
+}
+
 // Scope returns the locator's identity for idempotency keys.
 func (r *Registry) Scope(l Locator) (string, error) {
 	d, err := r.Definition(l.Kind)
@@ -187,4 +229,18 @@ func (r *Registry) Scope(l Locator) (string, error) {
 		return "", err
 	}
 	return l.Scope(d.ScopeKeys()), nil
+}
+
+// Notes documents what field is on each registered backend that says, for
+// the attribute that shows it: " On `hetzner_cloud` accounts: the server
+// type name, e.g. `cx22`." with a leading space, one sentence per backend;
+// "" when none says.
+func (r *Registry) Notes(field string) string {
+	var out strings.Builder
+	for _, d := range r.Definitions() {
+		if n := d.Notes[field]; n != "" {
+			fmt.Fprintf(&out, " On `%s` accounts: %s.", d.BlockName(), strings.TrimSuffix(n, "."))
+		}
+	}
+	return out.String()
 }

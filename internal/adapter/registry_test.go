@@ -11,9 +11,9 @@ func testDefinition() Definition {
 	return Definition{
 		Kind: "demo",
 		Settings: []Setting{
-			{Name: "token", Required: true, Secret: true, Description: "a secret reference"},
-			{Name: "location", Default: "fsn1"},
-			{Name: "endpoint", Scope: true, Default: "https://api.example/v1", Check: func(v string) error {
+			{Name: "token", Required: true, Role: RoleSecret, Description: "a secret reference"},
+			{Name: "location", Default: "fsn1", Role: RoleLocation},
+			{Name: "endpoint", Role: RoleEndpoint, Scope: true, Default: "https://api.example/v1", Check: func(v string) error {
 				if !strings.HasPrefix(v, "https://") {
 					return errors.New("must be an https URL")
 				}
@@ -65,6 +65,64 @@ func TestRegistryRefusesDuplicateKinds(t *testing.T) {
 		}
 	}()
 	NewRegistry(testDefinition(), testDefinition())
+}
+
+// TestDefinitionRoles: the Terraform layer finds a setting by its role, so
+// a setting may be called anything; a role that names one value is given
+// to one setting at most, and an account block to one kind.
+func TestDefinitionRoles(t *testing.T) {
+	d := testDefinition()
+	d.Settings[1].Name, d.Settings[2].Name = "region", "api_url"
+	r := NewRegistry(d)
+	l, err := r.Locate("demo", map[string]string{"token": "env://T", "region": "nbg1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Value(l, RoleLocation); got != "nbg1" {
+		t.Errorf("location by role: %q", got)
+	}
+	if got := d.Value(l.Settings, RoleEndpoint); got != "https://api.example/v1" {
+		t.Errorf("endpoint by role: %q", got)
+	}
+	if s, ok := d.Setting(RoleSecret); !ok || s.Name != "token" || !s.IsSecret() {
+		t.Errorf("secret by role: %+v %v", s, ok)
+	}
+	if got := r.Value(Locator{Kind: "nope"}, RoleLocation); got != "" {
+		t.Errorf("unknown kind: %q", got)
+	}
+	if d.BlockName() != "demo" {
+		t.Errorf("block of a definition without one: %q", d.BlockName())
+	}
+	mustPanic := func(what string, defs ...Definition) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s must panic at start-up", what)
+			}
+		}()
+		NewRegistry(defs...)
+	}
+	two := testDefinition()
+	two.Settings[0].Role = RoleLocation
+	mustPanic("two location settings", two)
+	other := testDefinition()
+	other.Kind, other.Block = "other", "demo"
+	mustPanic("two kinds with one block", testDefinition(), other)
+}
+
+// TestRegistryNotes: each backend's note on a field documents it under the
+// backend's account block; a backend without one adds nothing.
+func TestRegistryNotes(t *testing.T) {
+	a, b := testDefinition(), testDefinition()
+	b.Kind, b.Block = "other", "other_cloud"
+	b.Notes = map[string]string{FieldOfferID: "the plan name, e.g. `small`."}
+	r := NewRegistry(a, b)
+	if got, want := r.Notes(FieldOfferID), " On `other_cloud` accounts: the plan name, e.g. `small`."; got != want {
+		t.Errorf("notes %q, want %q", got, want)
+	}
+	if got := r.Notes(FieldImage); got != "" {
+		t.Errorf("notes of a field nobody notes: %q", got)
+	}
 }
 
 func TestAccountsOpenCachesPerLocator(t *testing.T) {

@@ -66,7 +66,7 @@ func basicFactories(b *basic) map[string]func() (tfprotov6.ProviderServer, error
 	def := adapter.Definition{
 		Kind:        "basic",
 		Description: "An adapter without optional abilities.",
-		Settings:    []adapter.Setting{{Name: "token", Description: "token reference", Required: true, Secret: true}},
+		Settings:    []adapter.Setting{{Name: "token", Description: "token reference", Required: true, Role: adapter.RoleSecret}},
 		New: func(map[string]string, adapter.Env) (adapter.Adapter, error) {
 			return b, nil
 		},

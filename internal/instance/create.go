@@ -29,7 +29,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	var plan model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	var userData types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("user_data"), &userData)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldUserData), &userData)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -45,8 +45,27 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	if !ok {
 		return
 	}
+	call, creq := createCall(ctx, &plan, userData, scope, &resp.Diagnostics)
+	m, err := r.createMachine(ctx, acc, call, creq)
+	if err != nil {
+		r.createFailed(ctx, acc, loc, &plan, call, creq, err, resp)
+		return
+	}
+	// The machine exists: record it before anything else can fail.
+	if !r.saveCreated(ctx, loc, &plan, m, call.Claim, resp) {
+		return
+	}
+	if m.Adopted {
+		warnAdopted(&resp.Diagnostics, m, creq.Name)
+	}
+	r.settleCreated(ctx, acc, loc, &plan, m.ID, creq, resp)
+}
+
+// createCall is the create request the plan asks for, with its key (the
+// account's scope and the name) and a fresh claim.
+func createCall(ctx context.Context, plan *model, userData types.String, scope string, diags *diag.Diagnostics) (adapter.Call, adapter.CreateRequest) {
 	labels, d := plan.labels(ctx)
-	resp.Diagnostics.Append(d...)
+	diags.Append(d...)
 	creq := adapter.CreateRequest{
 		Name:     plan.Name.ValueString(),
 		OfferID:  plan.OfferID.ValueString(),
@@ -60,34 +79,33 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		IdempotencyKey: adapter.IdempotencyKey(scope, creq.Name),
 		Claim:          adapter.NewClaim(),
 	}
+	return call, creq
+}
 
-	m, err := r.createMachine(ctx, acc, call, creq)
-	if err != nil {
-		r.createFailed(ctx, acc, loc, &plan, call, creq, err, resp)
-		return
-	}
-	// The machine exists: record it before anything else can fail.
-	if !r.saveCreated(ctx, loc, &plan, m, call.Claim, resp) {
-		return
-	}
-	if m.Adopted {
-		resp.Diagnostics.AddWarning("Instance adopted",
-			fmt.Sprintf("Machine %s (%q) already existed with this instance's key (account and name) and the same offer, image, location "+
-				"and user data, so it was adopted instead of creating another. Usually an earlier apply created it and was interrupted "+
-				"before its state was saved; it may also be held by another configuration with the same account and name, which is "+
-				"told on its next plan and no longer deletes, powers or changes it, or be the machine a create_before_destroy "+
-				"replacement under the same name replaces, whose destroy then says so. This state holds it now.", m.ID, creq.Name))
-	}
+// warnAdopted says that the create found its machine instead of making it,
+// and every way that comes about.
+func warnAdopted(diags *diag.Diagnostics, m adapter.Machine, name string) {
+	diags.AddWarning("Instance adopted",
+		fmt.Sprintf("Machine %s (%q) already existed with this instance's key (account and name) and the same offer, image, location "+
+			"and user data, so it was adopted instead of creating another. Usually an earlier apply created it and was interrupted "+
+			"before its state was saved; it may also be held by another configuration with the same account and name, which is "+
+			"told on its next plan and no longer deletes, powers or changes it, or be the machine a create_before_destroy "+
+			"replacement under the same name replaces, whose destroy then says so. This state holds it now.", m.ID, name))
+}
 
-	m, err = r.settle(ctx, acc, m.ID, creq.PowerOn)
+// settleCreated waits for the saved machine to settle in the power state the
+// plan asks for and records it. A wait that fails leaves the machine saved,
+// so Terraform taints it.
+func (r *Resource) settleCreated(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, id string, creq adapter.CreateRequest, resp *resource.CreateResponse) {
+	m, err := r.settle(ctx, acc, id, creq.PowerOn)
 	if err != nil {
-		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+		tfdiag.AddError(&resp.Diagnostics, nil, "Unable to create instance",
 			fmt.Sprintf("Machine %s (%q) was created but did not become %s. It is saved in state and tainted, so the next apply replaces it; "+
 				"if it only needs more time, raise timeouts.create.", m.ID, creq.Name, wantState(creq.PowerOn)), err)
 		return
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
 // createMachine asks the adapter for the machine, retrying what is worth
@@ -137,10 +155,17 @@ func (r *Resource) settle(ctx context.Context, acc *adapter.Cached, id string, p
 	if err != nil || m.State == wantState(powerOn) {
 		return withID(m, id), err
 	}
-	if err := r.switchPower(ctx, acc, id, powerOn); err != nil {
-		return withID(m, id), err
+	return r.powerTo(ctx, acc, id, powerOn)
+}
+
+// powerTo switches the machine on or off and waits until it is: the one
+// power path of create, adoption and update alike.
+func (r *Resource) powerTo(ctx context.Context, acc *adapter.Cached, id string, on bool) (adapter.Machine, error) {
+	if err := r.switchPower(ctx, acc, id, on); err != nil {
+		return adapter.Machine{ID: id}, err
 	}
-	return r.waitState(ctx, acc, id, wantState(powerOn))
+	m, err := r.waitState(ctx, acc, id, wantState(on))
+	return withID(m, id), err
 }
 
 // withID keeps the id in messages when a wait ended before any read.
@@ -159,8 +184,8 @@ func wantState(powerOn bool) adapter.State {
 	return adapter.StateStopped
 }
 
-// switchPower is the one way machines are switched on or off, in create and
-// update alike.
+// switchPower asks the backend to switch the machine on or off; powerTo is
+// its only caller.
 func (r *Resource) switchPower(ctx context.Context, acc *adapter.Cached, id string, on bool) error {
 	action := adapter.PowerOff
 	if on {
@@ -177,26 +202,17 @@ func (r *Resource) switchPower(ctx context.Context, acc *adapter.Cached, id stri
 const findGrace = 20 * time.Second
 
 // findCreated looks, once, for the machine that carries this create's key
-// and claim, through the adapter's listing of managed machines: the claim
+// and claim, in a fresh listing of the account's managed machines: the claim
 // proves that this create made or adopted it. A machine with the key and
-// another claim is left to the next apply, which adopts it.
+// another claim is left to the next apply, which adopts it; an adapter that
+// cannot list finds nothing.
 func (r *Resource) findCreated(ctx context.Context, acc *adapter.Cached, call adapter.Call) (adapter.Machine, bool) {
-	lister, ok := acc.Adapter.(adapter.Lister)
-	if !ok {
-		return adapter.Machine{}, false
-	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), findGrace)
 	defer cancel()
-	machines, err := lister.List(ctx)
-	if err != nil {
-		return adapter.Machine{}, false
-	}
-	for _, m := range machines {
-		if m.Key == call.IdempotencyKey && m.Claim == call.Claim && m.State != adapter.StateDeleting {
-			return m, true
-		}
-	}
-	return adapter.Machine{}, false
+	m, ok, err := acc.Find(ctx, func(m adapter.Machine) bool {
+		return m.Key == call.IdempotencyKey && m.Claim == call.Claim && m.State != adapter.StateDeleting
+	})
+	return m, ok && err == nil
 }
 
 // open opens the account a resource names and derives its scope.

@@ -50,27 +50,34 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		return
 	}
 	if err == nil {
-		err = adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("delete machine %s", machineID), func(ctx context.Context) error {
-			err := acc.Delete(ctx, machineID)
-			if adapter.IsNotFound(err) {
-				return nil
-			}
-			return err
-		})
-	}
-	if err == nil {
-		err = adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be gone", machineID), func(ctx context.Context) (bool, error) {
-			_, err := r.fresh(ctx, acc, machineID)
-			if adapter.IsNotFound(err) {
-				return true, nil
-			}
-			return false, err
-		})
+		err = r.deleteMachine(ctx, acc, machineID)
 	}
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Deleting machine %s (%q) failed; it stays in the state. %s", machineID, name, wayOutFor(err, machineID)), err)
 	}
+}
+
+// deleteMachine deletes the machine, already gone counting as deleted, and
+// waits until the backend says it is gone.
+func (r *Resource) deleteMachine(ctx context.Context, acc *adapter.Cached, machineID string) error {
+	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("delete machine %s", machineID), func(ctx context.Context) error {
+		err := acc.Delete(ctx, machineID)
+		if adapter.IsNotFound(err) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be gone", machineID), func(ctx context.Context) (bool, error) {
+		_, err := r.fresh(ctx, acc, machineID)
+		if adapter.IsNotFound(err) {
+			return true, nil
+		}
+		return false, err
+	})
 }
 
 // adoptedFrom reports whether a create of this run adopted the machine from

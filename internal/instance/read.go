@@ -36,36 +36,22 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		return
 	}
 	m, err := r.read(ctx, acc, machineID)
-	switch {
-	case adapter.IsNotFound(err):
-		resp.Diagnostics.AddWarning("Instance is gone",
-			fmt.Sprintf("Machine %s (%q) no longer exists on account %s: %s\n\nIt was removed from the state; the next apply creates it again.",
-				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString()), tfdiag.Message(err)))
-		resp.State.RemoveResource(ctx)
-		return
-	case tfdiag.UnknownUntilApply(err):
-		resp.Diagnostics.AddWarning("Instance not refreshed",
-			fmt.Sprintf("Machine %s (%q) was not refreshed because the account's secret comes from the provider block's secrets, which are not known until apply.",
-				machineID, state.Name.ValueString()))
-		return
-	case adapter.Is(err, adapter.InvalidConfig):
-		// A refresh reads through the account recorded in state, not the
-		// configured one: a secret reference changed in the configuration
-		// and already gone from the environment fails here, and fixing the
-		// configuration alone cannot help.
-		tfdiag.AddError(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Reading machine %s (%q) through the account recorded in state (%s) failed; the state is kept as it was. "+
-				"A refresh uses the account settings recorded in state. If the configuration now gives the instance's account other settings "+
-				"(another secret reference, say), keep the recorded ones working for one more run, or run terraform apply -refresh=false once "+
-				"so the new account is recorded; otherwise fix the account's settings or the provider block's secrets.",
-				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString())), err)
-		return
-	case err != nil:
-		tfdiag.AddError(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Reading machine %s (%q) failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
+	if err != nil {
+		readFailed(ctx, state, machineID, err, resp)
 		return
 	}
-	if imported(ctx, req.Private) {
+	if !stillHeld(ctx, req.Private, resp, &state, m, machineID) {
+		return
+	}
+	resp.Diagnostics.Append(state.setMachine(ctx, loc, m)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// stillHeld reports whether this state still holds the machine it read, and
+// records the answer for the plan. After an import, it takes the machine's
+// claim first.
+func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadResponse, state *model, m adapter.Machine, machineID string) bool {
+	if imported(ctx, from) {
 		// An import takes the machine as it is, claim included, so it plans
 		// clean and notices a later adoption elsewhere. Import a machine into
 		// one state at a time.
@@ -79,11 +65,41 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		// on every plan until the resource is removed.
 		resp.Diagnostics.AddWarning("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
 		resp.Diagnostics.Append(setLost(ctx, resp.Private, true)...)
-		return
+		return false
 	}
 	resp.Diagnostics.Append(setLost(ctx, resp.Private, false)...)
-	resp.Diagnostics.Append(state.setMachine(ctx, loc, m)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	return true
+}
+
+// readFailed reports a refresh that found no machine: gone, it leaves the
+// state with a warning; otherwise the state is kept and the reason given.
+func readFailed(ctx context.Context, state model, machineID string, err error, resp *resource.ReadResponse) {
+	const summary = "Unable to read instance"
+	switch {
+	case adapter.IsNotFound(err):
+		resp.Diagnostics.AddWarning("Instance is gone",
+			fmt.Sprintf("Machine %s (%q) no longer exists on account %s: %s\n\nIt was removed from the state; the next apply creates it again.",
+				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString()), tfdiag.Message(err)))
+		resp.State.RemoveResource(ctx)
+	case tfdiag.UnknownUntilApply(err):
+		resp.Diagnostics.AddWarning("Instance not refreshed",
+			fmt.Sprintf("Machine %s (%q) was not refreshed because the account's secret comes from the provider block's secrets, which are not known until apply.",
+				machineID, state.Name.ValueString()))
+	case adapter.Is(err, adapter.InvalidConfig):
+		// A refresh reads through the account recorded in state, not the
+		// configured one: a secret reference changed in the configuration
+		// and already gone from the environment fails here, and fixing the
+		// configuration alone cannot help.
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Reading machine %s (%q) through the account recorded in state (%s) failed; the state is kept as it was. "+
+				"A refresh uses the account settings recorded in state. If the configuration now gives the instance's account other settings "+
+				"(another secret reference, say), keep the recorded ones working for one more run, or run terraform apply -refresh=false once "+
+				"so the new account is recorded; otherwise fix the account's settings or the provider block's secrets.",
+				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString())), err)
+	default:
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Reading machine %s (%q) failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
+	}
 }
 
 // ImportState takes ACCOUNT_ID/MACHINE_ID. It records the id and account;

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -31,6 +32,7 @@ const typeName = "compute_instance"
 
 // Resource is compute_instance.
 type Resource struct {
+	registry *adapter.Registry
 	accounts *adapter.Accounts // nil until the provider is configured
 }
 
@@ -40,15 +42,16 @@ var (
 	_ resource.ResourceWithImportState = (*Resource)(nil)
 )
 
-// New returns the resource; the provider lists it.
-func New() resource.Resource { return &Resource{} }
+// New returns the resource for the adapter kinds in reg; the provider lists
+// it.
+func New(reg *adapter.Registry) resource.Resource { return &Resource{registry: reg} }
 
 func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = typeName
 }
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = resourceSchema(ctx)
+	resp.Schema = resourceSchema(ctx, r.registry)
 }
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -66,7 +69,8 @@ func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, r
 func (r *Resource) clock() adapter.Clock { return r.accounts.Env.Clock }
 
 // fields maps the adapter's request fields onto this resource's attributes.
-var fields = tfdiag.Fields("name", "offer_id", "image", "location", "labels", "power", "user_data")
+var fields = tfdiag.Fields(adapter.FieldName, adapter.FieldOfferID, adapter.FieldImage, adapter.FieldLocation, adapter.FieldLabels,
+	adapter.FieldPower, adapter.FieldUserData)
 
 // ModifyPlan computes what only the provider can: the user data digest, the
 // default location, the id after an in-place account change; it decides the
@@ -80,7 +84,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	var plan, state model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	var userData types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("user_data"), &userData)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldUserData), &userData)...)
 	creating := req.State.Raw.IsNull()
 	if !creating {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -91,57 +95,74 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	plan.UserDataSHA256 = digest(userData)
 	plan.Managed = types.BoolValue(true)
 
-	var loc adapter.Locator
-	var def adapter.Definition
-	accountKnown := known(plan.Account) && r.accounts != nil
-	if accountKnown {
-		var err error
-		loc, err = adapter.ParseLocator(plan.Account.ValueString())
-		if err == nil {
-			def, err = r.accounts.Registry.Definition(loc.Kind)
-		}
-		if err == nil {
-			// Settings the adapter refuses (a token where a reference
-			// belongs, say) are the account's fault, not the catalog's.
-			_, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
-		}
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("account"), "Invalid account",
-				fmt.Sprintf("account must be a compute_provider_account's id: %s", tfdiag.Message(err)))
-			return
-		}
+	loc, def, accountKnown, ok := r.planAccount(plan.Account, &resp.Diagnostics)
+	if !ok {
+		return
 	}
-
 	if creating {
-		if plan.Location.IsUnknown() && accountKnown && loc.Settings["location"] != "" {
-			plan.Location = types.StringValue(loc.Settings["location"])
-		}
-	} else {
-
-		r.planUpdate(&plan, &state, loc, def, accountKnown, resp)
-		if lost(ctx, req.Private) && changesMachine(&plan, &state) {
-			_, machineID, _ := adapter.ParseInstanceID(state.ID.ValueString())
-			resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
-		}
-		if resp.Diagnostics.HasError() {
-			return
-		}
+		defaultLocation(&plan, loc, def, accountKnown)
+	} else if !r.planExisting(ctx, req, &plan, &state, loc, def, accountKnown, resp) {
+		return
 	}
-
 	if accountKnown {
 		checkRules(&plan, &state, creating, def, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 	}
-
 	changed := !creating && (!plan.OfferID.Equal(state.OfferID) || !plan.Image.Equal(state.Image) || !plan.Location.Equal(state.Location))
 	if (creating || changed) && accountKnown && known(plan.OfferID, plan.Image, plan.Name) && !plan.Location.IsUnknown() {
 		var location types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("location"), &location)...)
-		r.checkCatalog(ctx, &plan, location.IsNull(), resp)
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldLocation), &location)...)
+		r.checkCatalog(ctx, &plan, def, location.IsNull(), resp)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// planAccount reads the planned account: its locator and its adapter's
+// definition once it is known (accountKnown), or an error on the
+// attribute (!ok).
+func (r *Resource) planAccount(account types.String, diags *diag.Diagnostics) (loc adapter.Locator, def adapter.Definition, accountKnown, ok bool) {
+	if !known(account) || r.accounts == nil {
+		return loc, def, false, true
+	}
+	loc, err := adapter.ParseLocator(account.ValueString())
+	if err == nil {
+		def, err = r.accounts.Registry.Definition(loc.Kind)
+	}
+	if err == nil {
+		// Settings the adapter refuses (a token where a reference
+		// belongs, say) are the account's fault, not the catalog's.
+		_, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+	}
+	if err != nil {
+		diags.AddAttributeError(path.Root("account"), "Invalid account",
+			fmt.Sprintf("account must be a compute_provider_account's id: %s", tfdiag.Message(err)))
+		return loc, def, false, false
+	}
+	return loc, def, true, true
+}
+
+// defaultLocation gives a new instance that names no location its account's
+// default location, when the adapter has one.
+func defaultLocation(plan *model, loc adapter.Locator, def adapter.Definition, accountKnown bool) {
+	if !plan.Location.IsUnknown() || !accountKnown {
+		return
+	}
+	if v := def.Value(loc.Settings, adapter.RoleLocation); v != "" {
+		plan.Location = types.StringValue(v)
+	}
+}
+
+// planExisting is ModifyPlan's part for an existing machine; false when the
+// plan is refused.
+func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequest, plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) bool {
+	r.planUpdate(plan, state, loc, def, accountKnown, resp)
+	if lost(ctx, req.Private) && changesMachine(plan, state) {
+		_, machineID, _ := adapter.ParseInstanceID(state.ID.ValueString())
+		resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
+	}
+	return !resp.Diagnostics.HasError()
 }
 
 // planUpdate is ModifyPlan's part for an existing machine.
@@ -167,27 +188,7 @@ func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapt
 	}
 	powerChange := !plan.Power.Equal(state.Power)
 	if accountKnown {
-		caps := def.Capabilities
-		if powerChange && known(plan.Power) && !caps.Has(adapter.CapPower) {
-			resp.Diagnostics.AddAttributeError(path.Root("power"), "Power cannot be switched",
-				fmt.Sprintf("power = %q asks to switch the machine %s, but the %s adapter cannot switch power. Set power back to %q.",
-					plan.Power.ValueString(), plan.Power.ValueString(), def.Kind, state.Power.ValueString()))
-		}
-		if !caps.Has(adapter.CapUpdate) {
-			if !plan.Name.Equal(state.Name) {
-				resp.Diagnostics.AddAttributeError(path.Root("name"), "Name cannot be changed in place",
-					fmt.Sprintf("name changes from %q to %q, but the %s adapter cannot rename a machine. Set the name back to %q.",
-						state.Name.ValueString(), plan.Name.ValueString(), def.Kind, state.Name.ValueString()))
-			}
-			if !plan.Labels.Equal(state.Labels) {
-				resp.Diagnostics.AddAttributeError(path.Root("labels"), "Labels cannot be changed in place",
-					fmt.Sprintf("the %s adapter cannot change labels; set labels to the machine's current labels.", def.Kind))
-			}
-			if !state.Managed.ValueBool() {
-				resp.Diagnostics.AddAttributeError(path.Root("managed"), "Imported machine cannot be marked",
-					fmt.Sprintf("the %s adapter cannot write the managed mark onto an imported machine; remove it from state with `terraform state rm`.", def.Kind))
-			}
-		}
+		refuseIncapable(plan, state, def, powerChange, resp)
 	}
 	if state.Claim.ValueString() == "" && changesMachine(plan, state) {
 		// No claim yet (an imported machine, or one from before claims):
@@ -209,6 +210,33 @@ func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapt
 	}
 }
 
+// refuseIncapable refuses, at plan, a change the account's adapter cannot
+// make in place: a power switch, a rename, new labels, the mark on an
+// imported machine.
+func refuseIncapable(plan, state *model, def adapter.Definition, powerChange bool, resp *resource.ModifyPlanResponse) {
+	caps := def.Capabilities
+	if powerChange && known(plan.Power) && !caps.Has(adapter.CapPower) {
+		resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldPower), "Power cannot be switched",
+			fmt.Sprintf("power = %q asks to switch the machine %s, but the %s adapter cannot switch power. Set power back to %q.",
+				plan.Power.ValueString(), plan.Power.ValueString(), def.Kind, state.Power.ValueString()))
+	}
+	if !caps.Has(adapter.CapUpdate) {
+		if !plan.Name.Equal(state.Name) {
+			resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldName), "Name cannot be changed in place",
+				fmt.Sprintf("name changes from %q to %q, but the %s adapter cannot rename a machine. Set the name back to %q.",
+					state.Name.ValueString(), plan.Name.ValueString(), def.Kind, state.Name.ValueString()))
+		}
+		if !plan.Labels.Equal(state.Labels) {
+			resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldLabels), "Labels cannot be changed in place",
+				fmt.Sprintf("the %s adapter cannot change labels; set labels to the machine's current labels.", def.Kind))
+		}
+		if !state.Managed.ValueBool() {
+			resp.Diagnostics.AddAttributeError(path.Root("managed"), "Imported machine cannot be marked",
+				fmt.Sprintf("the %s adapter cannot write the managed mark onto an imported machine; remove it from state with `terraform state rm`.", def.Kind))
+		}
+	}
+}
+
 // sameScope reports whether prior (an account id) names the same backend
 // scope as l: idempotency keys stay valid and the machine stays reachable.
 func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
@@ -227,7 +255,7 @@ func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
 // secret that cannot be resolved where the plan runs, only warns, since
 // apply checks again (a saved plan may be applied where the secret is); a
 // secret that arrives at apply skips the check.
-func (r *Resource) checkCatalog(ctx context.Context, plan *model, locationFromAccount bool, resp *resource.ModifyPlanResponse) {
+func (r *Resource) checkCatalog(ctx context.Context, plan *model, def adapter.Definition, locationFromAccount bool, resp *resource.ModifyPlanResponse) {
 	acc, _, err := r.accounts.Open(plan.Account.ValueString())
 	if err == nil {
 		labels, _ := plan.labels(ctx)
@@ -251,16 +279,25 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, locationFromAc
 		tfdiag.AddWarning(&resp.Diagnostics, fields, unchecked,
 			fmt.Sprintf("The catalog of the account could not be read, so offer_id %q, image %q and location %q are checked at apply instead.",
 				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
-	case adapter.FieldOf(err) == "location" && locationFromAccount:
+	case adapter.FieldOf(err) == adapter.FieldLocation && locationFromAccount:
 		// The user wrote no location here: the one to fix is the account's.
 		tfdiag.AddError(&resp.Diagnostics, nil, "Invalid instance",
 			fmt.Sprintf("Instance %q sets no location, so its account's location %s was used, and the backend does not know it. "+
-				"Fix the location setting of the compute_provider_account, or set location on this instance.",
-				plan.Name.ValueString(), adapter.Quoted(adapter.Redacted(plan.Location.ValueString()))), err)
+				"Fix %s of the compute_provider_account, or set location on this instance.",
+				plan.Name.ValueString(), adapter.Quoted(adapter.Redacted(plan.Location.ValueString())), locationSetting(def)), err)
 	default:
 		tfdiag.AddError(&resp.Diagnostics, fields, "Invalid instance",
 			fmt.Sprintf("The account refuses to create instance %q as configured. %s", plan.Name.ValueString(), tfdiag.WayOut(err)), err)
 	}
+}
+
+// locationSetting names the account setting that holds the default
+// location, as the configuration spells it: BLOCK.SETTING.
+func locationSetting(def adapter.Definition) string {
+	if s, ok := def.Setting(adapter.RoleLocation); ok {
+		return def.BlockName() + "." + s.Name
+	}
+	return "the default location"
 }
 
 // changesMachine reports whether the plan changes what Update acts on.

@@ -18,7 +18,7 @@ import (
 func checkRules(plan, state *model, creating bool, def adapter.Definition, diags *diag.Diagnostics) {
 	rules := def.Rules
 	if known(plan.Name) && (creating || !plan.Name.Equal(state.Name)) && !rules.MachineName.Allows(plan.Name.ValueString()) {
-		diags.AddAttributeError(path.Root("name"), "Invalid machine name",
+		diags.AddAttributeError(path.Root(adapter.FieldName), "Invalid machine name",
 			fmt.Sprintf("name = %q is not a machine name the %s adapter accepts: a name must be %s. Choose a name that follows this rule.",
 				plan.Name.ValueString(), def.Kind, rules.MachineName.Text))
 	}
@@ -32,7 +32,7 @@ func checkRules(plan, state *model, creating bool, def adapter.Definition, diags
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		p := path.Root("labels").AtMapKey(k)
+		p := path.Root(adapter.FieldLabels).AtMapKey(k)
 		if !rules.LabelKey.Allows(k) {
 			diags.AddAttributeError(p, "Invalid label key",
 				fmt.Sprintf("labels key %q is not a label key the %s adapter accepts: a key must be %s. Rename the label.",

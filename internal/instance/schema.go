@@ -12,10 +12,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
-func resourceSchema(ctx context.Context) schema.Schema {
+// resourceSchema is the schema; what a value is on each backend comes from
+// the registry's definitions (Definition.Notes).
+func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
+	notes := reg.Notes
 	return schema.Schema{
 		MarkdownDescription: "One machine on an account. `name` and `labels` are checked against the rules of the " +
 			"account's backend, and `offer_id`, `image` and `location` against the account's catalog, at plan time. Create is idempotent: an apply that was interrupted after the " +
@@ -36,38 +40,38 @@ func resourceSchema(ctx context.Context) schema.Schema {
 					"moving to another backend replaces the machine.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"name": schema.StringAttribute{
+			adapter.FieldName: schema.StringAttribute{
 				Required: true,
-				MarkdownDescription: "The machine's name, checked at plan time against the backend's rule (for Hetzner Cloud a " +
-					"valid hostname as RFC 1123 defines it: letters, digits and dashes in dot-separated parts). Renaming is done " +
-					"in place. The name, with the account's scope, keys the idempotent create.",
+				MarkdownDescription: "The machine's name, checked at plan time against the backend's rule." + notes(adapter.FieldName) +
+					" Renaming is done in place. The name, with the account's scope, keys the idempotent create.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"offer_id": schema.StringAttribute{
+			adapter.FieldOfferID: schema.StringAttribute{
 				Required: true,
-				MarkdownDescription: "The offer (server type) to create, e.g. `cx22`; see the `compute_offers` data source. Changing it replaces the machine. " +
+				MarkdownDescription: "The offer to create: an `id` of the `compute_offers` data source." + notes(adapter.FieldOfferID) +
+					" Changing it replaces the machine. " +
 					"A value not known until apply (a `compute_offers` read that Terraform defers because its account has changes pending) " +
 					"does not replace the machine by itself: the apply refuses a value that then differs, and the next plan replaces it.",
 				PlanModifiers: []planmodifier.String{replaceWhenKnown},
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"image": schema.StringAttribute{
+			adapter.FieldImage: schema.StringAttribute{
 				Required: true,
-				MarkdownDescription: "The image to install, e.g. `ubuntu-24.04`. Changing it replaces the machine. The image a " +
+				MarkdownDescription: "The image to install." + notes(adapter.FieldImage) + " Changing it replaces the machine. The image a " +
 					"machine was created from is not compared again after creation, since backends report images under " +
 					"names that differ from what was asked for.",
 				PlanModifiers: []planmodifier.String{replaceWhenKnown},
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"location": schema.StringAttribute{
+			adapter.FieldLocation: schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: "Where the machine runs, e.g. `fsn1`. Defaults to the account's location. " +
+				MarkdownDescription: "Where the machine runs." + notes(adapter.FieldLocation) + " Defaults to the account's location. " +
 					"Changing it replaces the machine; changing the account's default does not move existing machines.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"user_data": schema.StringAttribute{
+			adapter.FieldUserData: schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
 				WriteOnly: true,
@@ -83,17 +87,16 @@ func resourceSchema(ctx context.Context) schema.Schema {
 					"the machine, since user data takes effect only at creation. Null after an import, where it is " +
 					"unknown; the first apply after the import records the configured digest without replacing.",
 			},
-			"labels": schema.MapAttribute{
+			adapter.FieldLabels: schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
 				Computed:    true,
 				Default:     mapdefault.StaticValue(types.MapValueMust(types.StringType, nil)),
 				MarkdownDescription: "Labels of the machine. Defaults to none, so labels added outside Terraform are " +
-					"removed by the next apply. Keys and values are checked at plan time against the backend's rules (for " +
-					"Hetzner Cloud, its label syntax; the `hetzner.cloud/` and `compute.seedcompute.io/` prefixes are reserved). " +
-					"The provider's own marks are kept beside them and never shown.",
+					"removed by the next apply. Keys and values are checked at plan time against the backend's rules." + notes(adapter.FieldLabels) +
+					" The provider's own marks are kept beside them and never shown.",
 			},
-			"power": schema.StringAttribute{
+			adapter.FieldPower: schema.StringAttribute{
 				Optional:            true,
 				Computed:            true,
 				Default:             stringdefault.StaticString("on"),

@@ -25,7 +25,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	var userData types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("user_data"), &userData)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldUserData), &userData)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -35,58 +35,84 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	defer cancel()
 
 	acc, loc, scope, ok := r.open(&resp.Diagnostics, summary, plan.Account)
-	if !ok {
-		return
-	}
-	if !plan.Account.Equal(state.Account) && !r.sameScope(state.Account.ValueString(), loc) {
-		resp.Diagnostics.AddAttributeError(path.Root("account"), summary,
-			fmt.Sprintf("account changes from %s to %s, which is another backend; a machine cannot move between backends in place. "+
-				"Make the new account known at plan time, so the plan replaces the machine, or keep the old account.",
-				adapter.RedactID(state.Account.ValueString()), adapter.RedactID(plan.Account.ValueString())))
+	if !ok || !r.sameBackend(&resp.Diagnostics, summary, plan, state, loc) {
 		return
 	}
 	machineID, ok := machineOf(&resp.Diagnostics, summary, state.ID)
+	if !ok || !settledAtPlan(&resp.Diagnostics, summary, plan, state, machineID) {
+		return
+	}
+	current, ok := r.readHeld(ctx, acc, machineID, state, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	if !settledAtPlan(&resp.Diagnostics, summary, plan, state, machineID) {
+	claim, ok := r.writeChanges(ctx, acc, machineID, &plan, &state, current, scope, userData, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	name := plan.Name.ValueString()
-	claim := state.Claim.ValueString()
-	current, err := r.heldMachine(ctx, acc, machineID, state.Name.ValueString(), claim)
-	if err != nil {
-		tfdiag.AddError(&resp.Diagnostics, fields, summary,
-			fmt.Sprintf("Machine %s (%q) was not changed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
+	plan.Claim = types.StringValue(claim)
+	resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
+	if !plan.Power.Equal(state.Power) && !r.updatePower(ctx, acc, machineID, plan.Name.ValueString(), plan.Power.ValueString(), &resp.Diagnostics) {
 		return
 	}
+	r.readBack(ctx, acc, loc, &plan, machineID, resp)
+}
 
-	ureq, err := r.changes(ctx, &plan, &state, current, scope, userData, &claim)
+// sameBackend refuses an account change that moves the machine to another
+// backend, which the plan could not see while the new account was unknown.
+func (r *Resource) sameBackend(diags *diag.Diagnostics, summary string, plan, state model, loc adapter.Locator) bool {
+	if plan.Account.Equal(state.Account) || r.sameScope(state.Account.ValueString(), loc) {
+		return true
+	}
+	diags.AddAttributeError(path.Root("account"), summary,
+		fmt.Sprintf("account changes from %s to %s, which is another backend; a machine cannot move between backends in place. "+
+			"Make the new account known at plan time, so the plan replaces the machine, or keep the old account.",
+			adapter.RedactID(state.Account.ValueString()), adapter.RedactID(plan.Account.ValueString())))
+	return false
+}
+
+// readHeld reads the machine as it is now, refusing it when another state
+// holds it.
+func (r *Resource) readHeld(ctx context.Context, acc *adapter.Cached, machineID string, state model, diags *diag.Diagnostics) (adapter.Machine, bool) {
+	current, err := r.heldMachine(ctx, acc, machineID, state.Name.ValueString(), state.Claim.ValueString())
+	if err != nil {
+		tfdiag.AddError(diags, fields, "Unable to update instance",
+			fmt.Sprintf("Machine %s (%q) was not changed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
+		return current, false
+	}
+	return current, true
+}
+
+// writeChanges writes the new name, labels and mark, if any, and returns
+// the claim the state keeps: the one it had, or the first one, written with
+// the mark.
+func (r *Resource) writeChanges(ctx context.Context, acc *adapter.Cached, machineID string, plan, state *model, current adapter.Machine, scope string, userData types.String, diags *diag.Diagnostics) (string, bool) {
+	claim := state.Claim.ValueString()
+	ureq, err := r.changes(ctx, plan, state, current, scope, userData, &claim)
 	if err == nil && (ureq.Name != nil || ureq.Labels != nil || ureq.Mark != nil) {
 		err = adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("update machine %s", machineID), func(ctx context.Context) error {
 			return acc.Update(ctx, machineID, ureq)
 		})
 	}
 	if err != nil {
-		tfdiag.AddError(&resp.Diagnostics, fields, summary,
+		tfdiag.AddError(diags, fields, "Unable to update instance",
 			fmt.Sprintf("Updating machine %s (%q) failed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
-		return
+		return "", false
 	}
-	plan.Claim = types.StringValue(claim)
-	resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
+	return claim, true
+}
 
-	if !plan.Power.Equal(state.Power) && !r.updatePower(ctx, acc, machineID, name, plan.Power.ValueString(), &resp.Diagnostics) {
-		return
-	}
-
+// readBack records the machine as the backend reports it after the update.
+func (r *Resource) readBack(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, machineID string, resp *resource.UpdateResponse) {
 	m, err := r.fresh(ctx, acc, machineID)
 	if err != nil {
-		tfdiag.AddError(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Machine %s (%q) was updated, but reading it back failed. Run terraform refresh or apply again. %s", machineID, name, wayOutFor(err, machineID)), err)
+		tfdiag.AddError(&resp.Diagnostics, nil, "Unable to update instance",
+			fmt.Sprintf("Machine %s (%q) was updated, but reading it back failed. Run terraform refresh or apply again. %s",
+				machineID, plan.Name.ValueString(), wayOutFor(err, machineID)), err)
 		return
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
 // settledAtPlan refuses an offer_id or image that was unknown at plan (see
@@ -96,7 +122,7 @@ func settledAtPlan(diags *diag.Diagnostics, summary string, plan, state model, m
 	for _, f := range []struct {
 		attr        string
 		plan, state types.String
-	}{{"offer_id", plan.OfferID, state.OfferID}, {"image", plan.Image, state.Image}} {
+	}{{adapter.FieldOfferID, plan.OfferID, state.OfferID}, {adapter.FieldImage, plan.Image, state.Image}} {
 		if !f.plan.Equal(f.state) {
 			diags.AddAttributeError(path.Root(f.attr), summary,
 				fmt.Sprintf("%s changes from %q to %q, a value that was not known when the plan was made, so the plan could not replace "+
@@ -109,14 +135,9 @@ func settledAtPlan(diags *diag.Diagnostics, summary string, plan, state model, m
 }
 
 // updatePower switches the machine to power ("on" or "off") and waits for
-// it to settle.
+// it to settle, through the one power path (powerTo).
 func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID, name, power string, diags *diag.Diagnostics) bool {
-	on := power != powerOff
-	err := r.switchPower(ctx, acc, machineID, on)
-	if err == nil {
-		_, err = r.waitState(ctx, acc, machineID, wantState(on))
-	}
-	if err != nil {
+	if _, err := r.powerTo(ctx, acc, machineID, power != powerOff); err != nil {
 		tfdiag.AddError(diags, fields, "Unable to update instance",
 			fmt.Sprintf("Switching machine %s (%q) %s failed. %s", machineID, name, power, wayOutFor(err, machineID)), err)
 		return false
@@ -139,7 +160,7 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 	if !plan.Labels.Equal(state.Labels) {
 		labels, d := plan.labels(ctx)
 		if d.HasError() {
-			return ureq, adapter.Errorf(adapter.InvalidInput, "the planned labels cannot be read").WithField("labels")
+			return ureq, adapter.Errorf(adapter.InvalidInput, "the planned labels cannot be read").WithField(adapter.FieldLabels)
 		}
 		if labels == nil {
 			labels = map[string]string{}

@@ -32,7 +32,7 @@ func withBasic() map[string]func() (tfprotov6.ProviderServer, error) {
 	def := adapter.Definition{
 		Kind:        "basic",
 		Description: "An adapter without an inventory.",
-		Settings:    []adapter.Setting{{Name: "token", Description: "token reference", Required: true, Secret: true}},
+		Settings:    []adapter.Setting{{Name: "token", Description: "token reference", Required: true, Role: adapter.RoleSecret}},
 		New: func(map[string]string, adapter.Env) (adapter.Adapter, error) {
 			return basic{}, nil
 		},

@@ -136,6 +136,9 @@ type target struct {
 	shown     string // the id as messages show it (adapter.RedactID)
 	locator   adapter.Locator
 	inventory adapter.Inventory
+	// endpoint is the account's endpoint setting, found by its role, for
+	// the way out of a failure to reach it; "" when the adapter has none.
+	endpoint string
 }
 
 // open checks and opens every listed account, reporting each refusal on
@@ -176,7 +179,7 @@ func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target 
 			continue
 		}
 		seen[loc.String()] = i
-		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, inventory: inv})
+		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, inventory: inv, endpoint: d.registry.Value(loc, adapter.RoleEndpoint)})
 	}
 	return out
 }
@@ -192,20 +195,20 @@ func toList(ctx context.Context, all []found) (types.List, diag.Diagnostics) {
 			created = types.StringValue(f.CreatedAt.UTC().Format(time.RFC3339))
 		}
 		elems = append(elems, types.ObjectValueMust(machineTypes, map[string]attr.Value{
-			"id":           types.StringValue(f.id),
-			"machine_id":   types.StringValue(f.ID),
-			"account":      types.StringValue(f.account),
-			"name":         types.StringValue(f.Name),
-			"managed":      types.BoolValue(f.Managed),
-			"state":        types.StringValue(string(f.State)),
-			"raw_state":    types.StringValue(f.RawState),
-			"offer_id":     optional(f.OfferID),
-			"image":        optional(f.Image),
-			"location":     optional(f.Location),
-			"labels":       labels,
-			"ipv4_address": optional(f.IPv4),
-			"ipv6_address": optional(f.IPv6),
-			"created_at":   created,
+			"id":                  types.StringValue(f.id),
+			"machine_id":          types.StringValue(f.ID),
+			"account":             types.StringValue(f.account),
+			"name":                types.StringValue(f.Name),
+			"managed":             types.BoolValue(f.Managed),
+			"state":               types.StringValue(string(f.State)),
+			"raw_state":           types.StringValue(f.RawState),
+			"offer_id":            optional(f.OfferID),
+			"image":               optional(f.Image),
+			adapter.FieldLocation: optional(f.Location),
+			"labels":              labels,
+			"ipv4_address":        optional(f.IPv4),
+			"ipv6_address":        optional(f.IPv6),
+			"created_at":          created,
 		}))
 	}
 	list, d := types.ListValue(types.ObjectType{AttrTypes: machineTypes}, elems)

@@ -31,16 +31,16 @@ func addListError(ctx context.Context, diags *diag.Diagnostics, t target, err er
 			"compute_machines is read during plan, so the secret must be there already. Set it in the environment that runs terraform plan, "+
 			"or fix the reference.", t.shown)
 	default:
-		detail = fmt.Sprintf("Listing the machines of account %s failed. %s", t.shown, wayOut(err, t.locator))
+		detail = fmt.Sprintf("Listing the machines of account %s failed. %s", t.shown, wayOut(err, t.endpoint))
 	}
 	tfdiag.AddError(diags, at, summary, detail, err)
 }
 
 // wayOut is tfdiag.WayOut, except for failures to reach the backend, whose
 // way out names the account's endpoint.
-func wayOut(err error, loc adapter.Locator) string {
+func wayOut(err error, endpoint string) string {
 	backend := "the account's backend"
-	if ep := loc.Settings["endpoint"]; ep != "" {
+	if ep := endpoint; ep != "" {
 		backend = "the account's endpoint " + adapter.Redacted(ep)
 	}
 	switch {

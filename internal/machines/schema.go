@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
@@ -29,20 +30,20 @@ type model struct {
 }
 
 var machineTypes = map[string]attr.Type{
-	"id":           types.StringType,
-	"machine_id":   types.StringType,
-	"account":      types.StringType,
-	"name":         types.StringType,
-	"managed":      types.BoolType,
-	"state":        types.StringType,
-	"raw_state":    types.StringType,
-	"offer_id":     types.StringType,
-	"image":        types.StringType,
-	"location":     types.StringType,
-	"labels":       types.MapType{ElemType: types.StringType},
-	"ipv4_address": types.StringType,
-	"ipv6_address": types.StringType,
-	"created_at":   types.StringType,
+	"id":                  types.StringType,
+	"machine_id":          types.StringType,
+	"account":             types.StringType,
+	"name":                types.StringType,
+	"managed":             types.BoolType,
+	"state":               types.StringType,
+	"raw_state":           types.StringType,
+	"offer_id":            types.StringType,
+	"image":               types.StringType,
+	adapter.FieldLocation: types.StringType,
+	"labels":              types.MapType{ElemType: types.StringType},
+	"ipv4_address":        types.StringType,
+	"ipv6_address":        types.StringType,
+	"created_at":          types.StringType,
 }
 
 func dataSourceSchema(ctx context.Context) schema.Schema {
@@ -57,7 +58,7 @@ func dataSourceSchema(ctx context.Context) schema.Schema {
 				Required:    true,
 				MarkdownDescription: "Ids of the `compute_provider_account`s whose machines to list, e.g. " +
 					"`[compute_provider_account.cloud.id]`. At least one, each listed once, each of an adapter that can list " +
-					"every machine of an account (Hetzner Cloud can).",
+					"every machine of an account.",
 				Validators: []validator.List{accountsCheck{}},
 			},
 			"managed": schema.BoolAttribute{
@@ -92,7 +93,7 @@ func dataSourceSchema(ctx context.Context) schema.Schema {
 			"machines": schema.ListNestedAttribute{
 				Computed: true,
 				MarkdownDescription: "The matching machines, sorted by account, name and machine id; `[]` when none match. " +
-					"Hetzner Cloud names are unique within an account, so `m.name` keys a `for_each` over one such account; " +
+					"Where the backend keeps names unique within an account, `m.name` keys a `for_each` over one account; " +
 					"over several, key by `m.id`.",
 				NestedObject: schema.NestedAttributeObject{Attributes: machineAttributes()},
 			},
@@ -111,7 +112,7 @@ func machineAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": computed("`ACCOUNT_ID/MACHINE_ID`, what a `compute_instance` import takes: the `id` of an `import` block, " +
 			"or the id given to `terraform import`."),
-		"machine_id": computed("The machine's own id at its backend (for Hetzner Cloud the server's number)."),
+		"machine_id": computed("The machine's own id at its backend."),
 		"account": computed("The id of the account the machine lives on, as listed in `accounts`; what " +
 			"`compute_instance.account` takes."),
 		"name": computed("The machine's name."),
@@ -120,13 +121,13 @@ func machineAttributes() map[string]schema.Attribute {
 			"changes, powers or deletes them before."},
 		"state": computed("The machine's state, as `compute_instance.state`: `pending`, `running`, `stopped`, `rescue`, " +
 			"`deleting`, `deleted`, `error` or `unknown`. `running` only with an address."),
-		"raw_state":    computed("The backend's own status word, e.g. `running` or `off`."),
-		"offer_id":     computed("The machine's offer (server type), e.g. `cx22`; what `compute_instance.offer_id` takes. Null when the backend reports none."),
-		"image":        computed("The image the machine was installed from, e.g. `ubuntu-24.04`, or its id for a snapshot; what `compute_instance.image` takes. Null when the backend reports none (an image deleted since)."),
-		"location":     computed("Where the machine runs, e.g. `fsn1`; what `compute_instance.location` takes. Null when the backend reports none."),
-		"labels":       schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The machine's labels, without the provider's own marks; what `compute_instance.labels` takes."},
-		"ipv4_address": computed("The public IPv4 address, null when there is none."),
-		"ipv6_address": computed("The public IPv6 address, null when there is none."),
-		"created_at":   computed("When the backend created the machine (RFC 3339), null when it does not say."),
+		"raw_state":           computed("The backend's own status word, e.g. `running` or `off`."),
+		"offer_id":            computed("The machine's offer (server type), e.g. `cx22`; what `compute_instance.offer_id` takes. Null when the backend reports none."),
+		"image":               computed("The image the machine was installed from, e.g. `ubuntu-24.04`, or its id for a snapshot; what `compute_instance.image` takes. Null when the backend reports none (an image deleted since)."),
+		adapter.FieldLocation: computed("Where the machine runs, e.g. `fsn1`; what `compute_instance.location` takes. Null when the backend reports none."),
+		"labels":              schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The machine's labels, without the provider's own marks; what `compute_instance.labels` takes."},
+		"ipv4_address":        computed("The public IPv4 address, null when there is none."),
+		"ipv6_address":        computed("The public IPv6 address, null when there is none."),
+		"created_at":          computed("When the backend created the machine (RFC 3339), null when it does not say."),
 	}
 }

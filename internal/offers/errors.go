@@ -21,7 +21,7 @@ func describe(q adapter.Query) string {
 		}
 	}
 	add("kind", q.Kind, q.Kind != "")
-	add("location", q.Location, q.Location != "")
+	add(adapter.FieldLocation, q.Location, q.Location != "")
 	add("min_vcpu", q.MinVCPU, q.MinVCPU != 0)
 	add("min_memory_gib", q.MinMemoryGiB, q.MinMemoryGiB != 0)
 	add("min_gpus", q.MinGPUs, q.MinGPUs != 0)
@@ -34,22 +34,21 @@ func describe(q adapter.Query) string {
 }
 
 // addListError reports a failed listing of accounts[i] on the attribute it
-// concerns, with the way out for it.
-// id is the account's id as RedactID shows it.
-func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i int, id string, loc adapter.Locator, q adapter.Query, err error) {
-	const summary = "Unable to list offers"
+// concerns, with the way out for it. id is the account's id as RedactID
+// shows it; def is its adapter's definition, which names its settings.
+func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i int, id string, def adapter.Definition, loc adapter.Locator, q adapter.Query, err error) {
 	at := func(field string) (path.Path, bool) {
 		switch field {
 		case "kind", "min_vcpu", "min_memory_gib", "min_gpus", "gpu_model", "max_price_per_hour":
 			return path.Root(field), true
-		case "location":
+		case adapter.FieldLocation:
 			if q.Location != "" {
 				return path.Root(field), true
 			}
 		}
 		return p, true
 	}
-	detail := fmt.Sprintf("Listing the offers of account %s with filters %s failed. %s", id, describe(q), wayOut(err, loc))
+	detail := fmt.Sprintf("Listing the offers of account %s with filters %s failed. %s", id, describe(q), wayOut(err, def, loc))
 	switch {
 	case ctx.Err() != nil:
 		// Terraform stopped the command (Ctrl-C): the backend is not to blame.
@@ -63,19 +62,20 @@ func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i i
 		detail = fmt.Sprintf("The offers of account %s cannot be listed: its secret reference cannot be resolved where Terraform runs, and "+
 			"compute_offers is read during plan, so the secret must be there already. Set it in the environment that runs terraform plan, "+
 			"or fix the reference.", id)
-	case adapter.FieldOf(err) == "location" && q.Location == "":
+	case adapter.FieldOf(err) == adapter.FieldLocation && q.Location == "":
+		setting, _ := def.Setting(adapter.RoleLocation)
 		detail = fmt.Sprintf("Listing the offers of accounts[%d] (%s) failed: compute_offers sets no location, so the account's own location %s was used, "+
-			"and the backend does not know it. Fix the location setting of the compute_provider_account, or set location on this data source.",
-			i, id, adapter.Quoted(adapter.Redacted(loc.Settings["location"])))
+			"and the backend does not know it. Fix %s.%s of the compute_provider_account, or set location on this data source.",
+			i, id, adapter.Quoted(adapter.Redacted(def.Value(loc.Settings, adapter.RoleLocation))), def.BlockName(), setting.Name)
 	}
 	tfdiag.AddError(diags, at, summary, detail, err)
 }
 
 // wayOut is tfdiag.WayOut, except for failures to reach the backend, whose
-// way out names the account's endpoint.
-func wayOut(err error, loc adapter.Locator) string {
+// way out names the account's endpoint when its adapter has one.
+func wayOut(err error, def adapter.Definition, loc adapter.Locator) string {
 	backend := "the account's backend"
-	if ep := loc.Settings["endpoint"]; ep != "" {
+	if ep := def.Value(loc.Settings, adapter.RoleEndpoint); ep != "" {
 		backend = "the account's endpoint " + adapter.Redacted(ep)
 	}
 	switch {

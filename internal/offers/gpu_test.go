@@ -41,7 +41,7 @@ func gpuFactories() map[string]func() (tfprotov6.ProviderServer, error) {
 	def := adapter.Definition{
 		Kind:        "gpus",
 		Description: "A catalog with GPUs.",
-		Settings:    []adapter.Setting{{Name: "token", Description: "token reference", Required: true, Secret: true}},
+		Settings:    []adapter.Setting{{Name: "token", Description: "token reference", Required: true, Role: adapter.RoleSecret}},
 		New:         func(map[string]string, adapter.Env) (adapter.Adapter, error) { return gpuCatalog{}, nil },
 	}
 	p := provider.New("test", provider.WithRegistry(adapter.NewRegistry(def)), provider.WithClock(acctest.FastClock{}))

@@ -31,7 +31,7 @@ func TestOffersRefusedInputs(t *testing.T) {
 		"negative price": {`accounts = ["` + id + `"]` + "\n  max_price_per_hour = -1", `max_price_per_hour = -1 is negative; use 0 or more`},
 		"kind":           {`accounts = ["` + id + `"]` + "\n  kind = \"VPS\"", `kind = "VPS" is not an offer kind; use "vps" \(virtual servers\) or "metal" \(dedicated machines\), or leave kind out for both`},
 		"empty gpu":      {`accounts = ["` + id + `"]` + "\n  gpu_model = \" \"", `gpu_model = " " names no GPU model; name one such as "A100" or "RTX 4000", or leave gpu_model out`},
-		"empty location": {`accounts = ["` + id + `"]` + "\n  location = \"\"", `location is empty; name a location such as fsn1, or leave location out to use each account's own location`},
+		"empty location": {`accounts = ["` + id + `"]` + "\n  location = \"\"", `location is empty; name a location, or leave location out to use each account's own location`},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -108,7 +108,7 @@ data "compute_offers" "q" {
   accounts = ["hcloud:endpoint=%s&location=xyz9&token=env%%3A%%2F%%2F%s"]
 }
 `, queryEscape(e.Endpoint), acctest.TokenEnv),
-			ExpectError: acctest.Match(`compute_offers sets no location, so the account's own location "xyz9" was used, and the backend does not know it\. Fix the location setting of the compute_provider_account, or set location on this data source\..*location "xyz9" does not exist; available: .*fsn1`),
+			ExpectError: acctest.Match(`compute_offers sets no location, so the account's own location "xyz9" was used, and the backend does not know it\. Fix hetzner_cloud\.location of the compute_provider_account, or set location on this data source\..*location "xyz9" does not exist; available: .*fsn1`),
 		}},
 	})
 }

@@ -121,7 +121,7 @@ func (locationCheck) ValidateString(_ context.Context, req validator.StringReque
 		return
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, invalidFilter,
-		"location is empty; name a location such as fsn1, or leave location out to use each account's own location.")
+		"location is empty; name a location, or leave location out to use each account's own location.")
 }
 
 // gpuModelCheck refuses a GPU model without a word in it, which would match

@@ -144,12 +144,16 @@ func (p *computeProvider) Resources(context.Context) []func() resource.Resource 
 	reg := p.registry
 	return []func() resource.Resource{
 		func() resource.Resource { return account.New(reg) },
-		instance.New,
+		func() resource.Resource { return instance.New(reg) },
 	}
 }
 
 func (p *computeProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{offers.New, func() datasource.DataSource { return machines.New(p.registry) }}
+	reg := p.registry
+	return []func() datasource.DataSource{
+		func() datasource.DataSource { return offers.New(reg) },
+		func() datasource.DataSource { return machines.New(reg) },
+	}
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

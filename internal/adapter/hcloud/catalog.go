@@ -190,7 +190,7 @@ func describeType(t *hcloud.ServerType) string {
 
 func unknownLocation(c *catalog, location string) error {
 	return adapter.Errorf(adapter.InvalidInput, "location %q does not exist; available: %s",
-		location, strings.Join(c.locationNames(), ", ")).WithField("location")
+		location, strings.Join(c.locationNames(), ", ")).WithField(adapter.FieldLocation)
 }
 
 // Check makes one cheap authenticated call: the account's location by name.

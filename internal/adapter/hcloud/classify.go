@@ -79,13 +79,13 @@ var advice = map[hcloud.ErrorCode]string{
 // apiFields maps the API's request field names onto CreateRequest fields,
 // so an invalid_input points at the attribute the user wrote.
 var apiFields = map[string]string{
-	"server_type": "offer_id",
-	"image":       "image",
-	"location":    "location",
-	"datacenter":  "location",
-	"name":        "name",
-	"labels":      "labels",
-	"user_data":   "user_data",
+	"server_type": adapter.FieldOfferID,
+	"image":       adapter.FieldImage,
+	"location":    adapter.FieldLocation,
+	"datacenter":  adapter.FieldLocation,
+	"name":        adapter.FieldName,
+	"labels":      adapter.FieldLabels,
+	"user_data":   adapter.FieldUserData,
 }
 
 // classify turns any error from hcloud-go, the transport or the context into
@@ -174,7 +174,7 @@ func classifyAPI(apiErr hcloud.Error, err error) error {
 	case hcloud.ErrorCodeUnauthorized, "token_readonly":
 		out.Field = "token"
 	case hcloud.ErrorCodeInvalidServerType:
-		out.Field = "offer_id"
+		out.Field = adapter.FieldOfferID
 	case hcloud.ErrorCodeInvalidInput:
 		if d, ok := apiErr.Details.(hcloud.ErrorDetailsInvalidInput); ok && len(d.Fields) > 0 {
 			out.Field = d.Fields[0].Name

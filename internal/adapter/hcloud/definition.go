@@ -23,27 +23,32 @@ func Definition() adapter.Definition { return definition(defaultOptions()) }
 
 func definition(opts options) adapter.Definition {
 	return adapter.Definition{
-		Kind:         Kind,
-		Description:  "Hetzner Cloud virtual servers, through the Hetzner Cloud API.",
-		Capabilities: capabilities,
-		Rules:        rules,
+		Kind:             Kind,
+		Description:      "Hetzner Cloud virtual servers, through the Hetzner Cloud API.",
+		Block:            "hetzner_cloud",
+		BlockDescription: "Hetzner Cloud virtual servers, through the Hetzner Cloud API.",
+		Capabilities:     capabilities,
+		Rules:            rules,
+		Notes:            notes,
 		Settings: []adapter.Setting{
 			{
 				Name:        "token",
 				Description: "secret reference to a Read & Write API token of the Hetzner Cloud project, e.g. env://HCLOUD_TOKEN",
 				Required:    true,
-				Secret:      true,
+				Role:        adapter.RoleSecret,
 			},
 			{
 				Name:        "location",
 				Description: "location machines are created in when the instance names none, e.g. fsn1, nbg1, hel1, ash, hil, sin",
 				Default:     DefaultLocation,
+				Role:        adapter.RoleLocation,
 				Check:       checkLocationName,
 			},
 			{
 				Name:        "endpoint",
 				Description: "base URL of the Hetzner Cloud API; an https URL, or http only to a loopback host (an emulator)",
 				Default:     hcloud.Endpoint,
+				Role:        adapter.RoleEndpoint,
 				Scope:       true,
 				Check:       checkEndpoint,
 			},
@@ -58,6 +63,16 @@ func definition(opts options) adapter.Definition {
 var capabilities = adapter.Capabilities{
 	adapter.CapPower, adapter.CapUpdate, adapter.CapList, adapter.CapInventory, adapter.CapCheck, adapter.CapValidate,
 	adapter.CapShutdown, adapter.CapReboot, adapter.CapReset,
+}
+
+// notes say what the contract's fields are on Hetzner Cloud, for the docs.
+var notes = map[string]string{
+	adapter.FieldName:         "a valid hostname as RFC 1123 defines it: letters, digits and dashes in dot-separated parts",
+	adapter.FieldLabels:       "the Hetzner Cloud label syntax; the `hetzner.cloud/` and `" + labelPrefix + "` prefixes are reserved",
+	adapter.FieldOfferID:      "the server type name, e.g. `cx22`",
+	adapter.FieldImage:        "an image name such as `ubuntu-24.04`",
+	adapter.FieldLocation:     "a location name such as `fsn1`, `nbg1`, `hel1`, `ash`, `hil` or `sin`",
+	adapter.FieldPricePerHour: "the API's gross price, \"price with VAT added\", not its net price",
 }
 
 // locationName is the API's own pattern for location names.

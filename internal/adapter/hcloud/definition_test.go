@@ -13,6 +13,14 @@ func TestDefinitionSettings(t *testing.T) {
 	if d.Kind != "hcloud" || !slices.Equal(d.ScopeKeys(), []string{"endpoint"}) {
 		t.Errorf("kind %q scope %v", d.Kind, d.ScopeKeys())
 	}
+	if d.BlockName() != "hetzner_cloud" || d.BlockDoc() == "" {
+		t.Errorf("account block %q, described %q", d.BlockName(), d.BlockDoc())
+	}
+	for role, name := range map[adapter.SettingRole]string{adapter.RoleSecret: "token", adapter.RoleLocation: "location", adapter.RoleEndpoint: "endpoint"} {
+		if s, ok := d.Setting(role); !ok || s.Name != name {
+			t.Errorf("role %s: setting %q, want %q", role, s.Name, name)
+		}
+	}
 	norm, err := d.Normalize(map[string]string{"token": "env://HCLOUD_TOKEN"})
 	if err != nil {
 		t.Fatal(err)

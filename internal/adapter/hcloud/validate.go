@@ -42,7 +42,7 @@ func (a *account) Validate(ctx context.Context, req adapter.CreateRequest) error
 func checkOffer(c *catalog, offer, location string) (*hcloud.ServerType, error) {
 	sellable := orNone(c.sellable(location))
 	invalid := func(format string, args ...any) error {
-		return adapter.Errorf(adapter.InvalidInput, format, args...).WithField("offer_id")
+		return adapter.Errorf(adapter.InvalidInput, format, args...).WithField(adapter.FieldOfferID)
 	}
 	t := c.serverType(offer)
 	if t == nil {
@@ -83,7 +83,7 @@ func (a *account) loadImages(ctx context.Context) ([]*hcloud.Image, error) {
 func checkImage(images []*hcloud.Image, ref string, t *hcloud.ServerType) error {
 	arch := t.Architecture
 	invalid := func(format string, args ...any) error {
-		return adapter.Errorf(adapter.InvalidInput, format, args...).WithField("image")
+		return adapter.Errorf(adapter.InvalidInput, format, args...).WithField(adapter.FieldImage)
 	}
 	var named []string
 	for _, im := range images {

@@ -1,0 +1,95 @@
+package adapter
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Setting is one entry of an adapter's manifest: what an account of that kind
+// may configure.
+type Setting struct {
+	Name        string
+	Description string
+	Required    bool
+	Default     string
+	// Role says what the setting is to the Terraform layer, which asks for
+	// "the endpoint" or "the default location" by role, never by name.
+	Role SettingRole
+	// Scope settings identify the backend or project; see Locator.Scope.
+	// It is apart from Role: an endpoint is scope, and so may be a plain
+	// setting such as a project or user name.
+	Scope bool
+	// Check validates a non-empty value; its error message names the way out.
+	Check func(value string) error
+}
+
+// SettingRole is what a setting means beyond its adapter.
+type SettingRole string
+
+// The roles a setting can have. The zero role is a plain setting, which only
+// its adapter reads.
+const (
+	RolePlain SettingRole = ""
+	// RoleSecret settings hold a secret reference (ParseRef), never the
+	// secret: the account shows them, resolves them on each request and
+	// names them when a credential is refused. An account may have several.
+	RoleSecret SettingRole = "secret"
+	// RoleEndpoint is the base URL of the backend's API, named in the way out
+	// of a backend that cannot be reached. At most one per adapter.
+	RoleEndpoint SettingRole = "endpoint"
+	// RoleLocation is where machines go and whose offers are listed when an
+	// instance or compute_offers names no location (FieldLocation). At most
+	// one per adapter.
+	RoleLocation SettingRole = "location"
+)
+
+// unique roles may be held by one setting of an adapter at most, so that
+// "the endpoint" names one value.
+var unique = []SettingRole{RoleEndpoint, RoleLocation}
+
+// IsSecret reports whether the setting holds a secret reference.
+func (s Setting) IsSecret() bool { return s.Role == RoleSecret }
+
+// Setting returns the first setting with role.
+func (d Definition) Setting(role SettingRole) (Setting, bool) {
+	i := slices.IndexFunc(d.Settings, func(s Setting) bool { return s.Role == role })
+	if i < 0 {
+		return Setting{}, false
+	}
+	return d.Settings[i], true
+}
+
+// Value is the value settings give the setting with role; "" when the
+// adapter has no such setting or settings leave it out.
+func (d Definition) Value(settings map[string]string, role SettingRole) string {
+	s, ok := d.Setting(role)
+	if !ok {
+		return ""
+	}
+	return settings[s.Name]
+}
+
+// SettingNamed returns the setting called name.
+func (d Definition) SettingNamed(name string) (Setting, bool) {
+	i := slices.IndexFunc(d.Settings, func(s Setting) bool { return s.Name == name })
+	if i < 0 {
+		return Setting{}, false
+	}
+	return d.Settings[i], true
+}
+
+// checkRoles refuses a definition that gives a unique role to two settings:
+// a programming error, found at start-up.
+func (d Definition) checkRoles() {
+	for _, role := range unique {
+		n := 0
+		for _, s := range d.Settings {
+			if s.Role == role {
+				n++
+			}
+		}
+		if n > 1 {
+			panic(fmt.Sprintf("adapter kind %q gives role %s to %d settings; at most one may have it", d.Kind, role, n))
+		}
+	}
+}
