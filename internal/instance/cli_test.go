@@ -42,7 +42,7 @@ import {
 			t.Errorf("generated configuration sets computed-only %s:\n%s", attr, gen)
 		}
 	}
-	if !strings.Contains(out, "managed      = false -> true") || !strings.Contains(out, "1 to import, 0 to add, 1 to change, 0 to destroy") {
+	if !regexp.MustCompile(`managed\s+= false -> true`).MatchString(out) || !strings.Contains(out, "1 to import, 0 to add, 1 to change, 0 to destroy") {
 		t.Errorf("the plan should import the server and only write its mark:\n%s", out)
 	}
 

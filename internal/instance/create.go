@@ -97,11 +97,12 @@ func warnAdopted(diags *diag.Diagnostics, m adapter.Machine, name string) {
 // plan asks for and records it. A wait that fails leaves the machine saved,
 // so Terraform taints it.
 func (r *Resource) settleCreated(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, id string, creq adapter.CreateRequest, resp *resource.CreateResponse) {
-	m, err := r.settle(ctx, acc, id, creq.PowerOn)
+	goal := goalOf(plan.Power.ValueString())
+	m, err := r.settle(ctx, acc, id, goal, plan.shutdownTimeout(), &resp.Diagnostics)
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, nil, "Unable to create instance",
 			fmt.Sprintf("Machine %s (%q) was created but did not become %s. It is saved in state and tainted, so the next apply replaces it; "+
-				"if it only needs more time, raise timeouts.create.", m.ID, creq.Name, wantState(creq.PowerOn)), err)
+				"if it only needs more time, raise timeouts.create.", m.ID, creq.Name, goal.state()), err)
 		return
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
@@ -150,50 +151,12 @@ func (r *Resource) saveCreated(ctx context.Context, loc adapter.Locator, plan *m
 // settle waits for a new or adopted machine to come up, then switches its
 // power to what the configuration asks: a machine adopted from an
 // interrupted apply may have been created with the other power setting.
-func (r *Resource) settle(ctx context.Context, acc *adapter.Cached, id string, powerOn bool) (adapter.Machine, error) {
+func (r *Resource) settle(ctx context.Context, acc *adapter.Cached, id string, goal powerGoal, bound time.Duration, diags *diag.Diagnostics) (adapter.Machine, error) {
 	m, err := r.waitState(ctx, acc, id, adapter.StateRunning, adapter.StateStopped)
-	if err != nil || m.State == wantState(powerOn) {
+	if err != nil || m.State == goal.state() {
 		return withID(m, id), err
 	}
-	return r.powerTo(ctx, acc, id, powerOn)
-}
-
-// powerTo switches the machine on or off and waits until it is: the one
-// power path of create, adoption and update alike.
-func (r *Resource) powerTo(ctx context.Context, acc *adapter.Cached, id string, on bool) (adapter.Machine, error) {
-	if err := r.switchPower(ctx, acc, id, on); err != nil {
-		return adapter.Machine{ID: id}, err
-	}
-	m, err := r.waitState(ctx, acc, id, wantState(on))
-	return withID(m, id), err
-}
-
-// withID keeps the id in messages when a wait ended before any read.
-func withID(m adapter.Machine, id string) adapter.Machine {
-	if m.ID == "" {
-		m.ID = id
-	}
-	return m
-}
-
-// wantState is the settled state a power setting asks for.
-func wantState(powerOn bool) adapter.State {
-	if powerOn {
-		return adapter.StateRunning
-	}
-	return adapter.StateStopped
-}
-
-// switchPower asks the backend to switch the machine on or off; powerTo is
-// its only caller.
-func (r *Resource) switchPower(ctx context.Context, acc *adapter.Cached, id string, on bool) error {
-	action := adapter.PowerOff
-	if on {
-		action = adapter.PowerOn
-	}
-	return adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("power %s machine %s", action, id), func(ctx context.Context) error {
-		return acc.Power(ctx, id, action)
-	})
+	return r.powerTo(ctx, acc, id, goal, bound, diags)
 }
 
 // findGrace bounds the one look-up after a create that was cut short. It runs

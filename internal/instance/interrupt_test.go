@@ -137,11 +137,11 @@ var killPoints = []killPoint{
 		power:  "off",
 		before: killedAfterCommit,
 		arm: func(t *testing.T, e *acctest.Emulator) bool {
-			holdRoute(t, e, "POST", "/servers/{id}/actions/poweroff", true)
+			holdRoute(t, e, "POST", "/servers/{id}/actions/shutdown", true)
 			return false
 		},
 		reached: func(e *acctest.Emulator, _ *acctest.Proc) bool {
-			return calls(e, "POST /servers/{id}/actions/poweroff") >= len(killNames)
+			return calls(e, "POST /servers/{id}/actions/shutdown") >= len(killNames)
 		},
 		adopted: always,
 	},

@@ -12,29 +12,35 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 // model is compute_instance as plan and state hold it. UserData is always
 // null here: it is write-only and read from the configuration alone.
 type model struct {
-	ID             types.String   `tfsdk:"id"`
-	Account        types.String   `tfsdk:"account"`
-	Name           types.String   `tfsdk:"name"`
-	OfferID        types.String   `tfsdk:"offer_id"`
-	Image          types.String   `tfsdk:"image"`
-	Location       types.String   `tfsdk:"location"`
-	UserData       types.String   `tfsdk:"user_data"`
-	UserDataSHA256 types.String   `tfsdk:"user_data_sha256"`
-	Labels         types.Map      `tfsdk:"labels"`
-	Power          types.String   `tfsdk:"power"`
-	State          types.String   `tfsdk:"state"`
-	RawState       types.String   `tfsdk:"raw_state"`
-	IPv4           types.String   `tfsdk:"ipv4_address"`
-	IPv6           types.String   `tfsdk:"ipv6_address"`
-	CreatedAt      types.String   `tfsdk:"created_at"`
-	Managed        types.Bool     `tfsdk:"managed"`
-	Claim          types.String   `tfsdk:"claim"`
-	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+	ID             types.String `tfsdk:"id"`
+	Account        types.String `tfsdk:"account"`
+	Name           types.String `tfsdk:"name"`
+	OfferID        types.String `tfsdk:"offer_id"`
+	Image          types.String `tfsdk:"image"`
+	Location       types.String `tfsdk:"location"`
+	UserData       types.String `tfsdk:"user_data"`
+	UserDataSHA256 types.String `tfsdk:"user_data_sha256"`
+	Labels         types.Map    `tfsdk:"labels"`
+	Power          types.String `tfsdk:"power"`
+	State          types.String `tfsdk:"state"`
+	RawState       types.String `tfsdk:"raw_state"`
+	IPv4           types.String `tfsdk:"ipv4_address"`
+	IPv6           types.String `tfsdk:"ipv6_address"`
+	CreatedAt      types.String `tfsdk:"created_at"`
+	Managed        types.Bool   `tfsdk:"managed"`
+	Claim          types.String `tfsdk:"claim"`
+	// ShutdownTimeout bounds a graceful shutdown or reboot (power.go);
+	// TriggersRestart restarts the machine when it changes (restart.go).
+	ShutdownTimeout  types.String   `tfsdk:"shutdown_timeout"`
+	TriggersRestart  types.Map      `tfsdk:"triggers_restart"`
+	AvailableActions types.List     `tfsdk:"available_actions"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
 }
 
 // Power values.
@@ -99,6 +105,11 @@ func (m *model) setMachine(ctx context.Context, account adapter.Locator, mc adap
 		m.CreatedAt = types.StringValue(mc.CreatedAt.UTC().Format(time.RFC3339))
 	}
 	m.Managed = types.BoolValue(mc.Managed)
+	diags.Append(m.setActions(ctx, mc)...)
+	if m.ShutdownTimeout.IsNull() || m.ShutdownTimeout.IsUnknown() {
+		// An imported machine gets the default the configuration has.
+		m.ShutdownTimeout = types.StringValue(tftimeouts.Short(defaultShutdownTimeout))
+	}
 	m.UserData = types.StringNull()
 	if m.UserDataSHA256.IsUnknown() {
 		m.UserDataSHA256 = types.StringNull()
@@ -153,7 +164,24 @@ func (m *model) recordCreated(account adapter.Locator, mc adapter.Machine) {
 		m.CreatedAt = types.StringValue(mc.CreatedAt.UTC().Format(time.RFC3339))
 	}
 	m.Managed = types.BoolValue(mc.Managed)
+	m.setActions(context.Background(), mc)
 	if m.UserDataSHA256.IsUnknown() {
 		m.UserDataSHA256 = types.StringNull()
 	}
+}
+
+// setActions records what the adapter can do to the machine now.
+func (m *model) setActions(ctx context.Context, mc adapter.Machine) diag.Diagnostics {
+	names := make([]string, len(mc.Actions))
+	for i, a := range mc.Actions {
+		names[i] = string(a)
+	}
+	var diags diag.Diagnostics
+	m.AvailableActions, diags = types.ListValueFrom(ctx, types.StringType, names)
+	return diags
+}
+
+// shutdownTimeout is the planned bound of a graceful shutdown or reboot.
+func (m *model) shutdownTimeout() time.Duration {
+	return tftimeouts.ParseBound(m.ShutdownTimeout.ValueString(), known(m.ShutdownTimeout), defaultShutdownTimeout)
 }

@@ -94,6 +94,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	}
 	plan.UserDataSHA256 = digest(userData)
 	plan.Managed = types.BoolValue(true)
+	checkShutdownBound(ctx, &plan, creating, &resp.Diagnostics)
 
 	loc, def, accountKnown, ok := r.planAccount(plan.Account, &resp.Diagnostics)
 	if !ok {
@@ -117,6 +118,11 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		r.checkCatalog(ctx, &plan, def, location.IsNull(), resp)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	if !creating && !resp.Plan.Raw.Equal(req.State.Raw) {
+		// Whatever the update does, it reads the machine last, and what the
+		// backend can do to it then is known only then.
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("available_actions"), types.ListUnknown(types.StringType))...)
+	}
 }
 
 // planAccount reads the planned account: its locator and its adapter's
@@ -189,6 +195,7 @@ func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapt
 	powerChange := !plan.Power.Equal(state.Power)
 	if accountKnown {
 		refuseIncapable(plan, state, def, powerChange, resp)
+		refuseRestart(plan, state, def, &resp.Diagnostics)
 	}
 	if state.Claim.ValueString() == "" && changesMachine(plan, state) {
 		// No claim yet (an imported machine, or one from before claims):
@@ -303,5 +310,6 @@ func locationSetting(def adapter.Definition) string {
 // changesMachine reports whether the plan changes what Update acts on.
 func changesMachine(plan, state *model) bool {
 	return !plan.Name.Equal(state.Name) || !plan.Labels.Equal(state.Labels) || !plan.Power.Equal(state.Power) ||
-		!plan.Managed.Equal(state.Managed) || !plan.UserDataSHA256.Equal(state.UserDataSHA256) || !plan.Account.Equal(state.Account)
+		!plan.Managed.Equal(state.Managed) || !plan.UserDataSHA256.Equal(state.UserDataSHA256) || !plan.Account.Equal(state.Account) ||
+		restartRequested(*plan, *state)
 }

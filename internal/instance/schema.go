@@ -2,6 +2,7 @@ package instance
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -97,11 +98,46 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 					" The provider's own marks are kept beside them and never shown.",
 			},
 			adapter.FieldPower: schema.StringAttribute{
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString("on"),
-				MarkdownDescription: "`on` or `off`. Switched in place; a machine powered off outside Terraform shows as a change back to `on`. Default `on`.",
-				Validators:          []validator.String{stringvalidator.OneOf("on", "off")},
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString("on"),
+				MarkdownDescription: "`on` or `off`. Switched in place; a machine powered off outside Terraform shows as a change back to `on`. Default `on`. " +
+					"`off` shuts the machine down gracefully: the guest is asked to shut down (ACPI) and, if the machine is not off within " +
+					"`shutdown_timeout`, its power is cut, with a warning.",
+				Validators: []validator.String{stringvalidator.OneOf("on", "off")},
+			},
+			"shutdown_timeout": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString(tftimeouts.Short(defaultShutdownTimeout)),
+				MarkdownDescription: "How long a graceful shutdown or reboot may take before the provider falls back to the hard action, " +
+					"like `timeout_shutdown_vm` of bpg/proxmox or `force` of AWS: `power = \"off\"` asks the guest to shut down and cuts the " +
+					"power if the machine is not off within this time of the request reaching it; a restart (`triggers_restart`) asks the guest to reboot and resets " +
+					"the machine if the reboot is not done within it. Each fallback is reported as a warning. A duration of zero or more " +
+					"such as `\"30s\"` or `\"5m\"`, checked at plan; `\"0s\"` skips the graceful step and acts hard at once, for guests " +
+					"that ignore ACPI. Default `" + tftimeouts.Short(defaultShutdownTimeout) + "`. On a backend without a graceful " +
+					"shutdown the power is cut at once. The wait counts toward `timeouts.update` (`timeouts.create` for a machine created " +
+					"off), so it must be shorter. Some backends report only that the request reached the guest: a reboot the guest ignores " +
+					"then goes unnoticed, and `\"0s\"` is the way to be sure of the restart. Not read from the backend: an import " +
+					"records the default.",
+				Validators: []validator.String{tftimeouts.Bound(defaultShutdownTimeout)},
+			},
+			"triggers_restart": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Arbitrary values that restart the machine in place, without replacing it, when any of them " +
+					"changes, as `triggers_replace` of `terraform_data` replaces: for example `{ config = sha256(local.config) }`. The " +
+					"restart is graceful first, a reboot request bounded by `shutdown_timeout`, then a hard reset. Nothing is restarted " +
+					"when the values are set for the first time (or after an import) or removed, nor when the machine is not running or " +
+					"the same apply switches `power`: the new values are recorded all the same. Refused at plan on a backend that cannot " +
+					"restart machines. It is not read from the backend, so an import leaves it empty.",
+			},
+			"available_actions": schema.ListAttribute{
+				ElementType: types.StringType,
+				Computed:    true,
+				MarkdownDescription: "The power actions the provider can take on the machine in the state it is in, as its backend " +
+					"reports them, read on every refresh: " + actionsDoc() + ". Empty while the backend is busy with the machine " +
+					"(it is being created, switched or deleted) and for an imported machine until the first apply marks it.",
 			},
 			"state": schema.StringAttribute{
 				Computed: true,
@@ -147,6 +183,15 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			),
 		},
 	}
+}
+
+// actionsDoc lists the values of available_actions with what each does.
+func actionsDoc() string {
+	var parts []string
+	for _, a := range adapter.PowerActions {
+		parts = append(parts, "`"+string(a)+"` ("+a.Description()+")")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // replaceWhenKnown replaces the machine when offer_id or image changes to a

@@ -52,7 +52,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	}
 	plan.Claim = types.StringValue(claim)
 	resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
-	if !plan.Power.Equal(state.Power) && !r.updatePower(ctx, acc, machineID, plan.Name.ValueString(), plan.Power.ValueString(), &resp.Diagnostics) {
+	if goal, ok := powerChange(ctx, plan, state, current); ok && !r.updatePower(ctx, acc, machineID, plan, goal, &resp.Diagnostics) {
 		return
 	}
 	r.readBack(ctx, acc, loc, &plan, machineID, resp)
@@ -134,12 +134,16 @@ func settledAtPlan(diags *diag.Diagnostics, summary string, plan, state model, m
 	return true
 }
 
-// updatePower switches the machine to power ("on" or "off") and waits for
+// updatePower switches the machine on or off, or restarts it, and waits for
 // it to settle, through the one power path (powerTo).
-func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID, name, power string, diags *diag.Diagnostics) bool {
-	if _, err := r.powerTo(ctx, acc, machineID, power != powerOff); err != nil {
+func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID string, plan model, goal powerGoal, diags *diag.Diagnostics) bool {
+	if _, err := r.powerTo(ctx, acc, machineID, goal, plan.shutdownTimeout(), diags); err != nil {
+		what := "Switching machine %s (%q) " + goal.String()
+		if goal == goalRestarted {
+			what = "Restarting machine %s (%q)"
+		}
 		tfdiag.AddError(diags, fields, "Unable to update instance",
-			fmt.Sprintf("Switching machine %s (%q) %s failed. %s", machineID, name, power, wayOutFor(err, machineID)), err)
+			fmt.Sprintf(what+" failed. %s", machineID, plan.Name.ValueString(), wayOutFor(err, machineID)), err)
 		return false
 	}
 	return true
