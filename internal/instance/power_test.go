@@ -213,9 +213,9 @@ func TestInstanceTriggersRestart(t *testing.T) {
 				Check: resource.ComposeAggregateTestCheckFunc(wantCalls(e, "boot-1", map[string]int{"reboot": 1}, 1), checkServers(e, 1)),
 			},
 			{
-				ResourceName:            addr,
-				ImportState:             true,
-				ImportStateVerify:       true,
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateVerify: true,
 				// Settings of the provider's, not the machine's: an import
 				// records the default shutdown_timeout and no triggers.
 				ImportStateVerifyIgnore: []string{"user_data", "user_data_sha256", "timeouts", "triggers_restart", "shutdown_timeout"},
