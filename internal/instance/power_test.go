@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
@@ -360,4 +361,68 @@ func linesWith(log string, parts ...string) int {
 		}
 	}
 	return n
+}
+
+// TestInstanceLostStateDoesNotRestart: a state whose machine another state
+// adopted refuses a restart at plan, and at apply without a refresh.
+func TestInstanceLostStateDoesNotRestart(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	first := acctest.NewCLI(t, instance(e, "shared-r", `triggers_restart = { config = "v1" }`))
+	first.MustRun("apply", "-auto-approve")
+	second := acctest.NewCLI(t, instance(e, "shared-r"))
+	second.MustRun("apply", "-auto-approve")
+	e.ResetStats()
+
+	first.Write("main.tf", strings.Replace(first.Read("main.tf"), `"v1"`, `"v2"`, 1))
+	out, err := first.Run("plan")
+	if err == nil || !acctest.Match(`Error: Instance held by another state.*held by another Terraform state`).MatchString(out) {
+		t.Fatalf("the first state planned a restart of a machine it lost: %v\n%s", err, out)
+	}
+	out, err = first.Run("apply", "-auto-approve", "-refresh=false")
+	if err == nil || !acctest.Match(`held by another Terraform state`).MatchString(out) {
+		t.Fatalf("the first state restarted a machine it lost: %v\n%s", err, out)
+	}
+	if c, s := powerCalls(e), server(t, e, "shared-r"); c["reboot"]+c["reset"] != 0 || s.Restarts != 0 {
+		t.Fatalf("the machine was restarted by the state that lost it: %v, %d restarts", c, s.Restarts)
+	}
+	second.MustRun("destroy", "-auto-approve")
+}
+
+// TestInstanceRestartRefusedAtPlan: an adapter that cannot restart refuses
+// a change of triggers_restart at plan, on the attribute; setting the
+// values for the first time is no restart and is accepted.
+func TestInstanceRestartRefusedAtPlan(t *testing.T) {
+	t.Parallel()
+	b := &basic{machines: map[string]adapter.Machine{}}
+	cfg := func(triggers string) string {
+		return `
+resource "compute_provider_account" "test" {
+  name  = "basic"
+  basic = { token = "env://` + acctest.TokenEnv + `" }
+}
+resource "compute_instance" "web" {
+  account          = compute_provider_account.test.id
+  name             = "web-1"
+  offer_id         = "small"
+  image            = "plain"
+  triggers_restart = ` + triggers + `
+}
+`
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: basicFactories(b),
+		Steps: []resource.TestStep{
+			{Config: cfg(`{ config = "v1" }`)},
+			{
+				Config:      cfg(`{ config = "v2" }`),
+				PlanOnly:    true,
+				ExpectError: acctest.Match(`Machine cannot be restarted.*triggers_restart changes, which restarts the machine in place, but the basic adapter cannot restart machines.*replace_triggered_by`),
+			},
+			{
+				Config:           cfg(`null`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+			},
+		},
+	})
 }
