@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
@@ -172,7 +173,7 @@ func TestInstanceExample(t *testing.T) {
 
 	// The configuration once the machine is out of state but still running.
 	forgotten := removeResourceBlock(t, hcl, "compute_instance", "web")
-	forgotten = regexp.MustCompile(`(?s)output "web_ipv4" \{.*?\n\}\n`).ReplaceAllString(forgotten, "") + `
+	forgotten = regexp.MustCompile(`(?s)output "web_[a-z0-9_]+" \{.*?\n\}\n`).ReplaceAllString(forgotten, "") + `
 removed {
   from = compute_instance.web
   lifecycle {
@@ -197,6 +198,13 @@ variable "machine_id" {
 }
 `
 
+	// The configuration after an edit of what the machine reads at boot.
+	const bootConfig = `boot_config = "net.core.somaxconn=4096"`
+	if !strings.Contains(hcl, bootConfig) {
+		t.Fatalf("%s no longer sets %s, which the restart step edits", instanceTF, bootConfig)
+	}
+	rebooted := strings.Replace(hcl, bootConfig, `boot_config = "net.core.somaxconn=8192"`, 1)
+
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providers(),
 		CheckDestroy:             e.checkNoServers,
@@ -204,6 +212,9 @@ variable "machine_id" {
 			{
 				Config: hcl,
 				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(web, "available_actions.#", "4"),
+					resource.TestCheckResourceAttr(web, "available_actions.2", "reboot"),
+					resource.TestCheckResourceAttr(web, "shutdown_timeout", "2m"),
 					resource.TestCheckResourceAttr(web, "state", "running"),
 					resource.TestCheckResourceAttr(web, "power", "on"),
 					resource.TestCheckResourceAttr(web, "managed", "true"),
@@ -222,13 +233,35 @@ variable "machine_id" {
 				),
 			},
 			{
+				// The restart happens in place: one reboot, the same machine.
+				PreConfig: func() { e.resetStats(t) },
+				Config:    rebooted,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(web, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(web, "state", "running"),
+					func(s *terraform.State) error {
+						if id := s.RootModule().Resources[web].Primary.ID; !strings.HasSuffix(id, "/"+machineID) {
+							return fmt.Errorf("the restart changed the instance id to %s", id)
+						}
+						if n := e.stats(t)["POST /servers/{id}/actions/reboot"]; n != 1 {
+							return fmt.Errorf("the restart sent %d reboots, want 1", n)
+						}
+						return nil
+					},
+				),
+			},
+			{
 				ResourceName: web,
 				ImportState:  true,
 				ImportStateIdFunc: func(*terraform.State) (string, error) {
 					return accountID + "/" + machineID, nil
 				},
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"timeouts", "user_data", "user_data_sha256"},
+				ImportStateVerify: true,
+				// Settings, not the machine's: an import records the default
+				// shutdown_timeout and no triggers.
+				ImportStateVerifyIgnore: []string{"timeouts", "user_data", "user_data_sha256", "shutdown_timeout", "triggers_restart"},
 			},
 			{
 				Config: forgotten,

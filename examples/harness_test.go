@@ -202,6 +202,32 @@ func (e *emulator) serverNames(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
+// stats returns the emulator's request counts by route.
+func (e *emulator) stats(t *testing.T) map[string]int {
+	t.Helper()
+	resp, err := http.Get(e.base + "/_emulator/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]int{}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatalf("GET /_emulator/stats: %v", err)
+	}
+	return out
+}
+
+// resetStats sets the emulator's request counts to zero.
+func (e *emulator) resetStats(t *testing.T) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, e.base+"/_emulator/stats", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+}
+
 // checkNoServers is a CheckDestroy that asks the emulator, not the state.
 func (e *emulator) checkNoServers(*terraform.State) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -60,9 +60,9 @@ func (a PowerAction) Description() string {
 	case PowerOff:
 		return "cut the power at once, without asking the guest"
 	case PowerShutdown:
-		return "ask the guest to shut down (ACPI); the machine stays on if the guest ignores the request"
+		return "ask the guest to shut down over ACPI; the machine stays on if the guest ignores the request"
 	case PowerReboot:
-		return "ask the guest to restart (ACPI)"
+		return "ask the guest to restart over ACPI"
 	case PowerReset:
 		return "cut the power and start the machine again at once, without asking the guest"
 	}

@@ -17,6 +17,9 @@ data "compute_offers" "small" {
 locals {
   # An offer can be sold out in a location: take the cheapest one on sale.
   cheapest_available = [for o in data.compute_offers.small.offers : o if o.available][0]
+
+  # What the machine reads only when it boots: a change restarts it.
+  boot_config = "net.core.somaxconn=4096"
 }
 
 resource "compute_instance" "web" {
@@ -40,7 +43,18 @@ resource "compute_instance" "web" {
   labels = {
     role = "web"
   }
-  power = "on"
+
+  # power = "off" asks the guest to shut down, and cuts the power if the
+  # machine is not off within shutdown_timeout ("0s" cuts it at once).
+  power            = "on"
+  shutdown_timeout = "2m"
+
+  # A change of any value restarts the machine in place, without replacing
+  # it: a reboot, or a hard reset if the reboot takes longer than
+  # shutdown_timeout.
+  triggers_restart = {
+    boot_config = sha256(local.boot_config)
+  }
 
   timeouts {
     create = "15m"
@@ -50,4 +64,9 @@ resource "compute_instance" "web" {
 
 output "web_ipv4" {
   value = compute_instance.web.ipv4_address
+}
+
+# What can be done to the machine now, e.g. ["power_off", "shutdown", "reboot", "reset"].
+output "web_available_actions" {
+  value = compute_instance.web.available_actions
 }
