@@ -27,6 +27,13 @@ const Token = "test-token-0123456789"
 // WrongTokenEnv names a variable holding a token no emulator accepts.
 const WrongTokenEnv = "COMPUTE_TEST_WRONG_TOKEN"
 
+// ReadOnlyTokenEnv names the environment variable that holds ReadOnlyToken.
+const ReadOnlyTokenEnv = "COMPUTE_TEST_READONLY_TOKEN"
+
+// ReadOnlyToken is a token every test emulator accepts for reads only, as
+// a Hetzner Cloud project's read-only API token: every write is refused.
+const ReadOnlyToken = "read-only-token-5566778899"
+
 // ProviderAddress is the provider's registry address.
 const ProviderAddress = "registry.terraform.io/seedcompute/compute"
 
@@ -79,6 +86,7 @@ func setup() (string, error) {
 		"TF_ACC_TEMP_DIR":          dir,
 		TokenEnv:                   Token,
 		WrongTokenEnv:              "refused-token-9876543210",
+		ReadOnlyTokenEnv:           ReadOnlyToken,
 		"TF_ACC_TERRAFORM_VERSION": "",
 	} {
 		if v == "" {

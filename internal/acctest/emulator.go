@@ -18,11 +18,11 @@ type Emulator struct {
 	Endpoint string
 }
 
-// NewEmulator starts a fresh emulator on 127.0.0.1 that accepts Token and
-// stops with the test.
+// NewEmulator starts a fresh emulator on 127.0.0.1 that accepts Token, and
+// ReadOnlyToken for reads only, and stops with the test.
 func NewEmulator(t testing.TB) *Emulator {
 	t.Helper()
-	e, endpoint, stop, err := emu.NewServer(context.Background(), emu.Options{Token: Token, ActionPolls: 2})
+	e, endpoint, stop, err := emu.NewServer(context.Background(), emu.Options{Token: Token, ReadOnlyToken: ReadOnlyToken, ActionPolls: 2})
 	if err != nil {
 		t.Fatalf("start emulator: %v", err)
 	}
