@@ -11,7 +11,6 @@ package hcloud
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"net"
 	"net/http"
@@ -30,6 +29,10 @@ const BasePath = "/v1"
 type Options struct {
 	// Token is the bearer token the API accepts; empty accepts any request.
 	Token string
+	// ReadOnlyToken, when set, is a second token that may only read: every
+	// request with it other than GET is refused with 403 forbidden, as the
+	// real API refuses a read-only token's writes.
+	ReadOnlyToken string
 	// Latency delays every API request; a request whose client gives up
 	// meanwhile is never served (the faults' delay_if_connected).
 	Latency time.Duration
@@ -61,6 +64,9 @@ type Emulator struct {
 	lastID       map[string]int64
 	addrs        addressPool
 	actionFaults []actionFault
+
+	tokenMu       sync.RWMutex
+	readOnlyToken string
 }
 
 // New returns an emulator with the fixed catalog and no servers.
@@ -77,6 +83,8 @@ func New(opts Options) *Emulator {
 		// Each kind of id counts in its own range, so a test or client that
 		// confuses an action id with a server id fails instead of passing.
 		lastID: map[string]int64{"server": 4_200_000, "action": 9_100_000, "primary_ip": 51_000_000, "ssh_key": 2_300_000},
+
+		readOnlyToken: opts.ReadOnlyToken,
 	}
 	e.mux = http.NewServeMux()
 	e.routes()
@@ -125,8 +133,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
-	if !e.authorized(r) {
-		writeError(w, errUnauthorized)
+	if e.authorize(w, r) {
 		return
 	}
 	h, pattern := e.mux.Handler(r)
@@ -145,14 +152,6 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 	// Serve through the mux rather than h: only the mux sets the path
 	// values the handlers read.
 	e.mux.ServeHTTP(w, r)
-}
-
-func (e *Emulator) authorized(r *http.Request) bool {
-	if e.opts.Token == "" {
-		return true
-	}
-	want := []byte("Bearer " + e.opts.Token)
-	return subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) == 1
 }
 
 func correlationID() string {
