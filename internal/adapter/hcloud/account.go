@@ -15,13 +15,6 @@ import (
 
 // options are the knobs tests turn; Definition uses defaultOptions.
 type options struct {
-	// retry is hcloud-go's own retry of a request that was answered with
-	// a rate limit, conflict, bad gateway or gateway timeout. Its waits
-	// select on the request's context; the backoff is short because the
-	// Terraform layer retries whole operations with its own, longer policy.
-	// A request that got no answer within requestTimeout is not among them:
-	// the transport sends it once more itself (see authTransport).
-	retry hcloud.RetryOpts
 	// poll paces waits for actions, on the account's Clock.
 	poll adapter.Backoff
 	// requestTimeout bounds every single HTTP request, its whole answer
@@ -36,12 +29,6 @@ type options struct {
 
 func defaultOptions() options {
 	return options{
-		retry: hcloud.RetryOpts{
-			MaxRetries: 3,
-			BackoffFunc: hcloud.ExponentialBackoffWithOpts(hcloud.ExponentialBackoffOpts{
-				Base: 500 * time.Millisecond, Multiplier: 2, Cap: 5 * time.Second, Jitter: true,
-			}),
-		},
 		poll:           adapter.Backoff{Initial: 500 * time.Millisecond, Max: 5 * time.Second},
 		requestTimeout: DefaultRequestTimeout,
 	}
@@ -131,7 +118,12 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	clientOpts := []hcloud.ClientOption{
 		hcloud.WithEndpoint(endpoint),
 		hcloud.WithHTTPClient(httpClient),
-		hcloud.WithRetryOpts(opts.retry),
+		// hcloud-go's own retry is off: it waits on the wall clock, inside
+		// the contract's retry on the injected clock (adapter.Retry), so a
+		// 502 or a rate limit cost up to four requests per attempt and waits
+		// that neither the tests' clock nor the operation's backoff knew of.
+		// The contract's policy is the one retry: one request per attempt.
+		hcloud.WithRetryOpts(hcloud.RetryOpts{MaxRetries: 0}),
 	}
 	if name, version, ok := userAgent(env.UserAgent); ok {
 		clientOpts = append(clientOpts, hcloud.WithApplication(name, version))

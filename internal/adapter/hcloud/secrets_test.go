@@ -54,7 +54,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{Token: token})
 	logs := &lockedBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	withLogger := func(o *options) { o.logger = logger; o.retry.MaxRetries = 0 }
+	withLogger := func(o *options) { o.logger = logger }
 	a := newTestAccountWith(t, testSettings(endpoint), testEnv(token), withLogger)
 
 	var errs []error

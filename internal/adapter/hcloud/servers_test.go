@@ -71,7 +71,7 @@ func TestGetReadsStatusesThroughTheAPI(t *testing.T) {
 func TestGetOnlyNotFoundIsAbsence(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 
 	if _, err := a.Get(ctxT(t), "4199999"); !adapter.IsNotFound(err) {
 		t.Errorf("unknown id: %v, want NotFound", err)
@@ -99,17 +99,42 @@ func TestGetOnlyNotFoundIsAbsence(t *testing.T) {
 	}
 }
 
-func TestTransientFailuresAreRetriedByHcloudGo(t *testing.T) {
+// TestOneRetryLayer: every failure hcloud-go's own retry would resend (a
+// bad gateway, a gateway timeout, a rate limit, a conflict) and those it
+// would not (503) reach the contract after one request, so each attempt of
+// adapter.Retry, on the injected clock, is exactly one request.
+func TestOneRetryLayer(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
 	a := newTestAccount(t, endpoint)
-	e.FailNext("GET", "/servers/{id}", 2, 502, "bad_gateway")
-	if _, err := a.Get(ctxT(t), id); err != nil {
-		t.Errorf("two bad gateways with two retries: %v", err)
-	}
-	e.FailNext("GET", "/servers/{id}", 3, 502, "bad_gateway")
-	if _, err := a.Get(ctxT(t), id); !adapter.Is(err, adapter.Transient) {
-		t.Errorf("three bad gateways with two retries: %v, want Transient", err)
+	for _, f := range []struct {
+		status int
+		code   string
+	}{
+		{502, "bad_gateway"}, {503, "unavailable"}, {504, "timeout"}, {429, "rate_limit_exceeded"}, {409, "conflict"},
+	} {
+		t.Run(f.code, func(t *testing.T) {
+			e.ResetStats()
+			e.FailNext("GET", "/servers/{id}", 2, f.status, f.code)
+			if _, err := a.Get(ctxT(t), id); err == nil {
+				t.Fatalf("%d %s answered once: Get succeeded, so the failure was retried below the contract", f.status, f.code)
+			}
+			if got := e.Stats()["GET /servers/{id}"]; got != 1 {
+				t.Fatalf("one Get sent %d requests after a %d %s, want 1", got, f.status, f.code)
+			}
+			attempts := 0
+			err := adapter.Retry(ctxT(t), instantClock{}, adapter.DefaultBackoff, "read", func(ctx context.Context) error {
+				attempts++
+				_, err := a.Get(ctx, id)
+				return err
+			})
+			if err != nil {
+				t.Fatalf("the contract's retry did not ride out the second failure: %v", err)
+			}
+			if got := e.Stats()["GET /servers/{id}"]; attempts != 2 || got != 3 {
+				t.Errorf("%d contract attempt(s) sent %d requests after the first Get, want 2 and 2", attempts, got-1)
+			}
+		})
 	}
 }
 
@@ -127,7 +152,7 @@ func TestUnauthorizedIsAccessDenied(t *testing.T) {
 
 func TestRateLimitCarriesRetryAfter(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 	e.SetRateLimit(2, time.Hour)
 	var err error
 	for range 3 {
@@ -317,7 +342,7 @@ func TestPowerHonoursTheContext(t *testing.T) {
 
 func TestListFollowsEveryPage(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 	for i := range 5 {
 		n := "m-" + strconv.Itoa(i)
 		if _, err := a.Create(ctxT(t), testCall(n), testRequest(n)); err != nil {
@@ -348,7 +373,6 @@ func TestListFollowsEveryPage(t *testing.T) {
 func TestListFailingMidwayIsAnError(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	a := newTestAccount(t, endpoint, func(o *options) {
-		o.retry.MaxRetries = 0
 		o.transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			// Pages are read concurrently: fail page 2 itself, not
 			// whichever request reaches the emulator next.

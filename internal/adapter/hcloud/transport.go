@@ -24,8 +24,8 @@ import (
 // fresh bound: the wait was the bound itself. When the second attempt gets
 // no answer either, the failure is requestTimeout, which is not a context
 // error (the caller's context is still alive, so it is Transient, not a
-// cancellation) and carries adapter.ErrNoAnswer, so neither hcloud-go's
-// retry nor the Terraform layer's sends it again: a silent endpoint costs
+// cancellation) and carries adapter.ErrNoAnswer, so the Terraform layer's
+// retry does not send it again: a silent endpoint costs
 // an operation two bounds, not one per retry until the timeout.
 type authTransport struct {
 	base     http.RoundTripper
@@ -118,8 +118,8 @@ func refuseRedirect(endpoint string) func(*http.Request, []*http.Request) error 
 }
 
 // requestTimeout is a request that ran out of its own bound. It is not a
-// net.Error with Timeout() true, so hcloud-go's own retry leaves it alone:
-// the transport has already sent it a second time.
+// net.Error with Timeout() true, so no retry keyed on network timeouts
+// sends it again: the transport has already sent it a second time.
 type requestTimeout struct {
 	after    time.Duration
 	endpoint string

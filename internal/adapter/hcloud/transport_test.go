@@ -26,7 +26,7 @@ func TestTransportKeepsConnectionErrors(t *testing.T) {
 	}
 	endpoint := "http://" + l.Addr().String() + "/v1"
 	l.Close()
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 	_, err = a.Get(ctxT(t), "42")
 	if !adapter.Is(err, adapter.Transient) || adapter.NoAnswer(err) {
 		t.Fatalf("err = %v, want Transient that is not a silence", err)
@@ -49,7 +49,7 @@ func TestTransportErrorsRedactTheEndpoint(t *testing.T) {
 	l.Close()
 	logs := &lockedBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0; o.logger = logger })
+	a := newTestAccount(t, endpoint, func(o *options) { o.logger = logger })
 	_, errList := a.ListOffers(ctxT(t), adapter.Query{})
 	errCheck := a.Check(ctxT(t))
 	for _, err := range []error{errList, errCheck} {
