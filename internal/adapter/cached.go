@@ -184,10 +184,10 @@ func (c *Cached) Power(ctx context.Context, id string, action PowerAction) error
 }
 
 // Update forwards to the adapter's Updater, or answers Unsupported.
-func (c *Cached) Update(ctx context.Context, id string, req UpdateRequest) error {
+func (c *Cached) Update(ctx context.Context, id string, req UpdateRequest) (Machine, error) {
 	u, ok := c.Adapter.(Updater)
 	if !ok {
-		return Errorf(Unsupported, "the %s adapter cannot change name or labels in place", c.Kind())
+		return Machine{}, Errorf(Unsupported, "the %s adapter cannot change name or labels in place", c.Kind())
 	}
 	defer c.Invalidate()
 	return u.Update(ctx, id, req)

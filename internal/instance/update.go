@@ -15,7 +15,8 @@ import (
 )
 
 // Update renames, relabels, marks an imported machine and switches power,
-// then reads the machine back. It acts only while this state holds the
+// and records the machine as the backend last answered: the write's answer,
+// or the wait for the power state. It acts only while this state holds the
 // machine (adapter.Held); the first apply after an import writes the mark and
 // this state's claim.
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -61,9 +62,15 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	}
 
 	ureq, err := r.changes(ctx, &plan, &state, current, scope, userData, &claim)
+	m := current
 	if err == nil && (ureq.Name != nil || ureq.Labels != nil || ureq.Mark != nil) {
+		// The write starts from the read just made and answers with the
+		// machine: one read and one write in all.
+		ureq.Current = &current
 		err = adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("update machine %s", machineID), func(ctx context.Context) error {
-			return acc.Update(ctx, machineID, ureq)
+			var err error
+			m, err = acc.Update(ctx, machineID, ureq)
+			return err
 		})
 	}
 	if err != nil {
@@ -74,15 +81,11 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	plan.Claim = types.StringValue(claim)
 	resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
 
-	if !plan.Power.Equal(state.Power) && !r.updatePower(ctx, acc, machineID, name, plan.Power.ValueString(), &resp.Diagnostics) {
-		return
-	}
-
-	m, err := r.fresh(ctx, acc, machineID)
-	if err != nil {
-		tfdiag.AddError(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Machine %s (%q) was updated, but reading it back failed. Run terraform refresh or apply again. %s", machineID, name, wayOutFor(err, machineID)), err)
-		return
+	if !plan.Power.Equal(state.Power) {
+		// The wait for the new power state reads the machine last.
+		if m, ok = r.updatePower(ctx, acc, machineID, name, plan.Power.ValueString(), &resp.Diagnostics); !ok {
+			return
+		}
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -108,19 +111,20 @@ func settledAtPlan(diags *diag.Diagnostics, summary string, plan, state model, m
 }
 
 // updatePower switches the machine to power ("on" or "off") and waits for
-// it to settle.
-func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID, name, power string, diags *diag.Diagnostics) bool {
+// it to settle, returning the machine as the wait last read it.
+func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID, name, power string, diags *diag.Diagnostics) (adapter.Machine, bool) {
 	on := power != powerOff
+	var m adapter.Machine
 	err := r.switchPower(ctx, acc, machineID, on)
 	if err == nil {
-		_, err = r.waitState(ctx, acc, machineID, wantState(on))
+		m, err = r.waitState(ctx, acc, machineID, wantState(on))
 	}
 	if err != nil {
 		tfdiag.AddError(diags, fields, "Unable to update instance",
 			fmt.Sprintf("Switching machine %s (%q) %s failed. %s", machineID, name, power, wayOutFor(err, machineID)), err)
-		return false
+		return m, false
 	}
-	return true
+	return m, true
 }
 
 // changes is the update request for what the plan changes. The mark carries

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,10 +189,11 @@ func TestDeleteAndPowerRefuseUnmarked(t *testing.T) {
 	raw := e.AddServer(emu.Server{Name: "hand-made"})
 	id := strconv.FormatInt(raw, 10)
 	a := newTestAccount(t, endpoint)
+	_, errUpdate := a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{"x": "y"}})
 	for what, err := range map[string]error{
 		"delete":    a.Delete(ctxT(t), id),
 		"power off": a.Power(ctxT(t), id, adapter.PowerOff),
-		"update":    a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{"x": "y"}}),
+		"update":    errUpdate,
 	} {
 		if !adapter.Is(err, adapter.AccessDenied) {
 			t.Errorf("%s: %v, want AccessDenied", what, err)
@@ -217,12 +219,16 @@ func TestUpdateMarksAnImportedServer(t *testing.T) {
 	id := strconv.FormatInt(raw, 10)
 	a := newTestAccount(t, endpoint)
 	mark := adapter.Mark{Key: testCall("imported").IdempotencyKey, Fingerprint: adapter.Fingerprint(testRequest("imported"))}
-	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Mark: &mark}); err != nil {
+	answered, err := a.Update(ctxT(t), id, adapter.UpdateRequest{Mark: &mark})
+	if err != nil {
 		t.Fatal(err)
 	}
 	m, err := a.Get(ctxT(t), id)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(answered, m) {
+		t.Errorf("the update answered %+v, a read shows %+v", answered, m)
 	}
 	if !m.Managed || m.Key != mark.Key || m.Fingerprint != mark.Fingerprint || m.Labels["team"] != "a" {
 		t.Errorf("after marking: %+v", m)
@@ -231,7 +237,7 @@ func TestUpdateMarksAnImportedServer(t *testing.T) {
 		t.Errorf("List = %v, %v; want the marked server", ms, err)
 	}
 	name := "renamed"
-	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
+	if _, err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := e.Server(raw)
@@ -239,15 +245,51 @@ func TestUpdateMarksAnImportedServer(t *testing.T) {
 		t.Errorf("after update: %+v", s)
 	}
 	puts := e.Stats()["PUT /servers/{id}"]
-	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
+	if _, err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Stats()["PUT /servers/{id}"] != puts {
 		t.Error("an update that changes nothing still called the API")
 	}
-	err = a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{labelKey: "forged"}})
+	_, err = a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{labelKey: "forged"}})
 	if !adapter.Is(err, adapter.InvalidInput) {
 		t.Errorf("forging a mark: %v, want InvalidInput", err)
+	}
+}
+
+// TestUpdateFromTheCallersRead: given the machine the caller has just read,
+// an update is its one PUT, and answers with the server the PUT returned; an
+// update that would change nothing sends nothing.
+func TestUpdateFromTheCallersRead(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccount(t, endpoint)
+	created, err := a.Create(ctxT(t), testCall("web-1"), testRequest("web-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := a.Get(ctxT(t), created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ResetStats()
+	name := "web-2"
+	mark := adapter.Mark{Key: testCall(name).IdempotencyKey, Fingerprint: cur.Fingerprint}
+	got, err := a.Update(ctxT(t), cur.ID, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"env": "prod"}, Mark: &mark, Current: &cur})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats := e.Stats(); stats["PUT /servers/{id}"] != 1 || len(stats) != 1 {
+		t.Errorf("an update from the caller's read sent %v, want one PUT alone", stats)
+	}
+	s, _ := e.Server(mustID(t, cur.ID))
+	if got.Name != "web-2" || s.Name != "web-2" || got.Labels["env"] != "prod" || s.Labels["env"] != "prod" ||
+		got.Key != mark.Key || s.Labels[labelKey] != mark.Key || got.Claim != cur.Claim || !got.Managed {
+		t.Errorf("update answered %+v; the server is %+v", got, s)
+	}
+	e.ResetStats()
+	again, err := a.Update(ctxT(t), cur.ID, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"env": "prod"}, Mark: &mark, Current: &got})
+	if err != nil || len(e.Stats()) != 0 || !reflect.DeepEqual(again, got) {
+		t.Errorf("an update that changes nothing: %v, sent %v, answered %+v", err, e.Stats(), again)
 	}
 }
 
