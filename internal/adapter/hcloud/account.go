@@ -58,6 +58,8 @@ type account struct {
 	// api is proven once: the endpoint serves the API, so its not_found
 	// for a server is authoritative.
 	api lazy[bool]
+	// starts follows the start actions creates queue (see starts.go).
+	starts starts
 }
 
 var (

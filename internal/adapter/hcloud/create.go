@@ -52,6 +52,9 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 		Labels:           withMarks(req.Labels, mark),
 	})
 	if err == nil && res.Server != nil {
+		// The start, when asked for, is one of the create's next actions:
+		// followed, not inferred from the status.
+		a.starts.follow(res.Server.ID, res.NextActions)
 		return toMachine(res.Server), nil
 	}
 	if err == nil {
@@ -147,7 +150,9 @@ func (a *account) adopt(ctx context.Context, what string, s *hcloud.Server, req 
 			s = updated
 		}
 	}
-	m := toMachine(s)
+	// Adopted while its create may still be starting it: an off server
+	// whose start runs is pending, never stopped.
+	m := a.machine(ctx, s)
 	if prior.Claim != mark.Claim {
 		// Found under another claim: an earlier apply's, or another
 		// state's. A server already carrying this create's claim is the

@@ -22,7 +22,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 	if err != nil {
 		return adapter.Machine{}, err
 	}
-	return toMachine(s), nil
+	return a.machine(ctx, s), nil
 }
 
 func (a *account) server(ctx context.Context, id string) (*hcloud.Server, error) {
@@ -88,6 +88,22 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 		return err
 	}
 	what := verb + " " + describe(s)
+	if action == adapter.PowerOn || action == adapter.PowerOff {
+		if s.Status != hcloud.ServerStatusRunning {
+			// A start its create queued is still to come: on, it is all
+			// that is needed; off, it must be over first, or it would
+			// switch the server on behind the poweroff.
+			waited, err := a.awaitStart(ctx, what, s)
+			if waited && (err != nil || action == adapter.PowerOn) {
+				return err
+			}
+			if waited {
+				if s, err = a.managedServer(ctx, id, verb); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	var act *hcloud.Action
 	switch action {
 	case adapter.PowerOn:
@@ -106,7 +122,14 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 	if err != nil {
 		return fail(what, err)
 	}
-	return a.waitAction(ctx, what, act)
+	if err := a.waitAction(ctx, what, act); err != nil {
+		return err
+	}
+	if action == adapter.PowerOff {
+		// Stopped here: no start is queued behind it.
+		a.starts.done(s.ID)
+	}
+	return nil
 }
 
 // waitAction polls an action on the account's clock until it ends. A failed
@@ -198,7 +221,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		// Not what the API does; a read is the honest answer then.
 		return a.Get(ctx, cur.ID)
 	}
-	return toMachine(updated), nil
+	return a.machine(ctx, updated), nil
 }
 
 // current is the machine an update starts from: the caller's fresh read, or
@@ -237,11 +260,7 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]adapter.Machine, 0, len(servers))
-	for _, s := range servers {
-		out = append(out, toMachine(s))
-	}
-	return out, nil
+	return a.machines(ctx, servers), nil
 }
 
 // labelValue is the API's syntax for label values.
