@@ -60,15 +60,17 @@ type account struct {
 	api lazy[bool]
 	// starts follows the start actions creates queue (see starts.go).
 	starts starts
+	budget *rateBudget
 }
 
 var (
-	_ adapter.Adapter   = (*account)(nil)
-	_ adapter.Powerer   = (*account)(nil)
-	_ adapter.Updater   = (*account)(nil)
-	_ adapter.Lister    = (*account)(nil)
-	_ adapter.Checker   = (*account)(nil)
-	_ adapter.Validator = (*account)(nil)
+	_ adapter.Adapter    = (*account)(nil)
+	_ adapter.Powerer    = (*account)(nil)
+	_ adapter.Updater    = (*account)(nil)
+	_ adapter.Lister     = (*account)(nil)
+	_ adapter.Checker    = (*account)(nil)
+	_ adapter.Validator  = (*account)(nil)
+	_ adapter.RateBudget = (*account)(nil)
 )
 
 // newAccount builds the adapter without calling the API. The token stays a
@@ -112,9 +114,10 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	if timeout <= 0 {
 		timeout = DefaultRequestTimeout
 	}
+	budget := &rateBudget{}
 	httpClient := &http.Client{
 		Transport: &authTransport{base: base, secrets: secrets, ref: ref, timeout: timeout,
-			endpoint: adapter.Redacted(endpoint), logger: logger},
+			endpoint: adapter.Redacted(endpoint), logger: logger, budget: budget},
 		CheckRedirect: refuseRedirect(endpoint),
 	}
 	clientOpts := []hcloud.ClientOption{
@@ -136,8 +139,13 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		endpoint: endpoint,
 		clock:    clock,
 		poll:     opts.poll,
+		budget:   budget,
 	}, nil
 }
+
+// RateBudget is what the API's last answer said is left of its budget, so
+// shared waits slow down before they run into the rate limit.
+func (a *account) RateBudget() (remaining, limit int, ok bool) { return a.budget.get() }
 
 // userAgent splits "name/version" for hcloud-go, which appends its own part.
 func userAgent(ua string) (name, version string, ok bool) {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -34,6 +36,8 @@ type authTransport struct {
 	timeout  time.Duration
 	endpoint string // for messages: the account's endpoint, redacted
 	logger   *slog.Logger
+	// budget, when set, learns the rate budget every answer reports.
+	budget *rateBudget
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -88,6 +92,9 @@ func (t *authTransport) send(req *http.Request, token string) (*http.Response, e
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		resp.ContentLength = int64(len(body))
+		if t.budget != nil {
+			t.budget.observe(resp.Header)
+		}
 	}
 	t.log(req, resp, err, time.Since(start))
 	if err != nil {
@@ -211,4 +218,29 @@ func idempotent(method string) bool {
 		return true
 	}
 	return false
+}
+
+// rateBudget is the API's request budget as its last answer reported it in
+// RateLimit-Remaining and RateLimit-Limit.
+type rateBudget struct {
+	mu               sync.Mutex
+	remaining, limit int
+	seen             bool
+}
+
+func (b *rateBudget) observe(h http.Header) {
+	limit, errL := strconv.Atoi(h.Get("RateLimit-Limit"))
+	remaining, errR := strconv.Atoi(h.Get("RateLimit-Remaining"))
+	if errL != nil || errR != nil || limit <= 0 {
+		return
+	}
+	b.mu.Lock()
+	b.remaining, b.limit, b.seen = remaining, limit, true
+	b.mu.Unlock()
+}
+
+func (b *rateBudget) get() (remaining, limit int, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.remaining, b.limit, b.seen
 }
