@@ -77,7 +77,9 @@ func (c *Cached) Get(ctx context.Context, id string) (Machine, error) {
 	return c.Adapter.Get(ctx, id)
 }
 
-// Fresh reads one machine directly, bypassing the listing; waits use it.
+// Fresh reads one machine directly, bypassing the listing: the read an
+// update starts from, and the wait for a deleted machine to be gone, use it;
+// waits for a machine to run share theirs through Poll.
 func (c *Cached) Fresh(ctx context.Context, id string) (Machine, error) {
 	return c.Adapter.Get(ctx, id)
 }
