@@ -45,6 +45,13 @@ type Options struct {
 	// ActionDuration, when positive, finishes actions after this much wall
 	// time instead of after ActionPolls reads.
 	ActionDuration time.Duration
+	// OffBeforeStart shows what the real API may show between the two
+	// actions of a create that starts its server: create_server leaves the
+	// server off, and start_server, the create's next action, runs only from
+	// then on (ActionPolls further polls, or ActionDuration). Reads in that
+	// window see status off while start_server is still running. Without it
+	// the server goes from initializing straight to starting.
+	OffBeforeStart bool
 }
 
 // Emulator is the Hetzner Cloud API in memory. It is safe for concurrent
@@ -256,6 +263,14 @@ func (e *Emulator) pageSize() int {
 		return n
 	}
 	return maxPerPage
+}
+
+// SetOffBeforeStart switches Options.OffBeforeStart for the creates that
+// follow.
+func (e *Emulator) SetOffBeforeStart(on bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.opts.OffBeforeStart = on
 }
 
 // Stats returns request counts keyed "METHOD /route", e.g.
