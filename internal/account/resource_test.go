@@ -18,32 +18,33 @@ import (
 
 const addr = "compute_provider_account.test"
 
+// TestAccountCreateReadImport runs against any target (acctest.NewTarget).
 func TestAccountCreateReadImport(t *testing.T) {
 	t.Parallel()
-	e := acctest.NewEmulator(t)
-	wantID := "hcloud:endpoint=" + regexp.QuoteMeta(queryEscape(e.Endpoint)) + "&location=fsn1&token=env%3A%2F%2F" + acctest.TokenEnv
+	tg := acctest.NewTarget(t)
+	wantID := regexp.QuoteMeta(tg.AccountID())
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.Account(),
+				Config: tg.Account(),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
 					// The id is the locator, known before anything is applied.
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile("^"+wantID+"$"))),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("hetzner_cloud").AtMapKey("location"), knownvalue.StringExact("fsn1")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("hetzner_cloud").AtMapKey("location"), knownvalue.StringExact(tg.Location)),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("adapter"), knownvalue.StringExact("hcloud")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("health").AtMapKey("reachable"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("health").AtMapKey("reason"), knownvalue.StringExact("")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("health").AtMapKey("checked_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT`))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hetzner_cloud").AtMapKey("endpoint"), knownvalue.StringExact(e.Endpoint)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hetzner_cloud").AtMapKey("endpoint"), knownvalue.StringExact(tg.Locator().Settings["endpoint"])),
 				},
 			},
 			{
 				// Nothing changed: the plan is empty.
-				Config: e.Account(),
+				Config: tg.Account(),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 				}},

@@ -1,15 +1,12 @@
 package account_test
 
 import (
-	"net/url"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 )
-
-func queryEscape(s string) string { return url.QueryEscape(s) }
 
 // planError is an account body that must fail to plan with want.
 type planError struct {

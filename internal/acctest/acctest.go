@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
@@ -27,6 +28,13 @@ const Token = "test-token-0123456789"
 // WrongTokenEnv names a variable holding a token no emulator accepts.
 const WrongTokenEnv = "COMPUTE_TEST_WRONG_TOKEN"
 
+// ReadOnlyTokenEnv names the environment variable that holds ReadOnlyToken.
+const ReadOnlyTokenEnv = "COMPUTE_TEST_READONLY_TOKEN"
+
+// ReadOnlyToken is a token every test emulator accepts for reads only, as
+// a Hetzner Cloud project's read-only API token: every write is refused.
+const ReadOnlyToken = "read-only-token-5566778899"
+
 // ProviderAddress is the provider's registry address.
 const ProviderAddress = "registry.terraform.io/seedcompute/compute"
 
@@ -39,6 +47,11 @@ const serveEnv = "COMPUTE_ACCTEST_SERVE_PROVIDER"
 func Main(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
 		serve()
+		return
+	}
+	selectFromEnv()
+	if sweeping() {
+		sweepMain(m)
 		return
 	}
 	dir, err := setup()
@@ -79,6 +92,7 @@ func setup() (string, error) {
 		"TF_ACC_TEMP_DIR":          dir,
 		TokenEnv:                   Token,
 		WrongTokenEnv:              "refused-token-9876543210",
+		ReadOnlyTokenEnv:           ReadOnlyToken,
 		"TF_ACC_TERRAFORM_VERSION": "",
 	} {
 		if v == "" {
@@ -93,7 +107,7 @@ func setup() (string, error) {
 // serve runs the provider as a plugin for a terraform process that a test
 // started (see CLI).
 func serve() {
-	err := providerserver.Serve(context.Background(), provider.New("acctest", provider.WithClock(FastClock{})), providerserver.ServeOpts{
+	err := providerserver.Serve(context.Background(), provider.New("acctest", provider.WithClock(clock())), providerserver.ServeOpts{
 		Address: ProviderAddress,
 	})
 	if err != nil {
@@ -103,11 +117,22 @@ func serve() {
 	os.Exit(0)
 }
 
-// Factories serves the provider in the test process, with waits shortened.
+// Factories serves the provider in the test process, with waits shortened
+// against the in-process emulator (see clock).
 func Factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"compute": providerserver.NewProtocol6WithError(provider.New("test", provider.WithClock(FastClock{}))()),
+		"compute": providerserver.NewProtocol6WithError(provider.New("test", provider.WithClock(clock()))()),
 	}
+}
+
+// clock is FastClock for the in-process emulator and the wall clock for
+// any other target: a real API's actions take real seconds, and polling
+// them a hundred times faster would spend a project's rate limit.
+func clock() adapter.Clock {
+	if selection.kind != InProcess {
+		return adapter.RealClock{}
+	}
+	return FastClock{}
 }
 
 // FactoriesWithRequestTimeout is Factories with every backend request

@@ -9,5 +9,15 @@
 // the foreground or as a background process a test can SIGKILL with its
 // provider (Proc), with an http state backend on loopback (StateBackend).
 //
-// It is imported by _test files only.
+// Where acceptance tests run is the environment's choice (SelectTarget):
+// the in-process emulator by default; with TF_ACC=1, an API already running
+// at COMPUTE_TEST_ENDPOINT (the standalone emulator) or, with HCLOUD_TOKEN,
+// the real Hetzner Cloud API. Tests written with NewTarget run against any of
+// them and name what they create with NamePrefix; tests that need the
+// emulator's own powers call NewEmulator, which skips them elsewhere. Leftovers
+// on a remote target are removed with `go test -sweep` (Sweep): managed
+// machines with the prefix, nothing else.
+//
+// It is imported by _test files only. It reaches remote targets through the
+// provider's adapter registry, never a concrete adapter.
 package acctest

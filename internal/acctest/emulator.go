@@ -18,11 +18,18 @@ type Emulator struct {
 	Endpoint string
 }
 
-// NewEmulator starts a fresh emulator on 127.0.0.1 that accepts Token and
-// stops with the test.
+// NewEmulator starts a fresh emulator on 127.0.0.1 that accepts Token, and
+// ReadOnlyToken for reads only, and stops with the test.
+//
+// A test that calls it needs the emulator's own powers (seeding, faults,
+// request counts, changes behind the API's back), so it skips when the
+// environment chose another target; tests that run anywhere use NewTarget.
 func NewEmulator(t testing.TB) *Emulator {
 	t.Helper()
-	e, endpoint, stop, err := emu.NewServer(context.Background(), emu.Options{Token: Token, ActionPolls: 2})
+	if selection.kind != InProcess {
+		t.Skipf("needs the in-process emulator (seeding, faults or request counts); this run's target is %s", selection.kind)
+	}
+	e, endpoint, stop, err := emu.NewServer(context.Background(), emu.Options{Token: Token, ReadOnlyToken: ReadOnlyToken, ActionPolls: 2})
 	if err != nil {
 		t.Fatalf("start emulator: %v", err)
 	}

@@ -49,10 +49,16 @@ type Powerer interface {
 // Mark, when set, writes the whole mark: onto a machine that has none, which
 // is how an imported machine becomes managed (and claimed) on its first
 // apply, or over the mark of a renamed one, whose key follows its name.
+//
+// Current, when set, is the machine as the caller has just read it directly
+// (never a listing's copy): the adapter builds its write from it and reads
+// nothing first, so an update costs one write. Without it the adapter reads
+// the machine itself.
 type UpdateRequest struct {
-	Name   *string
-	Labels map[string]string
-	Mark   *Mark
+	Name    *string
+	Labels  map[string]string
+	Mark    *Mark
+	Current *Machine
 }
 
 // Mark is what an adapter writes onto every machine it manages: the create
@@ -63,9 +69,10 @@ type Mark struct {
 	Claim       string
 }
 
-// Updater changes name and labels in place.
+// Updater changes name and labels in place and returns the machine as the
+// backend answered the write, so the caller needs no read-back.
 type Updater interface {
-	Update(ctx context.Context, id string, req UpdateRequest) error
+	Update(ctx context.Context, id string, req UpdateRequest) (Machine, error)
 }
 
 // Lister lists the managed machines of the account, complete or not at all:

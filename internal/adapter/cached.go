@@ -27,6 +27,14 @@ type Cached struct {
 	// adopted maps machines Create adopted in this process to the claims
 	// they carried before; see AdoptedHere.
 	adopted map[string]string
+	// index is the newest complete listing, kept across writes for the
+	// look-up before a create (see keyAbsent); written holds every key this
+	// process has created or marked a machine with, which index cannot
+	// vouch for.
+	index   *listing
+	written map[string]bool
+	// polls shares the reads of waits; see Poll.
+	polls poller
 }
 
 type listing struct {
@@ -44,7 +52,7 @@ func NewCached(a Adapter, clock Clock, ttl time.Duration) *Cached {
 	if clock == nil {
 		clock = RealClock{}
 	}
-	return &Cached{Adapter: a, clock: clock, ttl: ttl, offers: map[Query][]Offer{}, adopted: map[string]string{}}
+	return &Cached{Adapter: a, clock: clock, ttl: ttl, offers: map[Query][]Offer{}, adopted: map[string]string{}, written: map[string]bool{}}
 }
 
 // Get reads through the shared listing when the adapter can list.
@@ -69,7 +77,9 @@ func (c *Cached) Get(ctx context.Context, id string) (Machine, error) {
 	return c.Adapter.Get(ctx, id)
 }
 
-// Fresh reads one machine directly, bypassing the listing; waits use it.
+// Fresh reads one machine directly, bypassing the listing: the read an
+// update starts from, and the wait for a deleted machine to be gone, use it;
+// waits for a machine to run share theirs through Poll.
 func (c *Cached) Fresh(ctx context.Context, id string) (Machine, error) {
 	return c.Adapter.Get(ctx, id)
 }
@@ -108,7 +118,61 @@ func (c *Cached) fill(detached context.Context, l *listing) {
 		for _, m := range ms {
 			l.machines[m.ID] = m
 		}
+		c.indexed(l)
 	}
+}
+
+// indexed keeps l, a complete listing, for create look-ups when it is the
+// newest.
+func (c *Cached) indexed(l *listing) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.index == nil || !l.at.Before(c.index.at) {
+		c.index = l
+	}
+}
+
+// keyAbsent reports whether a complete listing of the account's managed
+// machines, within the TTL, shows that no machine carries key, so that the
+// create may skip its own look-up. Concurrent creates share that listing
+// and the ones that come later reuse it: a create of another key cannot
+// make this one present, and a key this process has written is never
+// vouched for. A machine with the key made by anyone else meanwhile is the
+// adapter's to catch, by the look-up after a failed create.
+func (c *Cached) keyAbsent(ctx context.Context, key string) bool {
+	if _, ok := c.Adapter.(Lister); !ok || key == "" {
+		return false
+	}
+	c.mu.Lock()
+	written, idx := c.written[key], c.index
+	if idx != nil && c.clock.Now().Sub(idx.at) > c.ttl {
+		idx = nil
+	}
+	c.mu.Unlock()
+	if written {
+		return false
+	}
+	if idx == nil {
+		l, err := c.current(ctx)
+		if err != nil || l.err != nil {
+			// The adapter looks for itself.
+			return false
+		}
+		idx = l
+	}
+	for _, m := range idx.machines {
+		if m.Key == key {
+			return false
+		}
+	}
+	return true
+}
+
+// wrote records that this process writes key onto a machine.
+func (c *Cached) wrote(key string) {
+	c.mu.Lock()
+	c.written[key] = true
+	c.mu.Unlock()
 }
 
 func isClosed(ch chan struct{}) bool {
@@ -145,9 +209,11 @@ func (c *Cached) ListOffers(ctx context.Context, q Query) ([]Offer, error) {
 	return offers, nil
 }
 
-// Create invalidates the listing, before and after, and remembers what it
-// adopted.
+// Create looks the key up in the shared listing (see keyAbsent),
+// invalidates the listing after the create, and remembers what it adopted.
 func (c *Cached) Create(ctx context.Context, call Call, req CreateRequest) (Machine, error) {
+	call.KeyAbsent = c.keyAbsent(ctx, call.IdempotencyKey)
+	c.wrote(call.IdempotencyKey)
 	defer c.Invalidate()
 	m, err := c.Adapter.Create(ctx, call, req)
 	if err == nil && m.Adopted {
@@ -190,10 +256,13 @@ func (c *Cached) Power(ctx context.Context, id string, action PowerAction) error
 }
 
 // Update forwards to the adapter's Updater, or answers Unsupported.
-func (c *Cached) Update(ctx context.Context, id string, req UpdateRequest) error {
+func (c *Cached) Update(ctx context.Context, id string, req UpdateRequest) (Machine, error) {
 	u, ok := c.Adapter.(Updater)
 	if !ok {
-		return Errorf(Unsupported, "the %s adapter cannot change name or labels in place", c.Kind())
+		return Machine{}, Errorf(Unsupported, "the %s adapter cannot change name or labels in place", c.Kind())
+	}
+	if req.Mark != nil {
+		c.wrote(req.Mark.Key)
 	}
 	defer c.Invalidate()
 	return u.Update(ctx, id, req)

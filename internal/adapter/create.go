@@ -26,6 +26,14 @@ type Call struct {
 	IdempotencyKey string
 	// Claim is written onto the machine, created or adopted; see NewClaim.
 	Claim string
+	// KeyAbsent is set by Cached when a complete listing of the account's
+	// managed machines, within its TTL and taken while this process had not
+	// yet written IdempotencyKey, shows no machine carrying it: the adapter
+	// may then skip its own look-up before the create, so concurrent creates
+	// share one listing. The look-up after a failed create is never skipped;
+	// with it and the backend's own uniqueness rules, a machine that appears
+	// after the listing is still found.
+	KeyAbsent bool
 }
 
 // IdempotencyKey derives the create key from what the user wrote: the

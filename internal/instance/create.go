@@ -197,8 +197,8 @@ func (r *Resource) open(diags *diag.Diagnostics, summary string, account types.S
 	return acc, loc, scope, true
 }
 
-// waitState polls the machine directly (bypassing the shared listing) until
-// it reaches one of wants; running also needs an address. A machine in state
+// waitState polls the machine, as fresh as a direct read, until it reaches
+// one of wants; running also needs an address. A machine in state
 // error, or gone, ends the wait at once.
 func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string, wants ...adapter.State) (adapter.Machine, error) {
 	names := make([]string, len(wants))
@@ -208,7 +208,8 @@ func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string
 	want := strings.Join(names, " or ")
 	var last adapter.Machine
 	err := adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
-		m, err := r.fresh(ctx, acc, id)
+		// Every wait on the account shares one read per round.
+		m, err := r.retryRead(ctx, id, acc.Poll)
 		if err != nil {
 			if adapter.IsNotFound(err) {
 				return false, &adapter.Error{Code: adapter.InvalidState, Err: err,

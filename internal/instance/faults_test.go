@@ -62,7 +62,13 @@ func TestInstanceWaitFailureTaints(t *testing.T) {
 		CheckDestroy:             e.CheckDestroy,
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   func() { e.FailNext("GET", "/servers/{id}", 1000, 403, "forbidden") },
+				PreConfig: func() {
+					// The create's look-up by key passes; the wait's shared
+					// listings and the direct read they fall back on fail.
+					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, DelayIfConnected: faults.Duration(time.Millisecond)})
+					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1000, Status: 403, Code: "forbidden"})
+					e.FailNext("GET", "/servers/{id}", 1000, 403, "forbidden")
+				},
 				Config:      cfg,
 				ExpectError: acctest.Match(`Machine \d+ \("taint-1"\) was created but did not become running`),
 			},

@@ -56,16 +56,21 @@ func (g powerGoal) String() string {
 // is shutdown_timeout; the fallbacks it leads to are warned about in diags.
 func (r *Resource) powerTo(ctx context.Context, acc *adapter.Cached, id string, goal powerGoal, bound time.Duration, diags *diag.Diagnostics) (adapter.Machine, error) {
 	var err error
+	var settled *adapter.Machine
 	switch goal {
 	case goalOn:
 		err = r.power(ctx, acc, id, adapter.PowerOn)
 	case goalOff:
-		err = r.shutDown(ctx, acc, id, bound, diags)
+		settled, err = r.shutDown(ctx, acc, id, bound, diags)
 	case goalRestarted:
 		err = r.restart(ctx, acc, id, bound, diags)
 	}
 	if err != nil {
 		return adapter.Machine{ID: id}, err
+	}
+	if settled != nil {
+		// The graceful shutdown's own wait saw it off.
+		return *settled, nil
 	}
 	m, err := r.waitState(ctx, acc, id, goal.state())
 	return withID(m, id), err
@@ -73,28 +78,33 @@ func (r *Resource) powerTo(ctx context.Context, acc *adapter.Cached, id string, 
 
 // shutDown asks the guest to shut down and, once the backend has delivered
 // the request, waits up to bound for the machine to be stopped, then cuts
-// the power. A bound of zero, or an adapter without
-// a graceful shutdown, cuts it at once.
-func (r *Resource) shutDown(ctx context.Context, acc *adapter.Cached, id string, bound time.Duration, diags *diag.Diagnostics) error {
+// the power. A bound of zero, or an adapter without a graceful shutdown,
+// cuts it at once. It returns the machine as its wait saw it stopped, nil
+// when it did not see it so.
+func (r *Resource) shutDown(ctx context.Context, acc *adapter.Cached, id string, bound time.Duration, diags *diag.Diagnostics) (*adapter.Machine, error) {
 	if bound <= 0 || !acc.Capabilities().Offers(adapter.PowerShutdown) {
-		return r.power(ctx, acc, id, adapter.PowerOff)
+		return nil, r.power(ctx, acc, id, adapter.PowerOff)
 	}
 	// The bound is the guest's time to act once it has the request.
 	if err := r.power(ctx, acc, id, adapter.PowerShutdown); err != nil {
-		return err
+		return nil, err
 	}
-	err := r.within(ctx, bound, func(ctx context.Context) error {
-		_, err := r.waitState(ctx, acc, id, adapter.StateStopped)
+	var m adapter.Machine
+	err := r.within(ctx, bound, func(ctx context.Context) (err error) {
+		m, err = r.waitState(ctx, acc, id, adapter.StateStopped)
 		return err
 	})
+	if err == nil {
+		return &m, nil
+	}
 	if !errors.Is(err, errBoundPassed) {
-		return err
+		return nil, err
 	}
 	r.fellBack(ctx, diags, id, bound, "Machine powered off hard",
 		fmt.Sprintf("Machine %s was asked to shut down and was not off within shutdown_timeout (%s), so its power was cut. "+
 			"If the guest needs longer to stop its services, raise shutdown_timeout; if it ignores shutdown requests (ACPI), "+
 			"set shutdown_timeout = \"0s\" to power it off at once.", id, tftimeouts.Short(bound)))
-	return r.power(ctx, acc, id, adapter.PowerOff)
+	return nil, r.power(ctx, acc, id, adapter.PowerOff)
 }
 
 // restart asks the guest to reboot, bounded like a shutdown, and resets the

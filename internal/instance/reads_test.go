@@ -3,7 +3,6 @@ package instance_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -129,9 +128,10 @@ func TestInstanceTimeoutsMustBePositive(t *testing.T) {
 	}
 }
 
-// TestInstanceUpdateReadBackRidesOutFailures: the read-back that ends an
-// update retries two 503s instead of failing an update that took effect.
-func TestInstanceUpdateReadBackRidesOutFailures(t *testing.T) {
+// TestInstanceUpdateRidesOutFailures: the read an update starts from and its
+// write, which answers with the machine (there is no read-back), each retry
+// two 503s.
+func TestInstanceUpdateRidesOutFailures(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
 	resource.UnitTest(t, resource.TestCase{
@@ -141,11 +141,8 @@ func TestInstanceUpdateReadBackRidesOutFailures(t *testing.T) {
 			{Config: instance(e, "old-name")},
 			{
 				PreConfig: func() {
-					// The two reads before the rename (the machine's mark,
-					// then the adapter's own look) pass; the read-back fails
-					// twice.
-					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers/{id}", Count: 2, DelayThenCommit: faults.Duration(time.Millisecond)})
 					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers/{id}", Count: 2, Status: 503, Code: "unavailable"})
+					mustRule(t, e, faults.Rule{Method: "PUT", Path: "/servers/{id}", Count: 2, Status: 503, Code: "unavailable"})
 				},
 				Config: instance(e, "new-name"),
 				Check: resource.ComposeAggregateTestCheckFunc(e.FaultsUsedUp, func(*terraform.State) error {

@@ -2,6 +2,7 @@ package instance_test
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"testing"
 
@@ -13,24 +14,40 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
 // TestInstanceLifecycle creates a machine, verifies its import, switches its
-// power in place, renames and relabels it, and destroys it.
+// power in place, renames and relabels it, and destroys it. It runs against
+// any target (see acctest.NewTarget): what it asks of the machine, it asks
+// the API; only the user data check needs the in-process emulator.
 func TestInstanceLifecycle(t *testing.T) {
 	t.Parallel()
-	e := acctest.NewEmulator(t)
+	tg := acctest.NewTarget(t)
+	web1, web2 := tg.Name("web-1"), tg.Name("web-2")
 	const userData = "#cloud-config\nruncmd: [echo hello]\n"
 	ud := fmt.Sprintf("user_data = %q", userData)
+	machine := func(name string, check func(adapter.Machine) bool) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			m, err := tg.Machine(name)
+			if err != nil {
+				return err
+			}
+			if !check(m) {
+				return fmt.Errorf("machine %s: %+v", name, m)
+			}
+			return nil
+		}
+	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
-		CheckDestroy:             e.CheckDestroy,
+		CheckDestroy:             tg.CheckDestroy,
 		Steps: []resource.TestStep{
 			{
-				Config: instance(e, "web-1", ud),
+				Config: targetInstance(tg, web1, ud),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("location"), knownvalue.StringExact("fsn1")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("location"), knownvalue.StringExact(tg.Location)),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("user_data_sha256"), knownvalue.StringExact(sha(userData))),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("power"), knownvalue.StringExact("on")),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("labels"), knownvalue.MapSizeExact(0)),
@@ -50,18 +67,22 @@ func TestInstanceLifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-`))),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					checkServers(e, 1),
+					tg.CheckMachines(1),
+					machine(web1, func(m adapter.Machine) bool { return m.Managed && m.Key != "" }),
 					func(*terraform.State) error {
-						s, ok := e.ServerNamed("web-1")
-						if !ok || s.UserData != userData || s.Labels[markPrefix+"managed"] != "true" {
-							return fmt.Errorf("server web-1 lacks its user data or mark: %+v", s)
+						e := tg.Emulator()
+						if e == nil {
+							return nil // only the emulator shows user data
+						}
+						if s, ok := e.ServerNamed(web1); !ok || s.UserData != userData || s.Labels[markPrefix+"managed"] != "true" {
+							return fmt.Errorf("server %s lacks its user data or mark: %+v", web1, s)
 						}
 						return nil
 					},
 				),
 			},
 			{
-				Config: instance(e, "web-1", ud),
+				Config: targetInstance(tg, web1, ud),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 				}},
@@ -73,7 +94,7 @@ func TestInstanceLifecycle(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"user_data", "user_data_sha256", "timeouts"},
 			},
 			{
-				Config: instance(e, "web-1", ud, `power = "off"`),
+				Config: targetInstance(tg, web1, ud, `power = "off"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
@@ -81,30 +102,21 @@ func TestInstanceLifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("power"), knownvalue.StringExact("off")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("stopped")),
 				},
-				Check: func(*terraform.State) error {
-					if s, _ := e.ServerNamed("web-1"); s.Status != "off" {
-						return fmt.Errorf("server status %q, want off", s.Status)
-					}
-					return nil
-				},
+				Check: machine(web1, func(m adapter.Machine) bool { return m.RawState == "off" }),
 			},
 			{
-				Config: instance(e, "web-2", ud, `power = "on"`, `labels = { team = "edge" }`),
+				Config: targetInstance(tg, web2, ud, `power = "on"`, `labels = { team = "edge" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("web-2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(web2)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("edge")})),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
 				},
-				Check: func(*terraform.State) error {
-					s, ok := e.ServerNamed("web-2")
-					if !ok || s.Labels["team"] != "edge" || s.Labels[markPrefix+"managed"] != "true" || s.Status != "running" {
-						return fmt.Errorf("server after update: %+v", s)
-					}
-					return nil
-				},
+				Check: machine(web2, func(m adapter.Machine) bool {
+					return maps.Equal(m.Labels, map[string]string{"team": "edge"}) && m.Managed && m.RawState == "running"
+				}),
 			},
 		},
 	})

@@ -15,9 +15,10 @@ import (
 )
 
 // Update renames, relabels, marks an imported machine and switches power,
-// then reads the machine back. It acts only while this state holds the
-// machine (adapter.Held); the first apply after an import writes the mark and
-// this state's claim.
+// and records the machine as the backend last answered: the write's answer,
+// or the wait for the power state, so an update costs one read and one
+// write. It acts only while this state holds the machine (adapter.Held); the
+// first apply after an import writes the mark and this state's claim.
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	ctx = r.accounts.Logging(ctx)
 	const summary = "Unable to update instance"
@@ -46,16 +47,20 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	if !ok {
 		return
 	}
-	claim, ok := r.writeChanges(ctx, acc, machineID, &plan, &state, current, scope, userData, &resp.Diagnostics)
+	m, claim, ok := r.writeChanges(ctx, acc, machineID, &plan, &state, current, scope, userData, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	plan.Claim = types.StringValue(claim)
 	resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
-	if goal, ok := powerChange(ctx, plan, state, current); ok && !r.updatePower(ctx, acc, machineID, plan, goal, &resp.Diagnostics) {
-		return
+	if goal, change := powerChange(ctx, plan, state, current); change {
+		// The wait for the new power state reads the machine last.
+		if m, ok = r.updatePower(ctx, acc, machineID, plan, goal, &resp.Diagnostics); !ok {
+			return
+		}
 	}
-	r.readBack(ctx, acc, loc, &plan, machineID, resp)
+	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 // sameBackend refuses an account change that moves the machine to another
@@ -83,36 +88,28 @@ func (r *Resource) readHeld(ctx context.Context, acc *adapter.Cached, machineID 
 	return current, true
 }
 
-// writeChanges writes the new name, labels and mark, if any, and returns
-// the claim the state keeps: the one it had, or the first one, written with
-// the mark.
-func (r *Resource) writeChanges(ctx context.Context, acc *adapter.Cached, machineID string, plan, state *model, current adapter.Machine, scope string, userData types.String, diags *diag.Diagnostics) (string, bool) {
+// writeChanges writes the new name, labels and mark, if any, starting from
+// the read just made, and returns the machine as the write answered (current
+// when nothing was written) and the claim the state keeps: the one it had,
+// or the first one, written with the mark.
+func (r *Resource) writeChanges(ctx context.Context, acc *adapter.Cached, machineID string, plan, state *model, current adapter.Machine, scope string, userData types.String, diags *diag.Diagnostics) (adapter.Machine, string, bool) {
 	claim := state.Claim.ValueString()
+	m := current
 	ureq, err := r.changes(ctx, plan, state, current, scope, userData, &claim)
 	if err == nil && (ureq.Name != nil || ureq.Labels != nil || ureq.Mark != nil) {
+		ureq.Current = &current
 		err = adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("update machine %s", machineID), func(ctx context.Context) error {
-			return acc.Update(ctx, machineID, ureq)
+			var err error
+			m, err = acc.Update(ctx, machineID, ureq)
+			return err
 		})
 	}
 	if err != nil {
 		tfdiag.AddError(diags, fields, "Unable to update instance",
 			fmt.Sprintf("Updating machine %s (%q) failed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
-		return "", false
+		return m, "", false
 	}
-	return claim, true
-}
-
-// readBack records the machine as the backend reports it after the update.
-func (r *Resource) readBack(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, machineID string, resp *resource.UpdateResponse) {
-	m, err := r.fresh(ctx, acc, machineID)
-	if err != nil {
-		tfdiag.AddError(&resp.Diagnostics, nil, "Unable to update instance",
-			fmt.Sprintf("Machine %s (%q) was updated, but reading it back failed. Run terraform refresh or apply again. %s",
-				machineID, plan.Name.ValueString(), wayOutFor(err, machineID)), err)
-		return
-	}
-	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	return m, claim, true
 }
 
 // settledAtPlan refuses an offer_id or image that was unknown at plan (see
@@ -134,19 +131,20 @@ func settledAtPlan(diags *diag.Diagnostics, summary string, plan, state model, m
 	return true
 }
 
-// updatePower switches the machine on or off, or restarts it, and waits for
-// it to settle, through the one power path (powerTo).
-func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID string, plan model, goal powerGoal, diags *diag.Diagnostics) bool {
-	if _, err := r.powerTo(ctx, acc, machineID, goal, plan.shutdownTimeout(), diags); err != nil {
+// updatePower switches the machine on or off, or restarts it, through the
+// one power path (powerTo), and returns the machine as its wait last read it.
+func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID string, plan model, goal powerGoal, diags *diag.Diagnostics) (adapter.Machine, bool) {
+	m, err := r.powerTo(ctx, acc, machineID, goal, plan.shutdownTimeout(), diags)
+	if err != nil {
 		what := "Switching machine %s (%q) " + goal.String()
 		if goal == goalRestarted {
 			what = "Restarting machine %s (%q)"
 		}
 		tfdiag.AddError(diags, fields, "Unable to update instance",
 			fmt.Sprintf(what+" failed. %s", machineID, plan.Name.ValueString(), wayOutFor(err, machineID)), err)
-		return false
+		return m, false
 	}
-	return true
+	return m, true
 }
 
 // changes is the update request for what the plan changes. The mark carries

@@ -1,7 +1,7 @@
 // Command emulator serves the in-memory API emulators on one loopback port,
 // for the quick start and for trying the provider without an account.
 //
-//	go run ./tools/emulator [-listen 127.0.0.1:0] [-latency 50ms] [-token demo-token]
+//	go run ./tools/emulator [-listen 127.0.0.1:0] [-latency 50ms] [-token demo-token] [-read-only-token TOKEN]
 //
 // It prints one line per API, "NAME URL" (e.g. "hcloud
 // http://127.0.0.1:43123/v1"), then serves until SIGINT or SIGTERM. The

@@ -16,9 +16,10 @@ import (
 )
 
 type config struct {
-	listen  string
-	latency time.Duration
-	token   string
+	listen        string
+	latency       time.Duration
+	token         string
+	readOnlyToken string
 }
 
 // api is one emulated API on the shared port. mount is its path prefix
@@ -36,7 +37,7 @@ type api struct {
 // later take a mount of their own.
 func apis(cfg config) []api {
 	return []api{
-		{name: "hcloud", base: hcloud.BasePath, handler: hcloud.New(hcloud.Options{Token: cfg.token, Latency: cfg.latency})},
+		{name: "hcloud", base: hcloud.BasePath, handler: hcloud.New(hcloud.Options{Token: cfg.token, ReadOnlyToken: cfg.readOnlyToken, Latency: cfg.latency})},
 	}
 }
 
@@ -47,6 +48,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:0", "loopback `address` to listen on; port 0 picks a free one")
 	fs.DurationVar(&cfg.latency, "latency", 0, "delay before every API request reaches the API; a request whose client gives up meanwhile is not served")
 	fs.StringVar(&cfg.token, "token", "demo-token", "bearer `token` the Hetzner Cloud API accepts")
+	fs.StringVar(&cfg.readOnlyToken, "read-only-token", "", "a second bearer `token` that may only read: every other request is refused with 403 forbidden, as a read-only API token is")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

@@ -99,3 +99,37 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		t.Error("stray argument accepted")
 	}
 }
+
+func TestRunReadOnlyTokenMayOnlyRead(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-token", "rw", "-read-only-token", "ro"}, w)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, r) }()
+	_, endpoint, _ := strings.Cut(strings.TrimSpace(line), " ")
+
+	reqCtx, reqCancel := context.WithTimeout(ctx, 10*time.Second)
+	defer reqCancel()
+	ro := hcloud.NewClient(hcloud.WithEndpoint(endpoint), hcloud.WithToken("ro"), hcloud.WithRetryOpts(hcloud.RetryOpts{MaxRetries: 0}))
+	if _, err := ro.ServerType.All(reqCtx); err != nil {
+		t.Errorf("read with the read-only token: %v", err)
+	}
+	_, _, err = ro.Server.Create(reqCtx, hcloud.ServerCreateOpts{
+		Name: "demo", ServerType: &hcloud.ServerType{Name: "cx22"}, Image: &hcloud.Image{Name: "ubuntu-24.04"},
+	})
+	if !hcloud.IsError(err, hcloud.ErrorCodeForbidden) {
+		t.Errorf("create with the read-only token: %v, want forbidden", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+}

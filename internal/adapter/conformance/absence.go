@@ -139,7 +139,8 @@ func (s *suite) faultyCalls(t *testing.T, id, gone string) []faultyCall {
 	}
 	if _, ok := s.adapter.(adapter.Updater); ok {
 		calls = append(calls, faultyCall{op: OpUpdate, write: true, run: func(ctx context.Context, a adapter.Adapter) error {
-			return a.(adapter.Updater).Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": name(t, "u")}})
+			_, err := a.(adapter.Updater).Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": name(t, "u")}})
+			return err
 		}})
 	}
 	// Last: a committed delete leaves nothing for the calls after it.

@@ -71,10 +71,15 @@ func updatesKeepClaim(t *testing.T, s *suite) {
 	m := s.mustCreate(t, call, req)
 	update := func(what string, ureq adapter.UpdateRequest) adapter.Machine {
 		t.Helper()
-		if err := s.retry(t, what, func(ctx context.Context) error { return u.Update(ctx, m.ID, ureq) }); err != nil {
+		var answered adapter.Machine
+		if err := s.retry(t, what, func(ctx context.Context) (err error) { answered, err = u.Update(ctx, m.ID, ureq); return err }); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		return s.get(t, m.ID)
+		got := s.get(t, m.ID)
+		if answered.ID != m.ID || answered.Name != got.Name || answered.Claim != got.Claim || answered.Key != got.Key {
+			t.Errorf("%s answered machine %+v, but a read shows %+v", what, answered, got)
+		}
+		return got
 	}
 	if got := update("relabel", adapter.UpdateRequest{Labels: map[string]string{"suite": "relabelled"}}); got.Claim != call.Claim {
 		t.Errorf("relabelling changed the claim from %q to %q", call.Claim, got.Claim)
@@ -143,7 +148,8 @@ func unmarkedLeftAlone(t *testing.T, s *suite) {
 	}
 	if u, ok := s.adapter.(adapter.Updater); ok {
 		err := s.retry(t, "update", func(ctx context.Context) error {
-			return u.Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": "taken"}})
+			_, err := u.Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": "taken"}})
+			return err
 		})
 		wantCode(t, "Update of an unmarked machine", err, adapter.AccessDenied)
 	}

@@ -28,7 +28,8 @@ func (s *suite) idCalls() map[string]func(ctx context.Context, id string) error 
 	}
 	if u, ok := s.adapter.(adapter.Updater); ok {
 		calls["Update"] = func(ctx context.Context, id string) error {
-			return u.Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": "gone"}})
+			_, err := u.Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": "gone"}})
+			return err
 		}
 	}
 	return calls

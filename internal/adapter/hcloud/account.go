@@ -14,13 +14,6 @@ import (
 
 // options are the knobs tests turn; Definition uses defaultOptions.
 type options struct {
-	// retry is hcloud-go's own retry of a request that was answered with
-	// a rate limit, conflict, bad gateway or gateway timeout. Its waits
-	// select on the request's context; the backoff is short because the
-	// Terraform layer retries whole operations with its own, longer policy.
-	// A request that got no answer within requestTimeout is not among them:
-	// the transport sends it once more itself (see authTransport).
-	retry hcloud.RetryOpts
 	// poll paces waits for actions, on the account's Clock.
 	poll adapter.Backoff
 	// requestTimeout bounds every single HTTP request, its whole answer
@@ -32,12 +25,6 @@ type options struct {
 
 func defaultOptions() options {
 	return options{
-		retry: hcloud.RetryOpts{
-			MaxRetries: 3,
-			BackoffFunc: hcloud.ExponentialBackoffWithOpts(hcloud.ExponentialBackoffOpts{
-				Base: 500 * time.Millisecond, Multiplier: 2, Cap: 5 * time.Second, Jitter: true,
-			}),
-		},
 		poll:           adapter.Backoff{Initial: 500 * time.Millisecond, Max: 5 * time.Second},
 		requestTimeout: DefaultRequestTimeout,
 	}
@@ -67,15 +54,19 @@ type account struct {
 	// api is proven once: the endpoint serves the API, so its not_found
 	// for a server is authoritative.
 	api lazy[bool]
+	// starts follows the start actions creates queue (see starts.go).
+	starts starts
+	budget *rateBudget
 }
 
 var (
-	_ adapter.Adapter   = (*account)(nil)
-	_ adapter.Powerer   = (*account)(nil)
-	_ adapter.Updater   = (*account)(nil)
-	_ adapter.Lister    = (*account)(nil)
-	_ adapter.Checker   = (*account)(nil)
-	_ adapter.Validator = (*account)(nil)
+	_ adapter.Adapter    = (*account)(nil)
+	_ adapter.Powerer    = (*account)(nil)
+	_ adapter.Updater    = (*account)(nil)
+	_ adapter.Lister     = (*account)(nil)
+	_ adapter.Checker    = (*account)(nil)
+	_ adapter.Validator  = (*account)(nil)
+	_ adapter.RateBudget = (*account)(nil)
 )
 
 // newAccount builds the adapter without calling the API. The token stays a
@@ -115,15 +106,21 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	if timeout <= 0 {
 		timeout = DefaultRequestTimeout
 	}
+	budget := &rateBudget{}
 	httpClient := &http.Client{
 		Transport: logAttempts(&authTransport{base: newRequestLog(base, env.Log, endpoint), secrets: secrets, ref: ref, timeout: timeout,
-			endpoint: adapter.Redacted(endpoint)}),
+			endpoint: adapter.Redacted(endpoint), budget: budget}),
 		CheckRedirect: refuseRedirect(endpoint),
 	}
 	clientOpts := []hcloud.ClientOption{
 		hcloud.WithEndpoint(endpoint),
 		hcloud.WithHTTPClient(httpClient),
-		hcloud.WithRetryOpts(opts.retry),
+		// hcloud-go's own retry is off: it waits on the wall clock, inside
+		// the contract's retry on the injected clock (adapter.Retry), so a
+		// 502 or a rate limit cost up to four requests per attempt and waits
+		// that neither the tests' clock nor the operation's backoff knew of.
+		// The contract's policy is the one retry: one request per attempt.
+		hcloud.WithRetryOpts(hcloud.RetryOpts{MaxRetries: 0}),
 	}
 	if name, version, ok := userAgent(env.UserAgent); ok {
 		clientOpts = append(clientOpts, hcloud.WithApplication(name, version))
@@ -134,8 +131,13 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		endpoint: endpoint,
 		clock:    clock,
 		poll:     opts.poll,
+		budget:   budget,
 	}, nil
 }
+
+// RateBudget is what the API's last answer said is left of its budget, so
+// shared waits slow down before they run into the rate limit.
+func (a *account) RateBudget() (remaining, limit int, ok bool) { return a.budget.get() }
 
 // userAgent splits "name/version" for hcloud-go, which appends its own part.
 func userAgent(ua string) (name, version string, ok bool) {

@@ -14,8 +14,9 @@ import (
 
 // Create is idempotent by call.IdempotencyKey (DESIGN §3 rules 1 and 2).
 //
-// It looks the key up first and adopts what an earlier attempt created when
-// the fingerprint matches. Otherwise it creates the server with its marks in
+// It looks the key up first, unless the caller's shared listing has just
+// shown it absent (call.KeyAbsent), and adopts what an earlier attempt
+// created when the fingerprint matches. Otherwise it creates the server with its marks in
 // the same call, so there is no moment at which our server exists unmarked.
 // After any failed create (an error, a dropped or unanswered response, or
 // the name taken because a retry of the POST met the server its first
@@ -33,12 +34,14 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	}
 	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req), Claim: call.Claim}
 
-	found, err := a.findByKey(ctx, mark.Key)
-	if err != nil {
-		return adapter.Machine{}, fail(what, err)
-	}
-	if found != nil {
-		return a.adopt(ctx, what, found, req, mark)
+	if !call.KeyAbsent {
+		found, err := a.findByKey(ctx, mark.Key)
+		if err != nil {
+			return adapter.Machine{}, fail(what, err)
+		}
+		if found != nil {
+			return a.adopt(ctx, what, found, req, mark)
+		}
 	}
 
 	startAfterCreate := req.PowerOn
@@ -52,6 +55,9 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 		Labels:           withMarks(req.Labels, mark),
 	})
 	if err == nil && res.Server != nil {
+		// The start, when asked for, is one of the create's next actions:
+		// followed, not inferred from the status.
+		a.starts.follow(res.Server.ID, res.NextActions)
 		return toMachine(res.Server), nil
 	}
 	if err == nil {
@@ -147,7 +153,9 @@ func (a *account) adopt(ctx context.Context, what string, s *hcloud.Server, req 
 			s = updated
 		}
 	}
-	m := toMachine(s)
+	// Adopted while its create may still be starting it: an off server
+	// whose start runs is pending, never stopped.
+	m := a.machine(ctx, s)
 	if prior.Claim != mark.Claim {
 		// Found under another claim: an earlier apply's, or another
 		// state's. A server already carrying this create's claim is the

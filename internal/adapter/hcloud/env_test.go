@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hetznercloud/hcloud-go/v2/hcloud"
-
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
@@ -25,11 +23,9 @@ func (instantClock) After(time.Duration) <-chan time.Time {
 	return ch
 }
 
-// testOptions keep hcloud-go's own retry on (two retries, 1ms apart) so its
-// races are exercised, and bound every request tightly.
+// testOptions poll actions back to back and bound every request loosely.
 func testOptions() options {
 	return options{
-		retry:          hcloud.RetryOpts{MaxRetries: 2, BackoffFunc: hcloud.ConstantBackoff(time.Millisecond)},
 		poll:           adapter.Backoff{Initial: time.Millisecond, Max: time.Millisecond},
 		requestTimeout: 10 * time.Second,
 	}

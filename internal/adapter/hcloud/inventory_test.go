@@ -16,7 +16,7 @@ import (
 // mapped as Get maps it, across every page at the largest page size.
 func TestInventoryListsEveryServer(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 	for i := range 3 {
 		n := "m-" + strconv.Itoa(i)
 		if _, err := a.Create(ctxT(t), testCall(n), testRequest(n)); err != nil {
@@ -92,7 +92,6 @@ func TestInventoryUsesTheLargestPage(t *testing.T) {
 func TestInventoryFailingMidwayIsAnError(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	a := newTestAccount(t, endpoint, func(o *options) {
-		o.retry.MaxRetries = 0
 		o.transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			if r.Method == http.MethodGet && r.URL.Path == "/v1/servers" && r.URL.Query().Get("page") == "3" {
 				return &http.Response{StatusCode: 503, Status: "503 Service Unavailable", Request: r,

@@ -204,7 +204,6 @@ func TestRequestLogThroughTheAccount(t *testing.T) {
 	logs = &textLogger{}
 	env.Log = logs
 	quiet := newTestAccountWith(t, testSettings(silent), env, func(o *options) {
-		o.retry.MaxRetries = 0
 		o.requestTimeout = 50 * time.Millisecond
 	})
 	_, err = quiet.Get(ctxT(t), "42")

@@ -137,6 +137,11 @@ func describe(s *hcloud.Server) string {
 	return "server " + strconv.FormatInt(s.ID, 10) + " (" + strconv.Quote(s.Name) + ")"
 }
 
+// describeMachine names a machine for messages, as describe names a server.
+func describeMachine(m adapter.Machine) string {
+	return "server " + m.ID + " (" + strconv.Quote(m.Name) + ")"
+}
+
 // firstHost is the ::1 address of a server's /64: the API reports the
 // network, and the server itself answers on its first address, which is what
 // SSH and DNS records want.

@@ -27,8 +27,8 @@ func (a *account) powerBeyondSwitch(ctx context.Context, id string, action adapt
 	var act *hcloud.Action
 	switch action {
 	case adapter.PowerShutdown:
-		if s.Status == hcloud.ServerStatusOff {
-			return nil
+		if s, err = a.afterQueuedStart(ctx, id, what, s); err != nil || s.Status == hcloud.ServerStatusOff {
+			return err
 		}
 		act, _, err = a.client.Server.Shutdown(ctx, s)
 	case adapter.PowerReboot, adapter.PowerReset:
@@ -49,7 +49,30 @@ func (a *account) powerBeyondSwitch(ctx context.Context, id string, action adapt
 	if err != nil {
 		return fail(what, err)
 	}
-	return a.waitAction(ctx, what, act)
+	if err := a.waitAction(ctx, what, act); err != nil {
+		return err
+	}
+	if action == adapter.PowerShutdown {
+		// Sent to a running server: no start of its create is queued
+		// behind it, so reads of it off need not ask.
+		a.starts.done(s.ID)
+	}
+	return nil
+}
+
+// afterQueuedStart waits, for a server that is not running, for the start
+// its create queued, if any, and reads it again: shut down before that start,
+// the server would be switched on behind the shutdown, as Power's poweroff
+// knows too.
+func (a *account) afterQueuedStart(ctx context.Context, id, what string, s *hcloud.Server) (*hcloud.Server, error) {
+	if s.Status == hcloud.ServerStatusRunning {
+		return s, nil
+	}
+	waited, err := a.awaitStart(ctx, what, s)
+	if err != nil || !waited {
+		return s, err
+	}
+	return a.managedServer(ctx, id, adapter.PowerShutdown.Verb())
 }
 
 // actionsOf is what the adapter can do to a server now: nothing while an

@@ -159,3 +159,26 @@ func TestMachineActionsFollowTheServer(t *testing.T) {
 		}
 	}
 }
+
+// TestShutdownWaitsForTheQueuedStart: a server off while the start its
+// create queued still runs is shut down only after that start, so the start
+// cannot switch it on behind the shutdown.
+func TestShutdownWaitsForTheQueuedStart(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{OffBeforeStart: true, ActionPolls: 5})
+	a := newTestAccount(t, endpoint)
+	m, err := a.Create(ctxT(t), testCall("web-1"), testRequest("web-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	untilOff(t, a, m.ID)
+	e.ResetStats()
+	if err := a.Power(ctxT(t), m.ID, adapter.PowerShutdown); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.Stats()["POST /servers/{id}/actions/shutdown"]; n != 1 {
+		t.Errorf("sent %d shutdowns, want one after the start", n)
+	}
+	if s, _ := e.Server(mustID(t, m.ID)); s.Status != "off" {
+		t.Errorf("status %s after the shutdown, want off: the queued start ran behind it", s.Status)
+	}
+}

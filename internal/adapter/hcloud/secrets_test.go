@@ -52,9 +52,8 @@ func TestSecretsNeverLeak(t *testing.T) {
 	)
 	e, endpoint := startEmulator(t, emu.Options{Token: token})
 	logs := &textLogger{}
-	noRetry := func(o *options) { o.retry.MaxRetries = 0 }
 	loggedEnv := func(token string) adapter.Env { env := testEnv(token); env.Log = logs; return env }
-	a := newTestAccountWith(t, testSettings(endpoint), loggedEnv(token), noRetry)
+	a := newTestAccountWith(t, testSettings(endpoint), loggedEnv(token))
 
 	var errs []error
 	record := func(err error) {
@@ -92,19 +91,19 @@ func TestSecretsNeverLeak(t *testing.T) {
 	_, err = a.Get(ctxT(t), m.ID)
 	record(err)
 
-	wrong := newTestAccountWith(t, testSettings(endpoint), loggedEnv(wrongToken), noRetry)
+	wrong := newTestAccountWith(t, testSettings(endpoint), loggedEnv(wrongToken))
 	_, err = wrong.Create(ctxT(t), testCall("web-4"), req)
 	record(err)
 	record(wrong.Check(ctxT(t)))
 
-	withNewline := newTestAccountWith(t, testSettings(endpoint), loggedEnv(token+"\nX"), noRetry)
+	withNewline := newTestAccountWith(t, testSettings(endpoint), loggedEnv(token+"\nX"))
 	_, err = withNewline.Get(ctxT(t), m.ID)
 	checkClassified(t, err, adapter.InvalidConfig, "token", []string{"provider://hcloud"})
 	record(err)
 
 	missing := testSettings(endpoint)
 	missing["token"] = "provider://nowhere"
-	_, err = newTestAccountWith(t, missing, loggedEnv(token), noRetry).Get(ctxT(t), m.ID)
+	_, err = newTestAccountWith(t, missing, loggedEnv(token)).Get(ctxT(t), m.ID)
 	checkClassified(t, err, adapter.InvalidConfig, "token", []string{"provider://nowhere"})
 	record(err)
 

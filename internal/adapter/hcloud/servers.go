@@ -22,7 +22,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 	if err != nil {
 		return adapter.Machine{}, err
 	}
-	return toMachine(s), nil
+	return a.machine(ctx, s), nil
 }
 
 func (a *account) server(ctx context.Context, id string) (*hcloud.Server, error) {
@@ -90,6 +90,22 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 		return err
 	}
 	what := verb + " " + describe(s)
+	if action == adapter.PowerOn || action == adapter.PowerOff {
+		if s.Status != hcloud.ServerStatusRunning {
+			// A start its create queued is still to come: on, it is all
+			// that is needed; off, it must be over first, or it would
+			// switch the server on behind the poweroff.
+			waited, err := a.awaitStart(ctx, what, s)
+			if waited && (err != nil || action == adapter.PowerOn) {
+				return err
+			}
+			if waited {
+				if s, err = a.managedServer(ctx, id, verb); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	var act *hcloud.Action
 	switch action {
 	case adapter.PowerOn:
@@ -108,7 +124,14 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 	if err != nil {
 		return fail(what, err)
 	}
-	return a.waitAction(ctx, what, act)
+	if err := a.waitAction(ctx, what, act); err != nil {
+		return err
+	}
+	if action == adapter.PowerOff {
+		// Stopped here: no start is queued behind it.
+		a.starts.done(s.ID)
+	}
+	return nil
 }
 
 // waitAction polls an action on the account's clock until it ends. A failed
@@ -141,17 +164,20 @@ func (a *account) waitAction(ctx context.Context, what string, act *hcloud.Actio
 }
 
 // Update changes name and labels in one PUT, keeping our marks, and writes
-// them when req.Mark asks (the first apply after an import).
-func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) error {
-	s, err := a.server(ctx, id)
+// them when req.Mark asks (the first apply after an import). With
+// req.Current it sends the PUT alone; the PUT answers with the server, which
+// is what it returns.
+func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
+	cur, err := a.current(ctx, id, req.Current)
 	if err != nil {
-		return err
+		return adapter.Machine{}, err
 	}
-	managed, mark := markOf(s)
+	what := "update " + describeMachine(cur)
+	mark := adapter.Mark{Key: cur.Key, Fingerprint: cur.Fingerprint, Claim: cur.Claim}
 	switch {
 	case req.Mark != nil:
 		if !validLabelValue(req.Mark.Key) || !validLabelValue(req.Mark.Fingerprint) || !validLabelValue(req.Mark.Claim) || req.Mark.Key == "" {
-			return adapter.Errorf(adapter.InvalidInput, "update %s: the mark's key, fingerprint and claim must be label values, the key non-empty", describe(s))
+			return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "%s: the mark's key, fingerprint and claim must be label values, the key non-empty", what)
 		}
 		claim := mark.Claim
 		mark = *req.Mark
@@ -159,34 +185,75 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 			// A mark without a claim keeps the one the server has.
 			mark.Claim = claim
 		}
-	case !managed:
-		return adapter.Errorf(adapter.AccessDenied,
-			"%s carries no %s label, so the provider will not change it; import it (`terraform import` or an import block with id %d) to manage it",
-			describe(s), labelManaged, s.ID)
+	case !cur.Managed:
+		return adapter.Machine{}, adapter.Errorf(adapter.AccessDenied,
+			"%s carries no %s label, so the provider will not change it; import it (`terraform import` or an import block with id %s) to manage it",
+			describeMachine(cur), labelManaged, cur.ID)
 	}
-	user := toMachine(s).Labels
+	user := cur.Labels
 	if req.Labels != nil {
 		if err := checkUserLabels(req.Labels); err != nil {
-			return err
+			return adapter.Machine{}, err
 		}
 		user = req.Labels
 	}
 	labels := withMarks(user, mark)
 	opts := hcloud.ServerUpdateOpts{}
-	if req.Name != nil && *req.Name != s.Name {
+	if req.Name != nil && *req.Name != cur.Name {
 		if *req.Name == "" {
-			return adapter.Errorf(adapter.InvalidInput, "update %s: the name must not be empty", describe(s)).WithField("name")
+			return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "%s: the name must not be empty", what).WithField("name")
 		}
 		opts.Name = *req.Name
 	}
-	if !maps.Equal(labels, s.Labels) {
+	if !maps.Equal(labels, labelsOf(cur)) {
 		opts.Labels = labels
 	}
 	if opts.Name == "" && opts.Labels == nil {
-		return nil
+		return cur, nil
 	}
-	_, _, err = a.client.Server.Update(ctx, s, opts)
-	return fail("update "+describe(s), err)
+	n, err := parseID(cur.ID)
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	updated, _, err := a.client.Server.Update(ctx, &hcloud.Server{ID: n}, opts)
+	if err != nil {
+		return adapter.Machine{}, fail(what, err)
+	}
+	if updated == nil {
+		// Not what the API does; a read is the honest answer then.
+		return a.Get(ctx, cur.ID)
+	}
+	return a.machine(ctx, updated), nil
+}
+
+// current is the machine an update starts from: the caller's fresh read, or
+// one of its own.
+func (a *account) current(ctx context.Context, id string, known *adapter.Machine) (adapter.Machine, error) {
+	if known == nil {
+		return a.Get(ctx, id)
+	}
+	if known.ID != id {
+		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "the update of server %s was given server %s as its current state; this is a bug in the provider", id, known.ID)
+	}
+	return *known, nil
+}
+
+// labelsOf is what the API stores for m: its user labels plus the marks it
+// carries, so an update that would write them unchanged is skipped.
+func labelsOf(m adapter.Machine) map[string]string {
+	out := maps.Clone(m.Labels)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for k, v := range map[string]string{labelKey: m.Key, labelFingerprint: m.Fingerprint, labelClaim: m.Claim} {
+		if v != "" {
+			out[k] = v
+		}
+	}
+	if m.Managed {
+		out[labelManaged] = "true"
+	}
+	return out
 }
 
 // List returns every managed server, complete or not at all.
@@ -195,11 +262,7 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]adapter.Machine, 0, len(servers))
-	for _, s := range servers {
-		out = append(out, toMachine(s))
-	}
-	return out, nil
+	return a.machines(ctx, servers), nil
 }
 
 // labelValue is the API's syntax for label values.

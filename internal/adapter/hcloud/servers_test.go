@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,7 +72,7 @@ func TestGetReadsStatusesThroughTheAPI(t *testing.T) {
 func TestGetOnlyNotFoundIsAbsence(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 
 	if _, err := a.Get(ctxT(t), "4199999"); !adapter.IsNotFound(err) {
 		t.Errorf("unknown id: %v, want NotFound", err)
@@ -99,17 +100,42 @@ func TestGetOnlyNotFoundIsAbsence(t *testing.T) {
 	}
 }
 
-func TestTransientFailuresAreRetriedByHcloudGo(t *testing.T) {
+// TestOneRetryLayer: every failure hcloud-go's own retry would resend (a
+// bad gateway, a gateway timeout, a rate limit, a conflict) and those it
+// would not (503) reach the contract after one request, so each attempt of
+// adapter.Retry, on the injected clock, is exactly one request.
+func TestOneRetryLayer(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
 	a := newTestAccount(t, endpoint)
-	e.FailNext("GET", "/servers/{id}", 2, 502, "bad_gateway")
-	if _, err := a.Get(ctxT(t), id); err != nil {
-		t.Errorf("two bad gateways with two retries: %v", err)
-	}
-	e.FailNext("GET", "/servers/{id}", 3, 502, "bad_gateway")
-	if _, err := a.Get(ctxT(t), id); !adapter.Is(err, adapter.Transient) {
-		t.Errorf("three bad gateways with two retries: %v, want Transient", err)
+	for _, f := range []struct {
+		status int
+		code   string
+	}{
+		{502, "bad_gateway"}, {503, "unavailable"}, {504, "timeout"}, {429, "rate_limit_exceeded"}, {409, "conflict"},
+	} {
+		t.Run(f.code, func(t *testing.T) {
+			e.ResetStats()
+			e.FailNext("GET", "/servers/{id}", 2, f.status, f.code)
+			if _, err := a.Get(ctxT(t), id); err == nil {
+				t.Fatalf("%d %s answered once: Get succeeded, so the failure was retried below the contract", f.status, f.code)
+			}
+			if got := e.Stats()["GET /servers/{id}"]; got != 1 {
+				t.Fatalf("one Get sent %d requests after a %d %s, want 1", got, f.status, f.code)
+			}
+			attempts := 0
+			err := adapter.Retry(ctxT(t), instantClock{}, adapter.DefaultBackoff, "read", func(ctx context.Context) error {
+				attempts++
+				_, err := a.Get(ctx, id)
+				return err
+			})
+			if err != nil {
+				t.Fatalf("the contract's retry did not ride out the second failure: %v", err)
+			}
+			if got := e.Stats()["GET /servers/{id}"]; attempts != 2 || got != 3 {
+				t.Errorf("%d contract attempt(s) sent %d requests after the first Get, want 2 and 2", attempts, got-1)
+			}
+		})
 	}
 }
 
@@ -127,7 +153,7 @@ func TestUnauthorizedIsAccessDenied(t *testing.T) {
 
 func TestRateLimitCarriesRetryAfter(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 	e.SetRateLimit(2, time.Hour)
 	var err error
 	for range 3 {
@@ -163,10 +189,11 @@ func TestDeleteAndPowerRefuseUnmarked(t *testing.T) {
 	raw := e.AddServer(emu.Server{Name: "hand-made"})
 	id := strconv.FormatInt(raw, 10)
 	a := newTestAccount(t, endpoint)
+	_, errUpdate := a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{"x": "y"}})
 	for what, err := range map[string]error{
 		"delete":    a.Delete(ctxT(t), id),
 		"power off": a.Power(ctxT(t), id, adapter.PowerOff),
-		"update":    a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{"x": "y"}}),
+		"update":    errUpdate,
 	} {
 		if !adapter.Is(err, adapter.AccessDenied) {
 			t.Errorf("%s: %v, want AccessDenied", what, err)
@@ -192,12 +219,16 @@ func TestUpdateMarksAnImportedServer(t *testing.T) {
 	id := strconv.FormatInt(raw, 10)
 	a := newTestAccount(t, endpoint)
 	mark := adapter.Mark{Key: testCall("imported").IdempotencyKey, Fingerprint: adapter.Fingerprint(testRequest("imported"))}
-	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Mark: &mark}); err != nil {
+	answered, err := a.Update(ctxT(t), id, adapter.UpdateRequest{Mark: &mark})
+	if err != nil {
 		t.Fatal(err)
 	}
 	m, err := a.Get(ctxT(t), id)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(answered, m) {
+		t.Errorf("the update answered %+v, a read shows %+v", answered, m)
 	}
 	if !m.Managed || m.Key != mark.Key || m.Fingerprint != mark.Fingerprint || m.Labels["team"] != "a" {
 		t.Errorf("after marking: %+v", m)
@@ -206,7 +237,7 @@ func TestUpdateMarksAnImportedServer(t *testing.T) {
 		t.Errorf("List = %v, %v; want the marked server", ms, err)
 	}
 	name := "renamed"
-	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
+	if _, err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := e.Server(raw)
@@ -214,15 +245,51 @@ func TestUpdateMarksAnImportedServer(t *testing.T) {
 		t.Errorf("after update: %+v", s)
 	}
 	puts := e.Stats()["PUT /servers/{id}"]
-	if err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
+	if _, err := a.Update(ctxT(t), id, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"team": "b"}}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Stats()["PUT /servers/{id}"] != puts {
 		t.Error("an update that changes nothing still called the API")
 	}
-	err = a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{labelKey: "forged"}})
+	_, err = a.Update(ctxT(t), id, adapter.UpdateRequest{Labels: map[string]string{labelKey: "forged"}})
 	if !adapter.Is(err, adapter.InvalidInput) {
 		t.Errorf("forging a mark: %v, want InvalidInput", err)
+	}
+}
+
+// TestUpdateFromTheCallersRead: given the machine the caller has just read,
+// an update is its one PUT, and answers with the server the PUT returned; an
+// update that would change nothing sends nothing.
+func TestUpdateFromTheCallersRead(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccount(t, endpoint)
+	created, err := a.Create(ctxT(t), testCall("web-1"), testRequest("web-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := a.Get(ctxT(t), created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ResetStats()
+	name := "web-2"
+	mark := adapter.Mark{Key: testCall(name).IdempotencyKey, Fingerprint: cur.Fingerprint}
+	got, err := a.Update(ctxT(t), cur.ID, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"env": "prod"}, Mark: &mark, Current: &cur})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats := e.Stats(); stats["PUT /servers/{id}"] != 1 || len(stats) != 1 {
+		t.Errorf("an update from the caller's read sent %v, want one PUT alone", stats)
+	}
+	s, _ := e.Server(mustID(t, cur.ID))
+	if got.Name != "web-2" || s.Name != "web-2" || got.Labels["env"] != "prod" || s.Labels["env"] != "prod" ||
+		got.Key != mark.Key || s.Labels[labelKey] != mark.Key || got.Claim != cur.Claim || !got.Managed {
+		t.Errorf("update answered %+v; the server is %+v", got, s)
+	}
+	e.ResetStats()
+	again, err := a.Update(ctxT(t), cur.ID, adapter.UpdateRequest{Name: &name, Labels: map[string]string{"env": "prod"}, Mark: &mark, Current: &got})
+	if err != nil || len(e.Stats()) != 0 || !reflect.DeepEqual(again, got) {
+		t.Errorf("an update that changes nothing: %v, sent %v, answered %+v", err, e.Stats(), again)
 	}
 }
 
@@ -317,7 +384,7 @@ func TestPowerHonoursTheContext(t *testing.T) {
 
 func TestListFollowsEveryPage(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 	for i := range 5 {
 		n := "m-" + strconv.Itoa(i)
 		if _, err := a.Create(ctxT(t), testCall(n), testRequest(n)); err != nil {
@@ -348,7 +415,6 @@ func TestListFollowsEveryPage(t *testing.T) {
 func TestListFailingMidwayIsAnError(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	a := newTestAccount(t, endpoint, func(o *options) {
-		o.retry.MaxRetries = 0
 		o.transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
 			// Pages are read concurrently: fail page 2 itself, not
 			// whichever request reaches the emulator next.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -23,8 +25,8 @@ import (
 // fresh bound: the wait was the bound itself. When the second attempt gets
 // no answer either, the failure is requestTimeout, which is not a context
 // error (the caller's context is still alive, so it is Transient, not a
-// cancellation) and carries adapter.ErrNoAnswer, so neither hcloud-go's
-// retry nor the Terraform layer's sends it again: a silent endpoint costs
+// cancellation) and carries adapter.ErrNoAnswer, so the Terraform layer's
+// retry does not send it again: a silent endpoint costs
 // an operation two bounds, not one per retry until the timeout.
 type authTransport struct {
 	base     http.RoundTripper
@@ -32,6 +34,8 @@ type authTransport struct {
 	ref      string
 	timeout  time.Duration
 	endpoint string // for messages: the account's endpoint, redacted
+	// budget, when set, learns the rate budget every answer reports.
+	budget *rateBudget
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -84,6 +88,9 @@ func (t *authTransport) send(req *http.Request, token string) (*http.Response, e
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		resp.ContentLength = int64(len(body))
+		if t.budget != nil {
+			t.budget.observe(resp.Header)
+		}
 	}
 	if err != nil {
 		return nil, t.timedOut(req.Context(), ctx, err, false)
@@ -113,8 +120,8 @@ func refuseRedirect(endpoint string) func(*http.Request, []*http.Request) error 
 }
 
 // requestTimeout is a request that ran out of its own bound. It is not a
-// net.Error with Timeout() true, so hcloud-go's own retry leaves it alone:
-// the transport has already sent it a second time.
+// net.Error with Timeout() true, so no retry keyed on network timeouts
+// sends it again: the transport has already sent it a second time.
 type requestTimeout struct {
 	after    time.Duration
 	endpoint string
@@ -182,4 +189,29 @@ func idempotent(method string) bool {
 		return true
 	}
 	return false
+}
+
+// rateBudget is the API's request budget as its last answer reported it in
+// RateLimit-Remaining and RateLimit-Limit.
+type rateBudget struct {
+	mu               sync.Mutex
+	remaining, limit int
+	seen             bool
+}
+
+func (b *rateBudget) observe(h http.Header) {
+	limit, errL := strconv.Atoi(h.Get("RateLimit-Limit"))
+	remaining, errR := strconv.Atoi(h.Get("RateLimit-Remaining"))
+	if errL != nil || errR != nil || limit <= 0 {
+		return
+	}
+	b.mu.Lock()
+	b.remaining, b.limit, b.seen = remaining, limit, true
+	b.mu.Unlock()
+}
+
+func (b *rateBudget) get() (remaining, limit int, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.remaining, b.limit, b.seen
 }

@@ -25,7 +25,7 @@ func TestTransportKeepsConnectionErrors(t *testing.T) {
 	}
 	endpoint := "http://" + l.Addr().String() + "/v1"
 	l.Close()
-	a := newTestAccount(t, endpoint, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccount(t, endpoint)
 	_, err = a.Get(ctxT(t), "42")
 	if !adapter.Is(err, adapter.Transient) || adapter.NoAnswer(err) {
 		t.Fatalf("err = %v, want Transient that is not a silence", err)
@@ -49,7 +49,7 @@ func TestTransportErrorsRedactTheEndpoint(t *testing.T) {
 	logs := &textLogger{}
 	env := testEnv(testToken)
 	env.Log = logs
-	a := newTestAccountWith(t, testSettings(endpoint), env, func(o *options) { o.retry.MaxRetries = 0 })
+	a := newTestAccountWith(t, testSettings(endpoint), env)
 	_, errList := a.ListOffers(ctxT(t), adapter.Query{})
 	errCheck := a.Check(ctxT(t))
 	for _, err := range []error{errList, errCheck} {

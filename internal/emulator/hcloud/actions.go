@@ -147,6 +147,15 @@ func (e *Emulator) finishLocked(a *action, now time.Time) {
 		return
 	}
 	a.status, a.progress = "success", 100
+	if e.opts.OffBeforeStart {
+		// The actions queued behind this one begin now: polls and time
+		// before do not count towards them.
+		for _, b := range e.running {
+			if b.after == a && b.status == "running" {
+				b.started, b.polls = now, 0
+			}
+		}
+	}
 	if s == nil {
 		return
 	}

@@ -260,3 +260,46 @@ func TestImmediateActions(t *testing.T) {
 		t.Errorf("action %s, server %s; want both done at once", res.Action.Status, res.Server.Status)
 	}
 }
+
+// TestOffBeforeStart: with OffBeforeStart a create that starts its server
+// shows the server off, its start_server still running, between the two
+// actions; the start then runs its own polls and leaves the server running.
+func TestOffBeforeStart(t *testing.T) {
+	_, c, _ := start(t, emulator.Options{OffBeforeStart: true, ActionPolls: 2})
+	res, _, err := c.Server.Create(ctx(t), hcloud.ServerCreateOpts{
+		Name: "queued", ServerType: &hcloud.ServerType{Name: "cx22"}, Image: &hcloud.Image{Name: "ubuntu-24.04"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.NextActions) != 1 || res.NextActions[0].Command != "start_server" || res.NextActions[0].Status != hcloud.ActionStatusRunning {
+		t.Fatalf("next actions %+v, want one running start_server", res.NextActions)
+	}
+	status := func() hcloud.ServerStatus {
+		t.Helper()
+		srv, _, err := c.Server.GetByID(ctx(t), res.Server.ID)
+		if err != nil || srv == nil {
+			t.Fatalf("read server: %v %v", srv, err)
+		}
+		return srv.Status
+	}
+	// Two reads finish create_server; start_server begins only then.
+	if got := status(); got != hcloud.ServerStatusInitializing {
+		t.Errorf("status %s during create_server, want initializing", got)
+	}
+	if got := status(); got != hcloud.ServerStatusOff {
+		t.Errorf("status %s between create_server and start_server, want off", got)
+	}
+	acts, _, err := c.Action.List(ctx(t), hcloud.ActionListOpts{ID: []int64{res.Action.ID, res.NextActions[0].ID}})
+	if err != nil || len(acts) != 2 {
+		t.Fatalf("actions %v %v", acts, err)
+	}
+	for _, a := range acts {
+		if want := map[string]hcloud.ActionStatus{"create_server": hcloud.ActionStatusSuccess, "start_server": hcloud.ActionStatusRunning}[a.Command]; a.Status != want {
+			t.Errorf("%s is %s in the window, want %s", a.Command, a.Status, want)
+		}
+	}
+	if got := status(); got != hcloud.ServerStatusRunning {
+		t.Errorf("status %s after start_server's own two polls, want running", got)
+	}
+}

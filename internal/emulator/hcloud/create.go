@@ -237,7 +237,9 @@ func (e *Emulator) createServer(w http.ResponseWriter, r *http.Request) {
 	create.onSuccess, create.onFailure = "off", "off"
 	next := []*action{}
 	if start {
-		create.onSuccess = "starting"
+		if !e.opts.OffBeforeStart {
+			create.onSuccess = "starting"
+		}
 		a := e.startActionLocked(s, "start_server", now)
 		a.after, a.onSuccess, a.onFailure = create, "running", "off"
 		next = append(next, a)

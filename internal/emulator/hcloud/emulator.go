@@ -11,7 +11,6 @@ package hcloud
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"net"
 	"net/http"
@@ -30,6 +29,10 @@ const BasePath = "/v1"
 type Options struct {
 	// Token is the bearer token the API accepts; empty accepts any request.
 	Token string
+	// ReadOnlyToken, when set, is a second token that may only read: every
+	// request with it other than GET is refused with 403 forbidden, as the
+	// real API refuses a read-only token's writes.
+	ReadOnlyToken string
 	// Latency delays every API request; a request whose client gives up
 	// meanwhile is never served (the faults' delay_if_connected).
 	Latency time.Duration
@@ -42,6 +45,13 @@ type Options struct {
 	// ActionDuration, when positive, finishes actions after this much wall
 	// time instead of after ActionPolls reads.
 	ActionDuration time.Duration
+	// OffBeforeStart shows what the real API may show between the two
+	// actions of a create that starts its server: create_server leaves the
+	// server off, and start_server, the create's next action, runs only from
+	// then on (ActionPolls further polls, or ActionDuration). Reads in that
+	// window see status off while start_server is still running. Without it
+	// the server goes from initializing straight to starting.
+	OffBeforeStart bool
 }
 
 // Emulator is the Hetzner Cloud API in memory. It is safe for concurrent
@@ -61,6 +71,9 @@ type Emulator struct {
 	lastID       map[string]int64
 	addrs        addressPool
 	actionFaults []actionFault
+
+	tokenMu       sync.RWMutex
+	readOnlyToken string
 }
 
 // New returns an emulator with the fixed catalog and no servers.
@@ -77,6 +90,8 @@ func New(opts Options) *Emulator {
 		// Each kind of id counts in its own range, so a test or client that
 		// confuses an action id with a server id fails instead of passing.
 		lastID: map[string]int64{"server": 4_200_000, "action": 9_100_000, "primary_ip": 51_000_000, "ssh_key": 2_300_000},
+
+		readOnlyToken: opts.ReadOnlyToken,
 	}
 	e.mux = http.NewServeMux()
 	e.routes()
@@ -125,8 +140,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
-	if !e.authorized(r) {
-		writeError(w, errUnauthorized)
+	if e.authorize(w, r) {
 		return
 	}
 	h, pattern := e.mux.Handler(r)
@@ -145,14 +159,6 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 	// Serve through the mux rather than h: only the mux sets the path
 	// values the handlers read.
 	e.mux.ServeHTTP(w, r)
-}
-
-func (e *Emulator) authorized(r *http.Request) bool {
-	if e.opts.Token == "" {
-		return true
-	}
-	want := []byte("Bearer " + e.opts.Token)
-	return subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) == 1
 }
 
 func correlationID() string {
@@ -257,6 +263,14 @@ func (e *Emulator) pageSize() int {
 		return n
 	}
 	return maxPerPage
+}
+
+// SetOffBeforeStart switches Options.OffBeforeStart for the creates that
+// follow.
+func (e *Emulator) SetOffBeforeStart(on bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.opts.OffBeforeStart = on
 }
 
 // Stats returns request counts keyed "METHOD /route", e.g.

@@ -1,0 +1,124 @@
+package acctest
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+)
+
+const managedLabel = "compute.seedcompute.io/managed"
+
+// The sweeper deletes a machine only when it has both the test prefix and
+// the managed mark; a prefixed machine someone made by hand, and a managed
+// machine of anyone's real configuration, stay.
+func TestSweepDeletesOnlyPrefixedManagedMachines(t *testing.T) {
+	t.Setenv(TokenEnv, Token)
+	tg := NewTarget(t)
+	e := tg.Emulator()
+	managed := map[string]string{managedLabel: "true"}
+	e.AddServer(emu.Server{Name: "tfacc-left-1", Labels: managed})
+	e.AddServer(emu.Server{Name: "tfacc-by-hand", Labels: map[string]string{"team": "edge"}})
+	e.AddServer(emu.Server{Name: "web-1", Labels: managed})
+	e.AddServer(emu.Server{Name: "web-tfacc-2", Labels: managed})
+
+	a, err := tg.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	swept, err := Sweep(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(swept, []string{"tfacc-left-1"}) {
+		t.Errorf("swept %v, want only tfacc-left-1", swept)
+	}
+	var left []string
+	for _, s := range e.Live() {
+		left = append(left, s.Name)
+	}
+	slices.Sort(left)
+	if want := []string{"tfacc-by-hand", "web-1", "web-tfacc-2"}; !slices.Equal(left, want) {
+		t.Errorf("left %v, want %v", left, want)
+	}
+	if n := e.Stats()["DELETE /servers/{id}"]; n != 1 {
+		t.Errorf("%d deletes sent, want 1", n)
+	}
+
+	// A second sweep finds nothing left to do.
+	if swept, err := Sweep(ctx, a); err != nil || len(swept) != 0 {
+		t.Errorf("second sweep: %v %v", swept, err)
+	}
+}
+
+// A sweep that cannot list the project fails instead of sweeping less.
+func TestSweepFailsOnAFailedListing(t *testing.T) {
+	t.Setenv(TokenEnv, Token)
+	tg := NewTarget(t)
+	tg.Emulator().AddServer(emu.Server{Name: "tfacc-left-1", Labels: map[string]string{managedLabel: "true"}})
+	tg.Emulator().FailNext("GET", "/servers", 10, 401, "unauthorized")
+	a, err := tg.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if swept, err := Sweep(context.Background(), a); err == nil || len(swept) != 0 {
+		t.Errorf("sweep over a failing listing: %v %v, want an error", swept, err)
+	}
+}
+
+func TestSelectTarget(t *testing.T) {
+	for _, c := range []struct {
+		env      map[string]string
+		kind     TargetKind
+		endpoint string
+	}{
+		{map[string]string{}, InProcess, ""},
+		// A token or endpoint alone never leaves the in-process emulator.
+		{map[string]string{RealTokenEnv: "x"}, InProcess, ""},
+		{map[string]string{EndpointEnv: "http://127.0.0.1:8080/v1"}, InProcess, ""},
+		{map[string]string{"TF_ACC": "1"}, InProcess, ""},
+		{map[string]string{"TF_ACC": "1", RealTokenEnv: "x"}, RealAPI, ""},
+		{map[string]string{"TF_ACC": "1", EndpointEnv: "http://127.0.0.1:8080/v1"}, Standalone, "http://127.0.0.1:8080/v1"},
+		// An endpoint wins over a token: the token is that API's.
+		{map[string]string{"TF_ACC": "1", RealTokenEnv: "x", EndpointEnv: "http://127.0.0.1:8080/v1"}, Standalone, "http://127.0.0.1:8080/v1"},
+	} {
+		kind, endpoint := SelectTarget(func(k string) string { return c.env[k] })
+		if kind != c.kind || endpoint != c.endpoint {
+			t.Errorf("%v: %s %q, want %s %q", c.env, kind, endpoint, c.kind, c.endpoint)
+		}
+	}
+}
+
+// fakeAccount lists what it is given and records deletes, so Sweep's own
+// rule is tested apart from the adapter's listing, which already holds
+// managed machines only.
+type fakeAccount struct {
+	adapter.Adapter
+	machines []adapter.Machine
+	deleted  []string
+}
+
+func (f *fakeAccount) Kind() string                                    { return "fake" }
+func (f *fakeAccount) List(context.Context) ([]adapter.Machine, error) { return f.machines, nil }
+func (f *fakeAccount) Delete(_ context.Context, id string) error {
+	f.deleted = append(f.deleted, id)
+	return nil
+}
+
+func TestSweepChecksTheMarkItself(t *testing.T) {
+	f := &fakeAccount{machines: []adapter.Machine{
+		{ID: "1", Name: "tfacc-a", Managed: true, State: adapter.StateRunning},
+		{ID: "2", Name: "tfacc-b", Managed: false, State: adapter.StateRunning},
+		{ID: "3", Name: "tfacc-c", Managed: true, State: adapter.StateDeleting},
+		{ID: "4", Name: "b-tfacc-d", Managed: true, State: adapter.StateRunning},
+	}}
+	swept, err := Sweep(context.Background(), f)
+	if err != nil || !slices.Equal(swept, []string{"tfacc-a"}) || !slices.Equal(f.deleted, []string{"1"}) {
+		t.Errorf("swept %v deleted %v err %v, want only tfacc-a (id 1)", swept, f.deleted, err)
+	}
+}

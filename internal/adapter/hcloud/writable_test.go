@@ -1,0 +1,68 @@
+package hcloud
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+)
+
+// A read-only token passes every listing a plan makes; only the check's
+// write probe tells it apart, on the token, with the way out.
+func TestCheckRefusesAReadOnlyToken(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ReadOnlyToken: "read-only-7c1d"})
+	a := newTestAccountWith(t, testSettings(endpoint), testEnv("read-only-7c1d"))
+	if _, err := a.List(ctxT(t)); err != nil {
+		t.Fatalf("a read-only token may list: %v", err)
+	}
+	err := a.Check(ctxT(t))
+	checkClassified(t, err, adapter.AccessDenied, "token", []string{"read-only", "cannot create servers", "Read & Write API token"})
+	if strings.Contains(err.Error(), "read-only-7c1d") {
+		t.Errorf("the error holds the token: %v", err)
+	}
+	if n := e.Stats()["PUT /ssh_keys/{id}"]; n != 1 {
+		t.Errorf("the probe was sent %d times, want once", n)
+	}
+}
+
+// The probe changes nothing with a read-write token either: no key or
+// server appears, and none is written.
+func TestCheckProbeChangesNothing(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccount(t, endpoint)
+	pub := "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ci@example"
+	if _, _, err := a.client.SSHKey.Create(ctxT(t), hcloud.SSHKeyCreateOpts{Name: "ci", PublicKey: pub, Labels: map[string]string{"k": "v"}}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := a.client.SSHKey.All(ctxT(t))
+	e.ResetStats()
+	if err := a.Check(ctxT(t)); err != nil {
+		t.Fatalf("Check with a read-write token: %v", err)
+	}
+	after, _ := a.client.SSHKey.All(ctxT(t))
+	if len(before) != 1 || !reflect.DeepEqual(after, before) || len(e.Servers()) != 0 {
+		t.Errorf("the probe changed the project: keys %+v -> %+v, servers %+v", before, after, e.Servers())
+	}
+	for route, n := range e.Stats() {
+		if !strings.HasPrefix(route, "GET ") && route != "PUT /ssh_keys/{id}" {
+			t.Errorf("Check sent %d %s", n, route)
+		}
+	}
+}
+
+// A probe that meets a failing API is no verdict on the token: Check
+// returns the failure for the health check to retry.
+func TestCheckProbeFailureIsTransient(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	a := newTestAccount(t, endpoint)
+	e.FailNext("PUT", "/ssh_keys/{id}", 1, 503, "unavailable")
+	err := a.Check(ctxT(t))
+	checkClassified(t, err, adapter.Transient, "", []string{"prove that the token may write"})
+	if err := a.Check(ctxT(t)); err != nil {
+		t.Errorf("Check once the API answers: %v", err)
+	}
+}
