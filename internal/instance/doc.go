@@ -4,7 +4,10 @@
 // plan time; creates idempotently (the key comes from the account's scope
 // and the name, so an interrupted apply that is simply run again finds its
 // machine), saves the id before waiting, reads through the account's shared
-// listing, and deletes only what carries the provider's mark.
+// listing, and deletes only what carries the provider's mark. Power goes one
+// way (power.go): off is a graceful shutdown bounded by shutdown_timeout,
+// then a hard poweroff; a change of triggers_restart (restart.go) is a
+// reboot bounded the same way, then a reset.
 //
 // It imports internal/adapter, internal/tfdiag and internal/tftimeouts, never
 // a concrete adapter.
