@@ -69,10 +69,8 @@ type toyAccount struct {
 	secrets     adapter.Secrets
 }
 
-func (a *toyAccount) Kind() string { return "toy" }
-func (a *toyAccount) Capabilities() adapter.Capabilities {
-	return adapter.Capabilities{adapter.CapList, adapter.CapUpdate}
-}
+func (a *toyAccount) Kind() string                       { return "toy" }
+func (a *toyAccount) Capabilities() adapter.Capabilities { return toyCapabilities }
 
 func (a *toyAccount) auth(ctx context.Context) error {
 	if v, err := a.secrets.Resolve(ctx, a.key); err != nil || v != acctest.Token {
@@ -126,10 +124,16 @@ func (a *toyAccount) Get(ctx context.Context, id string) (adapter.Machine, error
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	m, ok := a.machines[id]
-	if !ok {
+	if _, ok := a.machines[id]; !ok {
 		return adapter.Machine{}, adapter.Errorf(adapter.NotFound, "no toy machine %s", id)
 	}
+	return a.readLocked(id), nil
+}
+
+// readLocked is one read of a machine, by Get or List alike: a machine
+// being switched reads pending once, then settles.
+func (a *toyAccount) readLocked(id string) adapter.Machine {
+	m := a.machines[id]
 	if to, ok := a.switching[id]; ok {
 		delete(a.switching, id)
 		m.State = to
@@ -137,7 +141,7 @@ func (a *toyAccount) Get(ctx context.Context, id string) (adapter.Machine, error
 		a.machines[id] = m
 		m.State, m.RawState = adapter.StatePending, "turning"
 	}
-	return m, nil
+	return m
 }
 
 func (a *toyAccount) Power(ctx context.Context, id string, action adapter.PowerAction) error {
@@ -160,23 +164,23 @@ func (a *toyAccount) List(ctx context.Context) ([]adapter.Machine, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var out []adapter.Machine
-	for _, m := range a.machines {
+	for id, m := range a.machines {
 		if m.Managed {
-			out = append(out, m)
+			out = append(out, a.readLocked(id))
 		}
 	}
 	return out, nil
 }
 
-func (a *toyAccount) Update(ctx context.Context, id string, req adapter.UpdateRequest) error {
+func (a *toyAccount) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
 	if err := a.auth(ctx); err != nil {
-		return err
+		return adapter.Machine{}, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	m, ok := a.machines[id]
 	if !ok {
-		return adapter.Errorf(adapter.NotFound, "no toy machine %s", id)
+		return adapter.Machine{}, adapter.Errorf(adapter.NotFound, "no toy machine %s", id)
 	}
 	if req.Name != nil {
 		m.Name = *req.Name
@@ -188,7 +192,7 @@ func (a *toyAccount) Update(ctx context.Context, id string, req adapter.UpdateRe
 		m.Managed, m.Key, m.Fingerprint, m.Claim = true, req.Mark.Key, req.Mark.Fingerprint, req.Mark.Claim
 	}
 	a.machines[id] = m
-	return nil
+	return m, nil
 }
 
 func (a *toyAccount) Delete(ctx context.Context, id string) error {
