@@ -126,10 +126,17 @@ func (a *toyAccount) Get(ctx context.Context, id string) (adapter.Machine, error
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	m, ok := a.machines[id]
-	if !ok {
+	if _, ok := a.machines[id]; !ok {
 		return adapter.Machine{}, adapter.Errorf(adapter.NotFound, "no toy machine %s", id)
 	}
+	return a.observe(id), nil
+}
+
+// observe is what a read sees, Get and List alike: a machine whose power is
+// switching shows pending once, then the state it switched to, so a wait
+// that does not read again never sees it settle. Called with a.mu held.
+func (a *toyAccount) observe(id string) adapter.Machine {
+	m := a.machines[id]
 	if to, ok := a.switching[id]; ok {
 		delete(a.switching, id)
 		m.State = to
@@ -137,7 +144,7 @@ func (a *toyAccount) Get(ctx context.Context, id string) (adapter.Machine, error
 		a.machines[id] = m
 		m.State, m.RawState = adapter.StatePending, "turning"
 	}
-	return m, nil
+	return m
 }
 
 func (a *toyAccount) Power(ctx context.Context, id string, action adapter.PowerAction) error {
@@ -160,23 +167,31 @@ func (a *toyAccount) List(ctx context.Context) ([]adapter.Machine, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var out []adapter.Machine
-	for _, m := range a.machines {
+	for id, m := range a.machines {
 		if m.Managed {
-			out = append(out, m)
+			out = append(out, a.observe(id))
 		}
 	}
 	return out, nil
 }
 
-func (a *toyAccount) Update(ctx context.Context, id string, req adapter.UpdateRequest) error {
+// The toy keeps every optional interface it declares: a signature that drifts
+// from the contract's must fail to compile, not quietly lose a capability.
+var (
+	_ adapter.Updater = (*toyAccount)(nil)
+	_ adapter.Powerer = (*toyAccount)(nil)
+	_ adapter.Lister  = (*toyAccount)(nil)
+)
+
+func (a *toyAccount) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
 	if err := a.auth(ctx); err != nil {
-		return err
+		return adapter.Machine{}, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	m, ok := a.machines[id]
 	if !ok {
-		return adapter.Errorf(adapter.NotFound, "no toy machine %s", id)
+		return adapter.Machine{}, adapter.Errorf(adapter.NotFound, "no toy machine %s", id)
 	}
 	if req.Name != nil {
 		m.Name = *req.Name
@@ -188,7 +203,7 @@ func (a *toyAccount) Update(ctx context.Context, id string, req adapter.UpdateRe
 		m.Managed, m.Key, m.Fingerprint, m.Claim = true, req.Mark.Key, req.Mark.Fingerprint, req.Mark.Claim
 	}
 	a.machines[id] = m
-	return nil
+	return m, nil
 }
 
 func (a *toyAccount) Delete(ctx context.Context, id string) error {
