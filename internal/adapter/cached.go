@@ -66,15 +66,34 @@ func (c *Cached) Get(ctx context.Context, id string) (Machine, error) {
 			return m, nil
 		}
 	}
-	if err == nil && NoAnswer(l.err) {
-		// The backend did not answer the listing at all: a direct read
-		// would wait out the same silence for nothing. An error, never
-		// absence.
+	if err == nil && listingSpeaksForAll(l.err) {
+		// What failed the listing fails a direct read as well: a
+		// backend that did not answer at all, asks every client to slow
+		// down, or refuses the credentials. Falling back to one read per
+		// machine would multiply the requests against a backend already
+		// limiting them; the caller's retry waits and lists again. An
+		// error, never absence.
 		return Machine{}, l.err
 	}
 	// Not listed, or the listing failed: a failed listing is never absence,
 	// so ask for the one machine directly.
 	return c.Adapter.Get(ctx, id)
+}
+
+// listingSpeaksForAll reports whether a failed listing's error would fail
+// any other request of the account too.
+func listingSpeaksForAll(err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case NoAnswer(err):
+		return true
+	}
+	switch CodeOf(err) {
+	case RateLimited, AccessDenied:
+		return true
+	}
+	return false
 }
 
 // Fresh reads one machine directly, bypassing the listing: the read an

@@ -219,6 +219,31 @@ func TestCachedSilentListingIsNotAskedAgain(t *testing.T) {
 	}
 }
 
+// TestCachedLimitedListingIsNotFannedOut: a listing refused for the rate
+// limit or the credentials fails each read with that error, never absence,
+// and without one direct read per machine against a backend already
+// refusing requests.
+func TestCachedLimitedListingIsNotFannedOut(t *testing.T) {
+	for name, listErr := range map[string]error{
+		"rate limited":  Errorf(RateLimited, "429"),
+		"access denied": Errorf(AccessDenied, "401"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := &fakeAdapter{machines: map[string]Machine{"1": {ID: "1"}, "2": {ID: "2"}}, listErr: listErr}
+			c := NewCached(f, &fakeClock{}, time.Minute)
+			for _, id := range []string{"1", "2"} {
+				_, err := c.Get(context.Background(), id)
+				if CodeOf(err) != CodeOf(listErr) || IsNotFound(err) {
+					t.Fatalf("Get(%s) = %v, want the listing's %v", id, err, CodeOf(listErr))
+				}
+			}
+			if f.gets.Load() != 0 {
+				t.Fatalf("%d direct reads after a %s listing, want none", f.gets.Load(), name)
+			}
+		})
+	}
+}
+
 func TestCachedOffersOncePerQuery(t *testing.T) {
 	f := &fakeAdapter{}
 	c := NewCached(f, nil, 0)

@@ -69,7 +69,9 @@ type toyAccount struct {
 	secrets     adapter.Secrets
 }
 
-func (a *toyAccount) Kind() string                       { return "toy" }
+func (a *toyAccount) Kind() string { return "toy" }
+// Capabilities are the definition's: the contract refuses what an adapter
+// does not declare itself.
 func (a *toyAccount) Capabilities() adapter.Capabilities { return toyCapabilities }
 
 func (a *toyAccount) auth(ctx context.Context) error {
@@ -127,12 +129,13 @@ func (a *toyAccount) Get(ctx context.Context, id string) (adapter.Machine, error
 	if _, ok := a.machines[id]; !ok {
 		return adapter.Machine{}, adapter.Errorf(adapter.NotFound, "no toy machine %s", id)
 	}
-	return a.readLocked(id), nil
+	return a.observe(id), nil
 }
 
-// readLocked is one read of a machine, by Get or List alike: a machine
-// being switched reads pending once, then settles.
-func (a *toyAccount) readLocked(id string) adapter.Machine {
+// observe is what a read sees, Get and List alike: a machine whose power is
+// switching shows pending once, then the state it switched to, so a wait
+// that does not read again never sees it settle. Called with a.mu held.
+func (a *toyAccount) observe(id string) adapter.Machine {
 	m := a.machines[id]
 	if to, ok := a.switching[id]; ok {
 		delete(a.switching, id)
@@ -166,11 +169,19 @@ func (a *toyAccount) List(ctx context.Context) ([]adapter.Machine, error) {
 	var out []adapter.Machine
 	for id, m := range a.machines {
 		if m.Managed {
-			out = append(out, a.readLocked(id))
+			out = append(out, a.observe(id))
 		}
 	}
 	return out, nil
 }
+
+// The toy keeps every optional interface it declares: a signature that drifts
+// from the contract's must fail to compile, not quietly lose a capability.
+var (
+	_ adapter.Updater = (*toyAccount)(nil)
+	_ adapter.Powerer = (*toyAccount)(nil)
+	_ adapter.Lister  = (*toyAccount)(nil)
+)
 
 func (a *toyAccount) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
 	if err := a.auth(ctx); err != nil {
