@@ -70,6 +70,7 @@ type toyAccount struct {
 }
 
 func (a *toyAccount) Kind() string { return "toy" }
+
 // Capabilities are the definition's: the contract refuses what an adapter
 // does not declare itself.
 func (a *toyAccount) Capabilities() adapter.Capabilities { return toyCapabilities }
