@@ -39,6 +39,11 @@ type Config struct {
 	RateLimitCode string
 	// Now is the clock of the rate-limit budget; time.Now if nil.
 	Now func() time.Time
+	// Control adds the wrapped API's own control routes, keyed "METHOD
+	// /route" below ControlPrefix (e.g. "POST /actions"), for settings only
+	// that API knows of. Like the middleware's own, they are neither counted
+	// nor faulted.
+	Control map[string]http.Handler
 }
 
 // Middleware is an http.Handler that wraps an emulator. It is safe for
