@@ -40,7 +40,7 @@ if [[ -z "$tf" ]]; then
 	fi
 fi
 command -v "$tf" >/dev/null 2>&1 || die "TERRAFORM=$tf is not a command on PATH; set TERRAFORM to terraform, tofu or the path of one, or unset it"
-command -v go >/dev/null 2>&1 || die "go is not on PATH; install Go >= 1.26 (it lives in /usr/local/go/bin on the project's machines)"
+command -v go >/dev/null 2>&1 || die "go is not on PATH; install Go 1.26.8 or later (the version go.mod requires) and put its bin directory, such as /usr/local/go/bin, on PATH"
 command -v curl >/dev/null 2>&1 || die "curl is not on PATH; it reads the emulator's request counts (apt-get install curl)"
 
 # Checked before anything is built, so a typo costs no build and the message

@@ -68,9 +68,10 @@ pkgs=${TESTACC_PKGS:-./internal/account ./internal/instance ./internal/offers}
 make --no-print-directory testacc COMPUTE_TEST_ENDPOINT="$endpoint" HCLOUD_TOKEN="$token" TESTACC_RUN="$run" TESTACC_PKGS="$pkgs"
 
 # Every test destroyed what it made. The sweep then meets what an interrupted
-# run leaves: a managed machine with the test prefix, which must go, beside a
-# prefixed one made by hand and a managed one of someone's configuration,
-# which must stay.
+# run leaves: a managed machine with the test prefix and the test label, which
+# must go, beside a prefixed one made by hand, a prefixed managed one of a
+# user's configuration (no test label), one whose mark was set by hand, and a
+# managed one of someone's configuration, which must all stay.
 api() { curl -fsS --max-time 5 -H "Authorization: Bearer $token" "$@"; }
 # The servers not being deleted, by name.
 names() { api "$endpoint/servers" | jq -r '[.servers[] | select(.status != "deleting") | .name] | sort | join(" ")'; }
@@ -84,13 +85,16 @@ seed() {
 		-d "{\"name\":\"$1\",\"server_type\":\"cx22\",\"image\":\"ubuntu-24.04\",\"labels\":$2}" "$endpoint/servers"
 }
 managed='{"compute.seedcompute.io/managed":"true"}'
-seed tfacc-left-behind "$managed"
-seed tfacc-made-by-hand '{}'
+left_by_a_test='{"compute.seedcompute.io/managed":"true","tfacc":"sweepable"}'
+seed tfacc-left-behind "$left_by_a_test"
+seed tfacc-made-by-hand '{"tfacc":"sweepable"}'
+seed tfacc-my-production-db "$managed"
+seed tfacc-marked-by-hand '{"compute.seedcompute.io/managed":"true","tfacc":"mine"}'
 seed web-1 "$managed"
 make --no-print-directory sweep COMPUTE_TEST_ENDPOINT="$endpoint" HCLOUD_TOKEN="$token" >"$scratch/sweep.out" 2>&1 ||
 	{ cat "$scratch/sweep.out" >&2; die "make sweep failed"; }
 grep -E 'swept ' "$scratch/sweep.out" || true
-want="tfacc-made-by-hand web-1"
+want="tfacc-made-by-hand tfacc-marked-by-hand tfacc-my-production-db web-1"
 left=$(names)
 [[ "$left" == "$want" ]] || die "after make sweep the servers are '$left', want '$want'"
 echo "testacc-emulator: done in $((SECONDS - started))s; the tests created and destroyed $creates servers, the sweep took only its own"

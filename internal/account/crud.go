@@ -66,7 +66,7 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 		return
 	}
 	id := loc.String()
-	health, err := r.check(ctx, id, timeout)
+	health, err := r.check(ctx, id, timeout, true)
 	if err != nil && (prior == nil || prior.ValueString() != id) {
 		r.addCheckError(ctx, diags, b, loc, name.ValueString(), op, err)
 		return
@@ -90,18 +90,27 @@ func (r *Resource) record(ctx context.Context, state stateSetter, diags *diag.Di
 
 // check runs the account's health check, retrying a backend that fails or
 // asks to slow down until timeout, and returns the health value; err is the
-// failure, already reflected in the value.
-func (r *Resource) check(ctx context.Context, id string, timeout time.Duration) (types.Object, error) {
+// failure, already reflected in the value. write adds the adapter's proof
+// that the credentials may create (adapter.WriteChecker), which only an
+// apply asks for: the proof may send a write, and plans and refreshes stay
+// with the read. reachable says whether the read passed, so a read-only
+// token shows as a backend that answered, with the refusal as the reason.
+func (r *Resource) check(ctx context.Context, id string, timeout time.Duration, write bool) (types.Object, error) {
 	ctx = r.accounts.Logging(ctx)
 	now := func() string { return r.accounts.Env.Clock.Now().UTC().Format(time.RFC3339) }
 	acc, _, err := r.accounts.Open(id)
+	reached := false
 	if err == nil {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		err = adapter.Retry(ctx, r.accounts.Env.Clock, adapter.DefaultBackoff, "health check", acc.Check)
+		reached = err == nil
+		if reached && write {
+			err = adapter.Retry(ctx, r.accounts.Env.Clock, adapter.DefaultBackoff, "write check", acc.CheckWrite)
+		}
 		cancel()
 	}
 	if err != nil {
-		return healthValue(false, tfdiag.Message(err), now()), err
+		return healthValue(reached, tfdiag.Message(err), now()), err
 	}
 	return healthValue(true, "", now()), nil
 }
@@ -153,7 +162,8 @@ func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b
 
 // Read re-runs the health check, riding out a failing backend until the read
 // timeout. It never fails because the backend is down: the outage is what
-// health reports.
+// health reports. It only reads: whether the credentials may create is
+// proven by the apply.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if r.accounts == nil {
 		return
@@ -167,7 +177,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("timeouts"), &to)...)
 	timeout, d := to.Read(ctx, defaultTimeout)
 	resp.Diagnostics.Append(d...)
-	health, err := r.check(ctx, id.ValueString(), timeout)
+	health, err := r.check(ctx, id.ValueString(), timeout, false)
 	if tfdiag.UnknownUntilApply(err) {
 		// The secret arrives at apply; the last known health still stands.
 		return

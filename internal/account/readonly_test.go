@@ -1,10 +1,14 @@
 package account_test
 
 import (
+	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 )
@@ -34,12 +38,40 @@ func TestAccountReadOnlyTokenFailsApply(t *testing.T) {
 	}
 }
 
-// TestAccountTokenTurnedReadOnlyShowsInHealth: a token that becomes
-// read-only after the account was applied shows in health on refresh,
-// which never fails.
-func TestAccountTokenTurnedReadOnlyShowsInHealth(t *testing.T) {
+// probes counts the write probes the emulator received.
+func probes(e *acctest.Emulator) int { return e.Stats()["PUT /ssh_keys/{id}"] }
+
+// TestAccountOnlyApplyProbesWrite: the write probe is sent once per apply
+// of the account; the plans before and after it, refreshes and the destroy
+// only read.
+func TestAccountOnlyApplyProbesWrite(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: e.Account()},
+			{Config: e.Account(), PlanOnly: true},
+			{RefreshState: true},
+		},
+	})
+	if n := probes(e); n != 1 {
+		t.Errorf("the write probe was sent %d times, want once: by the apply", n)
+	}
+	if n := e.Stats()["GET /locations"]; n < 4 {
+		t.Errorf("%d location reads: the plans and refreshes did not run the health check's read", n)
+	}
+}
+
+// TestAccountTokenTurnedReadOnly: a token that becomes read-only after the
+// account was applied passes refreshes, which only read; the next apply of
+// the account (a rename) proves the write, and health records that the
+// backend was reached and the token cannot create, without failing the
+// rename.
+func TestAccountTokenTurnedReadOnly(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	renamed := strings.Replace(e.Account(), `name = "test"`, `name = "renamed"`, 1)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{
@@ -51,7 +83,24 @@ func TestAccountTokenTurnedReadOnlyShowsInHealth(t *testing.T) {
 				PreConfig:    func() { e.SetReadOnlyToken(acctest.Token) },
 				RefreshState: true,
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(addr, "health.reachable", "false"),
+					resource.TestCheckResourceAttr(addr, "health.reachable", "true"),
+					resource.TestCheckResourceAttr(addr, "health.reason", ""),
+					func(*terraform.State) error {
+						if n := probes(e); n != 1 {
+							return fmt.Errorf("%d write probes by now, want only the first apply's", n)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				Config: renamed,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(addr, "name", "renamed"),
+					resource.TestCheckResourceAttr(addr, "health.reachable", "true"),
 					resource.TestMatchResourceAttr(addr, "health.reason", regexp.MustCompile(readOnlyReason)),
 				),
 			},

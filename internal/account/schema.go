@@ -43,11 +43,14 @@ func (r *Resource) schema(ctx context.Context) schema.Schema {
 		},
 		"health": schema.SingleNestedAttribute{
 			Computed: true,
-			MarkdownDescription: "The last health check: one cheap authenticated call, run on create, on update and on " +
-				"every refresh. A refresh never fails because the backend is down; it records why here.",
+			MarkdownDescription: "The last health check: one cheap authenticated read, run on create, on update and on " +
+				"every refresh; create and update also prove that the credentials may create machines, without changing anything. " +
+				"A refresh never fails because the backend is down; it records why here.",
 			Attributes: map[string]schema.Attribute{
-				"reachable":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the check succeeded."},
-				"reason":     schema.StringAttribute{Computed: true, MarkdownDescription: "Why the check failed; empty when it succeeded."},
+				"reachable": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the backend answered the check's read. " +
+					"`true` with a `reason` means the backend was reached and the credentials may not create (a read-only token)."},
+				"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the check failed: the backend's failure, " +
+					"refused credentials, or credentials that may not create; empty when it succeeded."},
 				"checked_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When a check first found the current `reachable` and `reason` (RFC 3339). Later checks that find the same health leave it unchanged, so a refresh of a healthy account shows no change."},
 			},
 		},

@@ -13,10 +13,11 @@
 // the in-process emulator by default; with TF_ACC=1, an API already running
 // at COMPUTE_TEST_ENDPOINT (the standalone emulator) or, with HCLOUD_TOKEN,
 // the real Hetzner Cloud API. Tests written with NewTarget run against any of
-// them and name what they create with NamePrefix; tests that need the
-// emulator's own powers call NewEmulator, which skips them elsewhere. Leftovers
-// on a remote target are removed with `go test -sweep` (Sweep): managed
-// machines with the prefix, nothing else.
+// them, name what they create with NamePrefix and label it with
+// Target.Labels; tests that need the emulator's own powers call NewEmulator,
+// which skips them elsewhere. Leftovers on a remote target are removed with
+// `go test -sweep` (Sweep): managed machines with the prefix and the test
+// label, nothing else.
 //
 // It is imported by _test files only. It reaches remote targets through the
 // provider's adapter registry, never a concrete adapter.

@@ -61,13 +61,16 @@ func sweepFromEnv() error {
 }
 
 // Sweep deletes what tests left behind on an account: machines whose name
-// begins with NamePrefix and that carry the provider's managed mark. It
-// never touches anything else, a prefixed machine without the mark (made
-// by hand, or imported and never applied) least of all: the listing holds
-// managed machines only, the mark is checked once more here, and the
-// adapter refuses to delete an unmarked machine besides. It returns the
-// names it deleted; a machine gone meanwhile counts as swept, one already
-// being deleted is left to finish.
+// begins with NamePrefix, that carry the provider's managed mark and the
+// label SweepLabel = SweepValue, which every machine of a test that runs on
+// any target gets from Target.Labels (see Sweepable). It never touches
+// anything else: not a prefixed machine of a user's configuration
+// (tfacc-my-production-db is managed, not labelled), not one whose mark was
+// set by hand, not one made by hand or imported and never applied. The
+// listing holds managed machines only, the rule is checked once more here,
+// and the adapter refuses to delete an unmarked machine besides. It returns
+// the names it deleted; a machine gone meanwhile counts as swept, one
+// already being deleted is left to finish.
 func Sweep(ctx context.Context, a adapter.Adapter) ([]string, error) {
 	l, ok := a.(adapter.Lister)
 	if !ok {
@@ -80,7 +83,7 @@ func Sweep(ctx context.Context, a adapter.Adapter) ([]string, error) {
 	var swept []string
 	var failed []string
 	for _, m := range machines {
-		if !m.Managed || !strings.HasPrefix(m.Name, NamePrefix) {
+		if !Sweepable(m) {
 			continue
 		}
 		if m.State == adapter.StateDeleting || m.State == adapter.StateDeleted {

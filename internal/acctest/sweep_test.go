@@ -3,6 +3,7 @@ package acctest
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,18 +13,23 @@ import (
 
 const managedLabel = "compute.seedcompute.io/managed"
 
-// The sweeper deletes a machine only when it has both the test prefix and
-// the managed mark; a prefixed machine someone made by hand, and a managed
-// machine of anyone's real configuration, stay.
-func TestSweepDeletesOnlyPrefixedManagedMachines(t *testing.T) {
+// The sweeper deletes a machine only when it has the test prefix, the
+// managed mark and the test label; a prefixed machine someone made by hand,
+// a prefixed managed machine of a user's configuration, one whose mark was
+// set by hand, and a managed machine of anyone's configuration with the
+// test label, all stay.
+func TestSweepDeletesOnlyWhatTestsMade(t *testing.T) {
 	t.Setenv(TokenEnv, Token)
 	tg := NewTarget(t)
 	e := tg.Emulator()
 	managed := map[string]string{managedLabel: "true"}
-	e.AddServer(emu.Server{Name: "tfacc-left-1", Labels: managed})
-	e.AddServer(emu.Server{Name: "tfacc-by-hand", Labels: map[string]string{"team": "edge"}})
-	e.AddServer(emu.Server{Name: "web-1", Labels: managed})
-	e.AddServer(emu.Server{Name: "web-tfacc-2", Labels: managed})
+	leftover := map[string]string{managedLabel: "true", SweepLabel: SweepValue}
+	e.AddServer(emu.Server{Name: "tfacc-left-1", Labels: leftover})
+	e.AddServer(emu.Server{Name: "tfacc-by-hand", Labels: map[string]string{"team": "edge", SweepLabel: SweepValue}})
+	e.AddServer(emu.Server{Name: "tfacc-my-production-db", Labels: managed})
+	e.AddServer(emu.Server{Name: "tfacc-marked-by-hand", Labels: map[string]string{managedLabel: "true", SweepLabel: "keep"}})
+	e.AddServer(emu.Server{Name: "web-1", Labels: leftover})
+	e.AddServer(emu.Server{Name: "web-tfacc-2", Labels: leftover})
 
 	a, err := tg.open()
 	if err != nil {
@@ -43,7 +49,7 @@ func TestSweepDeletesOnlyPrefixedManagedMachines(t *testing.T) {
 		left = append(left, s.Name)
 	}
 	slices.Sort(left)
-	if want := []string{"tfacc-by-hand", "web-1", "web-tfacc-2"}; !slices.Equal(left, want) {
+	if want := []string{"tfacc-by-hand", "tfacc-marked-by-hand", "tfacc-my-production-db", "web-1", "web-tfacc-2"}; !slices.Equal(left, want) {
 		t.Errorf("left %v, want %v", left, want)
 	}
 	if n := e.Stats()["DELETE /servers/{id}"]; n != 1 {
@@ -60,7 +66,7 @@ func TestSweepDeletesOnlyPrefixedManagedMachines(t *testing.T) {
 func TestSweepFailsOnAFailedListing(t *testing.T) {
 	t.Setenv(TokenEnv, Token)
 	tg := NewTarget(t)
-	tg.Emulator().AddServer(emu.Server{Name: "tfacc-left-1", Labels: map[string]string{managedLabel: "true"}})
+	tg.Emulator().AddServer(emu.Server{Name: "tfacc-left-1", Labels: map[string]string{managedLabel: "true", SweepLabel: SweepValue}})
 	tg.Emulator().FailNext("GET", "/servers", 10, 401, "unauthorized")
 	a, err := tg.open()
 	if err != nil {
@@ -111,14 +117,37 @@ func (f *fakeAccount) Delete(_ context.Context, id string) error {
 }
 
 func TestSweepChecksTheMarkItself(t *testing.T) {
+	test := map[string]string{SweepLabel: SweepValue}
 	f := &fakeAccount{machines: []adapter.Machine{
-		{ID: "1", Name: "tfacc-a", Managed: true, State: adapter.StateRunning},
-		{ID: "2", Name: "tfacc-b", Managed: false, State: adapter.StateRunning},
-		{ID: "3", Name: "tfacc-c", Managed: true, State: adapter.StateDeleting},
-		{ID: "4", Name: "b-tfacc-d", Managed: true, State: adapter.StateRunning},
+		{ID: "1", Name: "tfacc-a", Managed: true, State: adapter.StateRunning, Labels: test},
+		{ID: "2", Name: "tfacc-b", Managed: false, State: adapter.StateRunning, Labels: test},
+		{ID: "3", Name: "tfacc-c", Managed: true, State: adapter.StateDeleting, Labels: test},
+		{ID: "4", Name: "b-tfacc-d", Managed: true, State: adapter.StateRunning, Labels: test},
+		{ID: "5", Name: "tfacc-my-production-db", Managed: true, State: adapter.StateRunning},
 	}}
 	swept, err := Sweep(context.Background(), f)
 	if err != nil || !slices.Equal(swept, []string{"tfacc-a"}) || !slices.Equal(f.deleted, []string{"1"}) {
 		t.Errorf("swept %v deleted %v err %v, want only tfacc-a (id 1)", swept, f.deleted, err)
+	}
+}
+
+func TestLabelsKeepTheSweepLabel(t *testing.T) {
+	tg := &Target{}
+	if got, want := tg.Labels(map[string]string{"team": "edge"}), `labels = { "team" = "edge", "tfacc" = "sweepable" }`; got != want {
+		t.Errorf("Labels = %s, want %s", got, want)
+	}
+	if got, want := tg.Labels(nil), `labels = { "tfacc" = "sweepable" }`; got != want {
+		t.Errorf("Labels(nil) = %s, want %s", got, want)
+	}
+}
+
+// A test machine without the sweep label fails the target's checks, so a
+// test that forgot Labels cannot leave machines make sweep never finds.
+func TestMachinesRefuseAnUnlabelledTestMachine(t *testing.T) {
+	t.Setenv(TokenEnv, Token)
+	tg := NewTarget(t)
+	tg.Emulator().AddServer(emu.Server{Name: tg.Name("web-1"), Labels: map[string]string{managedLabel: "true"}})
+	if _, err := tg.Machines(); err == nil || !strings.Contains(err.Error(), "lacks the label tfacc") {
+		t.Errorf("Machines: %v, want an error naming the missing label", err)
 	}
 }

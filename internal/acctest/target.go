@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,9 +38,25 @@ const (
 // standaloneToken is the standalone emulator's default token.
 const standaloneToken = "demo-token"
 
-// NamePrefix begins the name of every machine a Target's tests create, so
-// the sweeper can tell leftovers of tests from anything else in a project.
+// NamePrefix begins the name of every machine a Target's tests create.
 const NamePrefix = "tfacc-"
+
+// SweepLabel and SweepValue are the user label every machine a Target's
+// tests create carries (Target.Labels writes it into the configuration).
+// The sweeper deletes a machine only with the prefix, the provider's managed
+// mark and this label: a name alone is what a user may well choose
+// (tfacc-my-production-db), and a managed mark is on every machine of every
+// configuration, so neither tells a test's leftover from a user's machine.
+const (
+	SweepLabel = "tfacc"
+	SweepValue = "sweepable"
+)
+
+// Sweepable reports whether m is what a test left behind: prefixed, managed
+// and labelled by the test.
+func Sweepable(m adapter.Machine) bool {
+	return m.Managed && strings.HasPrefix(m.Name, NamePrefix) && m.Labels[SweepLabel] == SweepValue
+}
 
 // TargetKind says what a test's API is.
 type TargetKind int
@@ -166,6 +184,26 @@ func (tg *Target) Emulator() *Emulator { return tg.emu }
 // Name is base with the test's prefix (NamePrefix and a random part).
 func (tg *Target) Name(base string) string { return tg.prefix + base }
 
+// Labels is the labels argument of a machine the test creates: the sweep
+// label and the given user labels, which may not replace it. Every
+// compute_instance of a test that runs on any target sets it, so that make
+// sweep can remove the machine should the test be interrupted; the
+// target's checks fail for a machine without it.
+func (tg *Target) Labels(user map[string]string) string {
+	all := map[string]string{SweepLabel: SweepValue}
+	for k, v := range user {
+		if k == SweepLabel {
+			panic("acctest: the test's labels replace the sweep label " + SweepLabel)
+		}
+		all[k] = v
+	}
+	pairs := make([]string, 0, len(all))
+	for _, k := range slices.Sorted(maps.Keys(all)) {
+		pairs = append(pairs, fmt.Sprintf("%q = %q", k, all[k]))
+	}
+	return "labels = { " + strings.Join(pairs, ", ") + " }"
+}
+
 // Account is a compute_provider_account named "test" on the target.
 func (tg *Target) Account() string {
 	endpoint := ""
@@ -208,7 +246,9 @@ func (tg *Target) open() (adapter.Adapter, error) {
 }
 
 // Machines lists the managed machines on the target's account whose names
-// carry this test's prefix.
+// carry this test's prefix. A machine without the sweep label is an error:
+// the test's configuration forgot Labels, and an interrupted run would leave
+// that machine where make sweep does not look.
 func (tg *Target) Machines() ([]adapter.Machine, error) {
 	a, err := tg.open()
 	if err != nil {
@@ -226,9 +266,14 @@ func (tg *Target) Machines() ([]adapter.Machine, error) {
 	}
 	var out []adapter.Machine
 	for _, m := range all {
-		if strings.HasPrefix(m.Name, tg.prefix) {
-			out = append(out, m)
+		if !strings.HasPrefix(m.Name, tg.prefix) {
+			continue
 		}
+		if !Sweepable(m) {
+			return nil, fmt.Errorf("machine %s on %s lacks the label %s = %q that make sweep looks for; "+
+				"set labels with Target.Labels in the test's configuration", m.Name, tg.Kind, SweepLabel, SweepValue)
+		}
+		out = append(out, m)
 	}
 	return out, nil
 }

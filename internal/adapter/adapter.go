@@ -3,7 +3,7 @@ package adapter
 import "context"
 
 // Adapter is what every backend offers. Optional abilities are separate
-// interfaces (Powerer, Updater, Lister, Inventory, Checker, Validator) and are also
+// interfaces (Powerer, Updater, Lister, Inventory, Checker, WriteChecker, Validator) and are also
 // declared in Capabilities, so the Terraform layer can refuse at plan time
 // what a backend cannot do instead of failing half-way through an apply.
 type Adapter interface {
@@ -91,9 +91,30 @@ type Inventory interface {
 	Inventory(ctx context.Context) ([]Machine, error)
 }
 
-// Checker runs one cheap authenticated call to prove the account works.
+// Checker runs one cheap authenticated call to prove the account works:
+// the backend answers, the credentials are accepted, the settings are
+// right. Every plan and refresh runs it, so it only reads.
 type Checker interface {
 	Check(ctx context.Context) error
+}
+
+// WriteChecker proves that the account's credentials may create machines,
+// which a read-only credential passes every read of Check without. It
+// changes nothing, but may send a write that changes nothing (a request
+// the backend refuses for a read-only credential and answers not found for
+// any other), so it is apart from Check: only the apply of an account
+// (create, update) runs it, after Check passed, and plans and refreshes
+// never send that write. A refusal is AccessDenied with Field naming the
+// credential's setting; the backend was reached all the same. An adapter
+// whose backend has no such harmless write does not implement it, and a
+// read-only credential then shows at the first create.
+//
+// It is a second method rather than a parameter of Check because the two
+// answer different questions (is the backend there; may these credentials
+// write), which health reports apart, and because most callers and some
+// backends only have the first.
+type WriteChecker interface {
+	CheckWrite(ctx context.Context) error
 }
 
 // Validator checks a create request against the catalog before anything is

@@ -44,13 +44,13 @@ func TestInstanceLifecycle(t *testing.T) {
 		CheckDestroy:             tg.CheckDestroy,
 		Steps: []resource.TestStep{
 			{
-				Config: targetInstance(tg, web1, ud),
+				Config: targetInstance(tg, web1, nil, ud),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("location"), knownvalue.StringExact(tg.Location)),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("user_data_sha256"), knownvalue.StringExact(sha(userData))),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("power"), knownvalue.StringExact("on")),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("labels"), knownvalue.MapSizeExact(0)),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{acctest.SweepLabel: knownvalue.StringExact(acctest.SweepValue)})),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("managed"), knownvalue.Bool(true)),
 					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("id")),
 					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("ipv4_address")),
@@ -82,7 +82,7 @@ func TestInstanceLifecycle(t *testing.T) {
 				),
 			},
 			{
-				Config: targetInstance(tg, web1, ud),
+				Config: targetInstance(tg, web1, nil, ud),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 				}},
@@ -94,7 +94,7 @@ func TestInstanceLifecycle(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"user_data", "user_data_sha256", "timeouts"},
 			},
 			{
-				Config: targetInstance(tg, web1, ud, `power = "off"`),
+				Config: targetInstance(tg, web1, nil, ud, `power = "off"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
@@ -105,17 +105,19 @@ func TestInstanceLifecycle(t *testing.T) {
 				Check: machine(web1, func(m adapter.Machine) bool { return m.RawState == "off" }),
 			},
 			{
-				Config: targetInstance(tg, web2, ud, `power = "on"`, `labels = { team = "edge" }`),
+				Config: targetInstance(tg, web2, map[string]string{"team": "edge"}, ud, `power = "on"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(web2)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("edge")})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"team": knownvalue.StringExact("edge"), acctest.SweepLabel: knownvalue.StringExact(acctest.SweepValue),
+					})),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
 				},
 				Check: machine(web2, func(m adapter.Machine) bool {
-					return maps.Equal(m.Labels, map[string]string{"team": "edge"}) && m.Managed && m.RawState == "running"
+					return maps.Equal(m.Labels, map[string]string{"team": "edge", acctest.SweepLabel: acctest.SweepValue}) && m.Managed && m.RawState == "running"
 				}),
 			},
 		},

@@ -2,11 +2,13 @@
 // for the quick start and for trying the provider without an account.
 //
 //	go run ./tools/emulator [-listen 127.0.0.1:0] [-latency 50ms] [-token demo-token] [-read-only-token TOKEN]
+//	                        [-action-duration 10s] [-action-polls 1]
 //
 // It prints one line per API, "NAME URL" (e.g. "hcloud
 // http://127.0.0.1:43123/v1"), then serves until SIGINT or SIGTERM. The
-// control API (GET /_emulator/stats, POST and DELETE /_emulator/faults) is
-// on the same port. It imports the emulators only, never the provider.
+// control API (/_emulator/stats, /_emulator/faults, /_emulator/actions;
+// -h lists what each takes) is on the same port. It imports the emulators
+// only, never the provider.
 package main
 
 import (

@@ -16,10 +16,12 @@ import (
 )
 
 type config struct {
-	listen        string
-	latency       time.Duration
-	token         string
-	readOnlyToken string
+	listen         string
+	latency        time.Duration
+	token          string
+	readOnlyToken  string
+	actionDuration time.Duration
+	actionPolls    int
 }
 
 // api is one emulated API on the shared port. mount is its path prefix
@@ -37,7 +39,10 @@ type api struct {
 // later take a mount of their own.
 func apis(cfg config) []api {
 	return []api{
-		{name: "hcloud", base: hcloud.BasePath, handler: hcloud.New(hcloud.Options{Token: cfg.token, ReadOnlyToken: cfg.readOnlyToken, Latency: cfg.latency})},
+		{name: "hcloud", base: hcloud.BasePath, handler: hcloud.New(hcloud.Options{
+			Token: cfg.token, ReadOnlyToken: cfg.readOnlyToken, Latency: cfg.latency,
+			ActionDuration: cfg.actionDuration, ActionPolls: cfg.actionPolls,
+		})},
 	}
 }
 
@@ -49,14 +54,52 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.latency, "latency", 0, "delay before every API request reaches the API; a request whose client gives up meanwhile is not served")
 	fs.StringVar(&cfg.token, "token", "demo-token", "bearer `token` the Hetzner Cloud API accepts")
 	fs.StringVar(&cfg.readOnlyToken, "read-only-token", "", "a second bearer `token` that may only read: every other request is refused with 403 forbidden, as a read-only API token is")
+	fs.DurationVar(&cfg.actionDuration, "action-duration", 0, "how long each server action (create, start, stop, delete) runs before it succeeds, in wall time; "+
+		"0 ends each after -action-polls polls. 10s shows what a long wait looks like: the provider's INFO line about what it awaits")
+	fs.IntVar(&cfg.actionPolls, "action-polls", 1, "how many polls of an action (reads of it or of its server) end it, when -action-duration is 0")
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintln(out, "Usage: emulator [flags]")
+		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API on one loopback port and prints \"hcloud URL\" once it listens.\n\nFlags:")
+		fs.PrintDefaults()
+		fmt.Fprint(out, controlHelp)
+	}
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	if cfg.actionDuration < 0 {
+		return cfg, fmt.Errorf("-action-duration %s: want 0 or a positive duration such as 10s", cfg.actionDuration)
+	}
+	if cfg.actionPolls < 1 {
+		return cfg, fmt.Errorf("-action-polls %d: want 1 or more", cfg.actionPolls)
+	}
 	return cfg, checkLoopback(cfg.listen)
 }
+
+// controlHelp is the control API, which shares the port with the API and
+// changes a running emulator; README.md shows it with curl.
+const controlHelp = `
+Control API (same port, no token; neither counted nor faulted):
+  GET    /_emulator/stats     request counts by route, e.g. {"POST /servers": 2}
+  DELETE /_emulator/stats     set the counts back to zero
+  GET    /_emulator/faults    the faults in force
+  POST   /_emulator/faults    add faults: {"rules": [RULE...], "latency": "50ms",
+                              "rate_limit": {"limit": 100, "window": "1h"}, "max_page_size": 2}
+      RULE: {"method": "POST", "path": "/servers" (or "/servers/{id}", "/servers/*"),
+             "count": 1 (0: every call), "skip": 0 (calls let through first), then what it does:
+             "status": 503, "code": "unavailable", "message": "..." (answer with that error);
+             "drop": true (serve it, then close the connection without an answer);
+             "delay_if_connected": "5s" (hold it, then serve it only if its client still waits);
+             "delay_then_commit": "5s" (hold it, then serve it even if its client has gone);
+             "commit_then_delay": "5s" (serve it at once, answer late)}
+  DELETE /_emulator/faults    remove every fault, latency, rate limit and page size limit
+  GET    /_emulator/actions   how long actions run: {"polls": 1, "duration": "0s"}
+  POST   /_emulator/actions   change it, for running actions too (both count from their start): {"duration": "10s"}
+  DELETE /_emulator/actions   back to the -action-duration and -action-polls it started with
+`
 
 // checkLoopback refuses any listen address that is not loopback: the
 // emulators accept a demo token and must not be reachable from a network.

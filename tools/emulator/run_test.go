@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"io"
 	"net/http"
 	"strings"
@@ -131,5 +133,132 @@ func TestRunReadOnlyTokenMayOnlyRead(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("run: %v", err)
+	}
+}
+
+// startRun runs the command with args and returns its hcloud endpoint; it
+// stops with the test.
+func startRun(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, w)
+		w.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, r) }()
+	_, endpoint, _ := strings.Cut(strings.TrimSpace(line), " ")
+	return endpoint
+}
+
+// actionStatus reads one action once, which counts as one poll of it.
+func actionStatus(t *testing.T, c *hcloud.Client, id int64) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a, _, err := c.Action.GetByID(ctx, id)
+	if err != nil || a == nil {
+		t.Fatalf("action %d: %v %v", id, a, err)
+	}
+	return string(a.Status)
+}
+
+func createDemo(t *testing.T, c *hcloud.Client) int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, _, err := c.Server.Create(ctx, hcloud.ServerCreateOpts{
+		Name: "demo", ServerType: &hcloud.ServerType{Name: "cx22"}, Image: &hcloud.Image{Name: "ubuntu-24.04"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Action.ID
+}
+
+// -action-duration keeps every action running, however often it is read,
+// until its time is up; the control API changes the pace of a running
+// emulator, for the actions already running too.
+func TestRunActionDuration(t *testing.T) {
+	endpoint := startRun(t, "-token", "t", "-action-duration", "1h")
+	c := hcloud.NewClient(hcloud.WithEndpoint(endpoint), hcloud.WithToken("t"), hcloud.WithRetryOpts(hcloud.RetryOpts{MaxRetries: 0}))
+	id := createDemo(t, c)
+	for range 3 {
+		if s := actionStatus(t, c, id); s != "running" {
+			t.Fatalf("the create's action is %s at once, want running for an hour", s)
+		}
+	}
+
+	control := strings.TrimSuffix(endpoint, "/v1") + "/_emulator/actions"
+	post := func(body string) (int, string) {
+		resp, err := http.Post(control, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post(`{"duration":"1h","poll":2}`); code != http.StatusBadRequest || !strings.Contains(body, "poll") {
+		t.Errorf("a misspelt field: %d %s, want 400 naming it", code, body)
+	}
+	if code, body := post(`{"duration":"0s","polls":5}`); code != http.StatusOK || !strings.Contains(body, `"polls":5`) {
+		t.Fatalf("POST /_emulator/actions: %d %s", code, body)
+	}
+	// Polls count from the action's start: read three times already, the
+	// running action ends at its fifth.
+	if s := actionStatus(t, c, id); s != "running" {
+		t.Errorf("fourth poll: %s, want running", s)
+	}
+	if s := actionStatus(t, c, id); s != "success" {
+		t.Errorf("fifth poll: %s, want success", s)
+	}
+}
+
+// -action-polls ends each action at its Nth poll.
+func TestRunActionPolls(t *testing.T) {
+	endpoint := startRun(t, "-token", "t", "-action-polls", "3")
+	c := hcloud.NewClient(hcloud.WithEndpoint(endpoint), hcloud.WithToken("t"), hcloud.WithRetryOpts(hcloud.RetryOpts{MaxRetries: 0}))
+	id := createDemo(t, c)
+	var seen []string
+	for range 3 {
+		seen = append(seen, actionStatus(t, c, id))
+	}
+	if want := "running running success"; strings.Join(seen, " ") != want {
+		t.Errorf("polls saw %v, want %s", seen, want)
+	}
+}
+
+// -h names every flag and the control API, which is how a user of the
+// standalone emulator learns to script faults and slow actions.
+func TestRunHelpNamesTheControlAPI(t *testing.T) {
+	var out strings.Builder
+	if err := run(context.Background(), []string{"-h"}, &out); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: %v", err)
+	}
+	for _, want := range []string{"-action-duration", "-action-polls", "-latency", "-read-only-token",
+		"GET    /_emulator/stats", "POST   /_emulator/faults", "delay_if_connected", "POST   /_emulator/actions"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-h lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestRunRejectsBadActionPace(t *testing.T) {
+	for _, args := range [][]string{{"-action-duration", "-1s"}, {"-action-polls", "0"}} {
+		if err := run(context.Background(), args, io.Discard); err == nil || !strings.Contains(err.Error(), args[0]) {
+			t.Errorf("%v: %v, want a refusal naming the flag", args, err)
+		}
 	}
 }

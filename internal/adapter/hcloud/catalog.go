@@ -193,17 +193,16 @@ func unknownLocation(c *catalog, location string) error {
 		location, strings.Join(c.locationNames(), ", ")).WithField(adapter.FieldLocation)
 }
 
-// Check makes two cheap authenticated calls: the account's location by
-// name, and a write that changes nothing to prove the token may create
-// servers (see proveWrite). An unknown location is reported on the
-// account's location setting, a read-only token on its token.
+// Check makes one cheap authenticated read: the account's location by
+// name. An unknown location is reported on the account's location setting.
+// A read-only token passes it; CheckWrite tells it apart.
 func (a *account) Check(ctx context.Context) error {
 	locs, _, err := a.client.Location.List(ctx, hcloud.LocationListOpts{Name: a.location})
 	if err != nil {
 		return failListing("check the Hetzner Cloud account at "+adapter.Redacted(a.endpoint), err)
 	}
 	if len(locs) > 0 {
-		return a.proveWrite(ctx)
+		return nil
 	}
 	all, err := a.client.Location.All(ctx)
 	if err != nil {

@@ -13,6 +13,12 @@ import (
 const readOnlyReason = "the token is read-only: it cannot create servers; create a Read & Write API token in the " +
 	"Hetzner Cloud Console (the project's Security page, API tokens) and point the token reference at it"
 
+var _ adapter.WriteChecker = (*account)(nil)
+
+// CheckWrite proves that the token may create servers (see proveWrite);
+// the account's apply runs it after Check.
+func (a *account) CheckWrite(ctx context.Context) error { return a.proveWrite(ctx) }
+
 // proveWrite shows that the token may write, which is what Create needs,
 // without changing anything: it updates SSH key 0 with an empty body.
 //

@@ -11,15 +11,22 @@ import (
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
-// A read-only token passes every listing a plan makes; only the check's
-// write probe tells it apart, on the token, with the way out.
-func TestCheckRefusesAReadOnlyToken(t *testing.T) {
+// A read-only token passes every listing a plan makes, and Check, which
+// only reads; only CheckWrite's probe tells it apart, on the token, with
+// the way out.
+func TestCheckWriteRefusesAReadOnlyToken(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{ReadOnlyToken: "read-only-7c1d"})
 	a := newTestAccountWith(t, testSettings(endpoint), testEnv("read-only-7c1d"))
 	if _, err := a.List(ctxT(t)); err != nil {
 		t.Fatalf("a read-only token may list: %v", err)
 	}
-	err := a.Check(ctxT(t))
+	if err := a.Check(ctxT(t)); err != nil {
+		t.Fatalf("Check reads only, so a read-only token passes it: %v", err)
+	}
+	if n := e.Stats()["PUT /ssh_keys/{id}"]; n != 0 {
+		t.Fatalf("Check sent the write probe %d times; plans and refreshes run it", n)
+	}
+	err := a.CheckWrite(ctxT(t))
 	checkClassified(t, err, adapter.AccessDenied, "token", []string{"read-only", "cannot create servers", "Read & Write API token"})
 	if strings.Contains(err.Error(), "read-only-7c1d") {
 		t.Errorf("the error holds the token: %v", err)
@@ -40,8 +47,8 @@ func TestCheckProbeChangesNothing(t *testing.T) {
 	}
 	before, _ := a.client.SSHKey.All(ctxT(t))
 	e.ResetStats()
-	if err := a.Check(ctxT(t)); err != nil {
-		t.Fatalf("Check with a read-write token: %v", err)
+	if err := a.CheckWrite(ctxT(t)); err != nil {
+		t.Fatalf("CheckWrite with a read-write token: %v", err)
 	}
 	after, _ := a.client.SSHKey.All(ctxT(t))
 	if len(before) != 1 || !reflect.DeepEqual(after, before) || len(e.Servers()) != 0 {
@@ -49,20 +56,20 @@ func TestCheckProbeChangesNothing(t *testing.T) {
 	}
 	for route, n := range e.Stats() {
 		if !strings.HasPrefix(route, "GET ") && route != "PUT /ssh_keys/{id}" {
-			t.Errorf("Check sent %d %s", n, route)
+			t.Errorf("CheckWrite sent %d %s", n, route)
 		}
 	}
 }
 
-// A probe that meets a failing API is no verdict on the token: Check
+// A probe that meets a failing API is no verdict on the token: CheckWrite
 // returns the failure for the health check to retry.
 func TestCheckProbeFailureIsTransient(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	a := newTestAccount(t, endpoint)
 	e.FailNext("PUT", "/ssh_keys/{id}", 1, 503, "unavailable")
-	err := a.Check(ctxT(t))
+	err := a.CheckWrite(ctxT(t))
 	checkClassified(t, err, adapter.Transient, "", []string{"prove that the token may write"})
-	if err := a.Check(ctxT(t)); err != nil {
-		t.Errorf("Check once the API answers: %v", err)
+	if err := a.CheckWrite(ctxT(t)); err != nil {
+		t.Errorf("CheckWrite once the API answers: %v", err)
 	}
 }

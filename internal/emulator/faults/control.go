@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -105,8 +107,17 @@ func (m *Middleware) serveControl(w http.ResponseWriter, r *http.Request) {
 		m.Clear()
 		w.WriteHeader(http.StatusNoContent)
 	default:
+		if h, ok := m.cfg.Control[r.Method+" "+route]; ok {
+			h.ServeHTTP(w, r)
+			return
+		}
+		have := fmt.Sprintf("GET|DELETE %[1]s/stats, GET|POST|DELETE %[1]s/faults", m.cfg.ControlPrefix)
+		for _, k := range slices.Sorted(maps.Keys(m.cfg.Control)) {
+			method, route, _ := strings.Cut(k, " ")
+			have += fmt.Sprintf(", %s %s%s", method, m.cfg.ControlPrefix, route)
+		}
 		writeJSON(w, http.StatusNotFound, map[string]string{
-			"error": fmt.Sprintf("no control route %s %s; have GET|DELETE %[3]s/stats, GET|POST|DELETE %[3]s/faults", r.Method, r.URL.Path, m.cfg.ControlPrefix),
+			"error": fmt.Sprintf("no control route %s %s; have %s", r.Method, r.URL.Path, have),
 		})
 	}
 }

@@ -2,6 +2,7 @@ package faults
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +87,27 @@ func TestMaxPageSizeThroughControlAPI(t *testing.T) {
 	}
 	if rec := do(t, m, "DELETE", "/_emulator/faults", ""); rec.Code != 204 || m.MaxPageSize() != 0 {
 		t.Errorf("DELETE faults: %d, page size %d", rec.Code, m.MaxPageSize())
+	}
+}
+
+// An emulator's own control routes are served beside the middleware's,
+// are neither counted nor faulted, and the answer to an unknown route
+// names them.
+func TestControlRoutesOfTheAPI(t *testing.T) {
+	served := 0
+	m := New(&api{}, Config{APIPrefix: "/v1", Control: map[string]http.Handler{
+		"POST /actions": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { served++; w.WriteHeader(http.StatusNoContent) }),
+	}})
+	if err := m.AddRule(Rule{Status: 500}); err != nil {
+		t.Fatal(err)
+	}
+	if rec := do(t, m, "POST", "/_emulator/actions", `{}`); rec.Code != http.StatusNoContent || served != 1 {
+		t.Errorf("POST /_emulator/actions: %d, served %d times", rec.Code, served)
+	}
+	if len(m.Stats()) != 0 {
+		t.Errorf("a control route was counted: %v", m.Stats())
+	}
+	if rec := do(t, m, "GET", "/_emulator/action", ""); rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "POST /_emulator/actions") {
+		t.Errorf("unknown control route: %d %s, want 404 naming POST /_emulator/actions", rec.Code, rec.Body)
 	}
 }

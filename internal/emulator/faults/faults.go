@@ -9,8 +9,10 @@
 package faults
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,6 +39,11 @@ type Config struct {
 	RateLimitCode string
 	// Now is the clock of the rate-limit budget; time.Now if nil.
 	Now func() time.Time
+	// Control adds the wrapped API's own control routes, keyed "METHOD
+	// /route" below ControlPrefix (e.g. "POST /actions"), for settings only
+	// that API knows of. Like the middleware's own, they are neither counted
+	// nor faulted.
+	Control map[string]http.Handler
 }
 
 // Middleware is an http.Handler that wraps an emulator. It is safe for
@@ -209,7 +216,8 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if ifConnected {
-		if !wait(r.Context(), delay) {
+		var whole bool
+		if r, whole = takeBody(r, delay); !whole || !wait(r.Context(), delay) {
 			// The client has gone; nobody reads an answer.
 			return
 		}
@@ -237,6 +245,22 @@ func (m *Middleware) writeError(w http.ResponseWriter, status int, code, message
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(m.cfg.ErrorBody(status, code, message))
+}
+
+// takeBody reads r's whole body into memory before a delay d that ends with
+// its client, and hands the rest of the chain a copy. Go's server watches
+// the connection for a client that has gone only once the handler has read
+// the body to its end, so until then r.Context() stays live however long ago
+// the client left, and a held POST or PUT would be served after all. whole
+// is false when the body could not be read: its client has gone mid-way.
+func takeBody(r *http.Request, d time.Duration) (_ *http.Request, whole bool) {
+	if d <= 0 || r.Body == nil || r.Body == http.NoBody {
+		return r, true
+	}
+	body, err := io.ReadAll(r.Body)
+	_ = r.Body.Close()
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return r, err == nil
 }
 
 // wait sleeps for d unless ctx ends first; it reports whether the full

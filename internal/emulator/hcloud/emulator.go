@@ -43,7 +43,8 @@ type Options struct {
 	// starts them answers.
 	ActionPolls int
 	// ActionDuration, when positive, finishes actions after this much wall
-	// time instead of after ActionPolls reads.
+	// time instead of after ActionPolls reads. SetActionPace, and POST
+	// /_emulator/actions, change both on a running emulator.
 	ActionDuration time.Duration
 	// OffBeforeStart shows what the real API may show between the two
 	// actions of a create that starts its server: create_server leaves the
@@ -95,7 +96,7 @@ func New(opts Options) *Emulator {
 	}
 	e.mux = http.NewServeMux()
 	e.routes()
-	e.faults = faults.New(http.HandlerFunc(e.serveAPI), faults.Config{APIPrefix: BasePath, ErrorBody: errorBody})
+	e.faults = faults.New(http.HandlerFunc(e.serveAPI), faults.Config{APIPrefix: BasePath, ErrorBody: errorBody, Control: e.paceControl()})
 	e.faults.SetLatency(opts.Latency)
 	return e
 }
