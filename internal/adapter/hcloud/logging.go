@@ -200,8 +200,16 @@ var apiWords = map[string]bool{
 	"servers": true, "ssh_keys": true, "volumes": true,
 }
 
-// route is the template of an API path: "/servers/42/actions/poweron"
-// reads "/servers/{id}/actions/{action}", "/servers/42/actions/7" reads
+// serverActions are the commands of POST /servers/{id}/actions/<command>
+// that the adapter sends: a route keeps them, so the log tells a graceful
+// shutdown from a hard power-off; any other command reads "{action}".
+var serverActions = map[string]bool{
+	"poweron": true, "poweroff": true, "shutdown": true, "reboot": true, "reset": true,
+}
+
+// route is the template of an API path: "/servers/42/actions/shutdown"
+// reads "/servers/{id}/actions/shutdown", a command the adapter does not
+// send reads "/servers/{id}/actions/{action}", "/servers/42/actions/7" reads
 // "/servers/{id}/actions/{id}". The path is the one after the endpoint's
 // base path; it carries no query.
 func route(path string) string {
@@ -212,10 +220,12 @@ func route(path string) string {
 		case isID(s):
 			segs[i] = "{id}"
 		case i >= 2 && segs[i-1] == "actions" && segs[i-2] == "{id}":
-			// /<resource>/{id}/actions/<command>: a command of the API,
-			// one placeholder so that every action reads alike. (segs[i-2]
-			// has already become a placeholder.)
-			segs[i] = "{action}"
+			// /<resource>/{id}/actions/<command>: the adapter's own power
+			// commands stay, any other is one placeholder. (segs[i-2] has
+			// already become a placeholder.)
+			if i < 3 || segs[i-3] != "servers" || !serverActions[s] {
+				segs[i] = "{action}"
+			}
 		case apiWords[s]:
 		default:
 			segs[i] = "{value}"
