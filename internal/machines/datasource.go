@@ -81,6 +81,9 @@ func (d *DataSource) ValidateConfig(ctx context.Context, req datasource.Validate
 // fails or asks to slow down until the read timeout, and keeps those that
 // match the filters. Accounts are all checked before any is listed.
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	// The retries of a failing inventory are logged like every other
+	// operation's (see adapter.Accounts.Logging).
+	ctx = d.accounts.Logging(ctx)
 	var m model
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
