@@ -41,7 +41,7 @@ func (d *DataSource) Metadata(_ context.Context, req datasource.MetadataRequest,
 }
 
 func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = dataSourceSchema(ctx)
+	resp.Schema = dataSourceSchema(ctx, d.registry)
 }
 
 func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
