@@ -71,7 +71,7 @@ func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, res
 			},
 			"gpu_model": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Only offers whose GPU model holds these words, in this order, ignoring case and punctuation, e.g. `A100` " +
+				MarkdownDescription: "Only offers whose GPU model holds these words next to each other and in this order, ignoring case and punctuation, e.g. `A100` " +
 					"matches `NVIDIA A100-SXM4-80GB` but not `RTX A1000`. Offers without GPUs never match, so on a backend " +
 					"without GPUs any value yields `[]`. Unset: no filter.",
 				Validators: []validator.String{gpuModelCheck{}},
