@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfvalidate"
 )
 
 // defaultReadTimeout bounds a read of every listed account's inventory,
@@ -61,7 +62,7 @@ func dataSourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema 
 				MarkdownDescription: "Ids of the `compute_provider_account`s whose machines to list, e.g. " +
 					"`[compute_provider_account.cloud.id]`. At least one, each listed once, each of an adapter that can list " +
 					"every machine of an account.",
-				Validators: []validator.List{accountsCheck{}},
+				Validators: []validator.List{tfvalidate.Accounts{Summary: invalidArgument, What: "machines"}},
 			},
 			"managed": schema.BoolAttribute{
 				Optional: true,

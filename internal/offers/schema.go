@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfvalidate"
 )
 
 var offerTypes = map[string]attr.Type{
@@ -43,7 +44,7 @@ func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, res
 				Required:    true,
 				MarkdownDescription: "Ids of the `compute_provider_account`s whose catalogs to read, e.g. " +
 					"`[compute_provider_account.cloud.id]`. At least one, each listed once.",
-				Validators: []validator.List{accountsCheck{}},
+				Validators: []validator.List{tfvalidate.Accounts{Summary: invalidFilter, What: "offers"}},
 			},
 			"kind": schema.StringAttribute{
 				Optional:            true,
