@@ -46,8 +46,9 @@ type Query struct {
 	GPUModel string
 }
 
-// Match reports whether o satisfies the query's numeric and kind filters.
-// Adapters apply the location themselves, since "" means their default.
+// Match reports whether o satisfies the query's numeric, kind and GPU model
+// filters. Adapters apply the location themselves, since "" means their
+// default.
 func (q Query) Match(o Offer) bool {
 	switch {
 	case q.Kind != "" && q.Kind != o.Kind,
@@ -61,10 +62,11 @@ func (q Query) Match(o Offer) bool {
 	return true
 }
 
-// GPUModelMatches reports whether model holds the words of filter in order,
-// ignoring case: backends name one model in many ways ("NVIDIA A100-SXM4-80GB",
-// "A100 80GB PCIe"), and users write the short name. Whole words, so "A100"
-// does not match an "RTX A1000"; an empty model (no GPU) matches nothing.
+// GPUModelMatches reports whether model holds the words of filter next to
+// each other and in order, ignoring case: backends name one model in many
+// ways ("NVIDIA A100-SXM4-80GB", "A100 80GB PCIe"), and users write the
+// short name. Whole words, so "A100" does not match an "RTX A1000"; an empty
+// model (no GPU) matches nothing.
 func GPUModelMatches(filter, model string) bool {
 	want, have := gpuWords(filter), gpuWords(model)
 	if len(want) == 0 || len(have) == 0 {

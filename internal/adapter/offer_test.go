@@ -13,6 +13,9 @@ func TestGPUModelMatches(t *testing.T) {
 		{"rtx-4000", "NVIDIA RTX 4000 SFF Ada Generation", true},
 		{"A100", "NVIDIA RTX A1000", false},
 		{"4000 RTX", "NVIDIA RTX 4000", false},
+		// Next to each other: a word between them is another model.
+		{"A100 80GB", "NVIDIA A100-SXM4-80GB", false},
+		{"A100 80GB", "NVIDIA A100 80GB PCIe", true},
 		{"A100", "", false},
 		{"", "A100", false},
 		{" - ", "A100", false},

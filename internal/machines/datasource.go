@@ -41,7 +41,7 @@ func (d *DataSource) Metadata(_ context.Context, req datasource.MetadataRequest,
 }
 
 func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = dataSourceSchema(ctx)
+	resp.Schema = dataSourceSchema(ctx, d.registry)
 }
 
 func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
@@ -81,6 +81,9 @@ func (d *DataSource) ValidateConfig(ctx context.Context, req datasource.Validate
 // fails or asks to slow down until the read timeout, and keeps those that
 // match the filters. Accounts are all checked before any is listed.
 func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	// The retries of a failing inventory are logged like every other
+	// operation's (see adapter.Accounts.Logging).
+	ctx = d.accounts.Logging(ctx)
 	var m model
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {

@@ -5,6 +5,6 @@
 // a machine is marked as managed by the first apply after its import
 // (compute_instance), never by this listing.
 //
-// It imports internal/adapter, internal/tfdiag and internal/tftimeouts,
-// never a concrete adapter.
+// It imports internal/adapter, internal/tfdiag, internal/tftimeouts and
+// internal/tfvalidate, never a concrete adapter.
 package machines

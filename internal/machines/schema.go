@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfvalidate"
 )
 
 // defaultReadTimeout bounds a read of every listed account's inventory,
@@ -46,7 +47,9 @@ var machineTypes = map[string]attr.Type{
 	"created_at":          types.StringType,
 }
 
-func dataSourceSchema(ctx context.Context) schema.Schema {
+// dataSourceSchema is the schema; what a value is on each backend comes from
+// the registry's definitions (Definition.Notes).
+func dataSourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "Every machine of one or more accounts that matches the filters, those the provider manages and " +
 			"those it did not create (`managed = false`), with the state `compute_instance` shows, sorted by account, name " +
@@ -59,7 +62,7 @@ func dataSourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "Ids of the `compute_provider_account`s whose machines to list, e.g. " +
 					"`[compute_provider_account.cloud.id]`. At least one, each listed once, each of an adapter that can list " +
 					"every machine of an account.",
-				Validators: []validator.List{accountsCheck{}},
+				Validators: []validator.List{tfvalidate.Accounts{Summary: invalidArgument, What: "machines"}},
 			},
 			"managed": schema.BoolAttribute{
 				Optional: true,
@@ -95,7 +98,7 @@ func dataSourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "The matching machines, sorted by account, name and machine id; `[]` when none match. " +
 					"Where the backend keeps names unique within an account, `m.name` keys a `for_each` over one account; " +
 					"over several, key by `m.id`.",
-				NestedObject: schema.NestedAttributeObject{Attributes: machineAttributes()},
+				NestedObject: schema.NestedAttributeObject{Attributes: machineAttributes(reg)},
 			},
 		},
 		Blocks: map[string]schema.Block{
@@ -105,7 +108,8 @@ func dataSourceSchema(ctx context.Context) schema.Schema {
 	}
 }
 
-func machineAttributes() map[string]schema.Attribute {
+func machineAttributes(reg *adapter.Registry) map[string]schema.Attribute {
+	notes := reg.Notes
 	computed := func(md string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: md}
 	}
@@ -121,13 +125,16 @@ func machineAttributes() map[string]schema.Attribute {
 			"changes, powers or deletes them before."},
 		"state": computed("The machine's state, as `compute_instance.state`: `pending`, `running`, `stopped`, `rescue`, " +
 			"`deleting`, `deleted`, `error` or `unknown`. `running` only with an address."),
-		"raw_state":           computed("The backend's own status word, e.g. `running` or `off`."),
-		"offer_id":            computed("The machine's offer (server type), e.g. `cx22`; what `compute_instance.offer_id` takes. Null when the backend reports none."),
-		"image":               computed("The image the machine was installed from, e.g. `ubuntu-24.04`, or its id for a snapshot; what `compute_instance.image` takes. Null when the backend reports none (an image deleted since)."),
-		adapter.FieldLocation: computed("Where the machine runs, e.g. `fsn1`; what `compute_instance.location` takes. Null when the backend reports none."),
-		"labels":              schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The machine's labels, without the provider's own marks; what `compute_instance.labels` takes."},
-		"ipv4_address":        computed("The public IPv4 address, null when there is none."),
-		"ipv6_address":        computed("The public IPv6 address, null when there is none."),
-		"created_at":          computed("When the backend created the machine (RFC 3339), null when it does not say."),
+		"raw_state": computed("The backend's own status word, e.g. `running` or `off`."),
+		"offer_id": computed("The machine's offer; what `compute_instance.offer_id` takes. Null when the backend reports none." +
+			notes(adapter.FieldOfferID)),
+		"image": computed("The image the machine was installed from, or its id where the image has no name (a snapshot); what " +
+			"`compute_instance.image` takes. Null when the backend reports none (an image deleted since)." + notes(adapter.FieldImage)),
+		adapter.FieldLocation: computed("Where the machine runs; what `compute_instance.location` takes. Null when the backend reports none." +
+			notes(adapter.FieldLocation)),
+		"labels":       schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The machine's labels, without the provider's own marks; what `compute_instance.labels` takes."},
+		"ipv4_address": computed("The public IPv4 address, null when there is none."),
+		"ipv6_address": computed("The public IPv6 address, null when there is none."),
+		"created_at":   computed("When the backend created the machine (RFC 3339), null when it does not say."),
 	}
 }

@@ -17,49 +17,6 @@ import (
 
 const invalidArgument = "Invalid compute_machines argument"
 
-// accountsCheck refuses an empty list, empty ids and an id listed twice,
-// which would list every machine of that account twice. Ids that are still
-// unknown are checked when Read sees them.
-type accountsCheck struct{}
-
-func (accountsCheck) Description(context.Context) string {
-	return "at least one account id, each listed once"
-}
-
-func (c accountsCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
-
-func (accountsCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	elems := req.ConfigValue.Elements()
-	if len(elems) == 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, invalidArgument,
-			"accounts is empty: list the id of at least one compute_provider_account, e.g. accounts = [compute_provider_account.cloud.id].")
-		return
-	}
-	seen := map[string]int{}
-	for i, v := range elems {
-		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
-			continue
-		}
-		p := req.Path.AtListIndex(i)
-		id := s.ValueString()
-		if id == "" {
-			resp.Diagnostics.AddAttributeError(p, invalidArgument, fmt.Sprintf(
-				"accounts[%d] is an empty string; use the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.", i))
-			continue
-		}
-		if first, dup := seen[id]; dup {
-			resp.Diagnostics.AddAttributeError(p, invalidArgument, fmt.Sprintf(
-				"accounts[%d] repeats accounts[%d] (%s); list each account once, or its machines appear twice.", i, first, adapter.RedactID(id)))
-			continue
-		}
-		seen[id] = i
-	}
-}
-
 // notEmpty refuses "", which would read as "no filter".
 type notEmpty struct{ name, example string }
 

@@ -2,6 +2,6 @@
 // more accounts, filtered, with stable ids, sorted by price; a catalog
 // whose backend fails is retried until the read timeout.
 //
-// It imports internal/adapter, internal/tfdiag and internal/tftimeouts,
-// never a concrete adapter.
+// It imports internal/adapter, internal/tfdiag, internal/tftimeouts and
+// internal/tfvalidate, never a concrete adapter.
 package offers

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfvalidate"
 )
 
 var offerTypes = map[string]attr.Type{
@@ -43,7 +44,7 @@ func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, res
 				Required:    true,
 				MarkdownDescription: "Ids of the `compute_provider_account`s whose catalogs to read, e.g. " +
 					"`[compute_provider_account.cloud.id]`. At least one, each listed once.",
-				Validators: []validator.List{accountsCheck{}},
+				Validators: []validator.List{tfvalidate.Accounts{Summary: invalidFilter, What: "offers"}},
 			},
 			"kind": schema.StringAttribute{
 				Optional:            true,
@@ -71,7 +72,7 @@ func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, res
 			},
 			"gpu_model": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Only offers whose GPU model holds these words, in this order, ignoring case and punctuation, e.g. `A100` " +
+				MarkdownDescription: "Only offers whose GPU model holds these words next to each other and in this order, ignoring case and punctuation, e.g. `A100` " +
 					"matches `NVIDIA A100-SXM4-80GB` but not `RTX A1000`. Offers without GPUs never match, so on a backend " +
 					"without GPUs any value yields `[]`. Unset: no filter.",
 				Validators: []validator.String{gpuModelCheck{}},

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
@@ -19,49 +18,6 @@ import (
 // name the attribute and the value but not what to write instead.
 
 const invalidFilter = "Invalid compute_offers argument"
-
-// accountsCheck refuses an empty list, empty ids and an id listed twice,
-// which would list every offer of that account twice. Ids that are still
-// unknown are checked when Read sees them.
-type accountsCheck struct{}
-
-func (accountsCheck) Description(context.Context) string {
-	return "at least one account id, each listed once"
-}
-
-func (c accountsCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
-
-func (accountsCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	elems := req.ConfigValue.Elements()
-	if len(elems) == 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, invalidFilter,
-			"accounts is empty: list the id of at least one compute_provider_account, e.g. accounts = [compute_provider_account.cloud.id].")
-		return
-	}
-	seen := map[string]int{}
-	for i, v := range elems {
-		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
-			continue
-		}
-		p := req.Path.AtListIndex(i)
-		id := s.ValueString()
-		if id == "" {
-			resp.Diagnostics.AddAttributeError(p, invalidFilter, fmt.Sprintf(
-				"accounts[%d] is an empty string; use the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.", i))
-			continue
-		}
-		if first, dup := seen[id]; dup {
-			resp.Diagnostics.AddAttributeError(p, invalidFilter, fmt.Sprintf(
-				"accounts[%d] repeats accounts[%d] (%s); list each account once, or its offers appear twice.", i, first, adapter.RedactID(id)))
-			continue
-		}
-		seen[id] = i
-	}
-}
 
 // atLeastZero refuses negative minimums and maximums.
 type atLeastZero struct{ name string }

@@ -264,6 +264,58 @@ func TestGenericSchema(t *testing.T) {
 	if !strings.Contains(location.Description, "`toy_cloud.region`") {
 		t.Errorf("offers location does not name the toy's default location: %q", location.Description)
 	}
+	machines := attribute(t, resp.DataSourceSchemas["compute_machines"].Block.Attributes, "machines")
+	if offer := attribute(t, machines.NestedType.Attributes, "offer_id"); !strings.Contains(offer.Description, "On `toy_cloud` accounts: a toy size") {
+		t.Errorf("machines offer_id does not document the toy's ids: %q", offer.Description)
+	}
+}
+
+// TestSchemasNameNoBackend: with the toy alone in the registry, no
+// description of any resource or data source speaks of a shipped backend:
+// what a value is on one comes from its definition.
+func TestSchemasNameNoBackend(t *testing.T) {
+	t.Parallel()
+	p := provider.New("test", provider.WithRegistry(adapter.NewRegistry(toyDefinition(newToy()))))
+	srv, err := providerserver.NewProtocol6WithError(p())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("schema: %v %v", err, resp.Diagnostics)
+	}
+	schemas := map[string]*tfprotov6.Schema{}
+	for name, s := range resp.ResourceSchemas {
+		schemas[name] = s
+	}
+	for name, s := range resp.DataSourceSchemas {
+		schemas[name] = s
+	}
+	if len(schemas) < 4 {
+		t.Fatalf("%d schemas, want every resource and data source", len(schemas))
+	}
+	for name, s := range schemas {
+		for _, d := range descriptions(s.Block.Attributes) {
+			for _, word := range []string{"Hetzner", "hetzner", "hcloud", "cx22", "fsn1", "ubuntu-24.04"} {
+				if strings.Contains(d, word) {
+					t.Errorf("%s speaks of %s with no such backend registered: %q", name, word, d)
+				}
+			}
+		}
+	}
+}
+
+// descriptions are the descriptions of attrs and of every attribute nested
+// in them.
+func descriptions(attrs []*tfprotov6.SchemaAttribute) []string {
+	var out []string
+	for _, a := range attrs {
+		out = append(out, a.Description)
+		if a.NestedType != nil {
+			out = append(out, descriptions(a.NestedType.Attributes)...)
+		}
+	}
+	return out
 }
 
 func attribute(t *testing.T, attrs []*tfprotov6.SchemaAttribute, name string) *tfprotov6.SchemaAttribute {

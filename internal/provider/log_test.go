@@ -26,8 +26,8 @@ func TestTFLogLogger(t *testing.T) {
 	root := tflogLogger{secrets: seen}
 	hc := adapter.LoggerFor(root, "hcloud")
 	hc.Debug(ctx, "API request", map[string]any{"method": "GET", "route": "/servers/{id}", "status": 200})
-	hc.Debug(ctx, "leak "+secret, map[string]any{"route": "/x " + secret, "authorization": "Bearer abc123def", "note": "bearer abc123def"})
-	root.Info(ctx, "still waiting", map[string]any{"what": "machine 42 to be running", "last_state": "pending (raw: initializing)"})
+	hc.Debug(ctx, "leak "+secret, map[string]any{"route": "/x " + secret, "authorization": "Bearer abc123def", "note": "bearer abc123def", "token": "plain-9f8e7d6c"})
+	root.Info(ctx, "still waiting", map[string]any{"what": "machine 42 to be running", "last_state": "pending (raw: initializing)", "password": "plain-root-42a"})
 
 	lines, err := tflogtest.MultilineJSONDecode(&out)
 	if err != nil {
@@ -51,7 +51,9 @@ func TestTFLogLogger(t *testing.T) {
 		}
 		return s
 	}(), "\n")
-	for _, leak := range []string{secret, "abc123def"} {
+	// The token and password fields' values are masked for their keys
+	// alone: they are neither resolved secrets nor headers.
+	for _, leak := range []string{secret, "abc123def", "plain-9f8e7d6c", "plain-root-42a"} {
 		if strings.Contains(text, leak) {
 			t.Errorf("the log shows %q:\n%s", leak, text)
 		}
