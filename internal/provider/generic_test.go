@@ -351,6 +351,12 @@ resource "compute_instance" "web" {
   offer_id = "tiny"
   image    = "plain"
   power    = %q
+  # A wait that never ends fails the step in minutes, not the default ten.
+  timeouts {
+    create = "2m"
+    update = "2m"
+    delete = "2m"
+  }
 }
 `, acctest.TokenEnv, name, power)
 	}
