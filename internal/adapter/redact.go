@@ -93,19 +93,6 @@ func Show(name, shown string) string {
 	return name + " = " + strconv.Quote(shown)
 }
 
-// RedactedPath is a URL path with every segment that is not a plain short
-// word replaced by "…", for request logs: an endpoint's base path may hold
-// a credential.
-func RedactedPath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		if s != "" && !plainSegment(s) {
-			segs[i] = hidden
-		}
-	}
-	return strings.Join(segs, "/")
-}
-
 func redactLocator(s string) string {
 	kind, rest, ok := strings.Cut(s, ":")
 	if !ok {
