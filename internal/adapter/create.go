@@ -17,6 +17,14 @@ type CreateRequest struct {
 	Labels   map[string]string
 	// PowerOn false creates the machine without starting it.
 	PowerOn bool
+	// MachineID, on a backend whose machines exist before they are claimed
+	// (rented dedicated servers), names the one machine to claim; "" lets
+	// the adapter claim a free machine of OfferID, or order one.
+	MachineID string
+	// MaxMonthlyPrice is the most a machine ordered for this request may
+	// cost per month (the offer's PricePerMonth); 0 never orders. Only
+	// backends where ordering costs money read it.
+	MaxMonthlyPrice float64
 }
 
 // Call carries what every create needs beside the request.
@@ -47,8 +55,13 @@ func IdempotencyKey(scope, name string) string {
 
 // Fingerprint digests the parts of a request that decide what machine it
 // makes, so a machine found by key is adopted only when it is the machine
-// this request would have created. User data enters only as a digest.
+// this request would have created. User data enters only as a digest. A
+// MachineID enters only when set, so fingerprints of requests without one
+// are those machines already carry.
 func Fingerprint(req CreateRequest) string {
+	if req.MachineID != "" {
+		return digest("fp", req.OfferID, req.Image, req.Location, digest("ud", req.UserData), "machine", req.MachineID)
+	}
 	return digest("fp", req.OfferID, req.Image, req.Location, digest("ud", req.UserData))
 }
 

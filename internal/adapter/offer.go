@@ -19,6 +19,11 @@ type Offer struct {
 	PricePerHour float64 // 0 with Currency "" when the backend has no price
 	Currency     string
 	Available    bool // a create would succeed now
+	// PricePerMonth and SetupFee are for backends that rent by the month
+	// (dedicated servers); 0 elsewhere. PricePerHour is then the monthly
+	// price spread over 730 hours, for comparison.
+	PricePerMonth float64
+	SetupFee      float64
 
 	// GPUModel is the backend's name for the GPUs' model, e.g. "NVIDIA
 	// A100 80GB"; "" without GPUs.
