@@ -46,7 +46,7 @@ func CheckHostname(v string) error {
 // hyphens.
 func CheckImage(v string) error {
 	if !imageName.MatchString(v) {
-		return Errorf(InvalidInput, "image %s is not an image name: it must be letters, digits, dots, underscores and hyphens, such as \"Ubuntu-2404-noble-amd64-base\"", Quoted(Redacted(v)))
+		return Errorf(InvalidInput, "image %q is not an image name: it must be letters, digits, dots, underscores and hyphens, such as \"Ubuntu-2404-noble-amd64-base\"", v)
 	}
 	return nil
 }

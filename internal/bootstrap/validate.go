@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -68,17 +69,17 @@ func checkFile(at path.Path, f fileModel, d *diag.Diagnostics) {
 	switch {
 	case bySecret && byValue:
 		d.AddAttributeError(at.AtName("secret"), invalid,
-			fmt.Sprintf("File %s sets both secret and content_wo. Keep one: secret to name where the content lives, content_wo to give it.", shown(f.Path)))
+			fmt.Sprintf("File %s sets both secret and content_wo. Keep one: secret to name where the content lives, content_wo to give it.", plain(f.Path)))
 	case !bySecret && !byValue:
 		d.AddAttributeError(at, invalid,
-			fmt.Sprintf("File %s has no content. Set secret to a secret reference (env://NAME, file:///path, provider://NAME) or content_wo to the content.", shown(f.Path)))
+			fmt.Sprintf("File %s has no content. Set secret to a secret reference (env://NAME, file:///path, provider://NAME) or content_wo to the content.", plain(f.Path)))
 	case !f.ContentWOVersion.IsNull() && !byValue:
 		d.AddAttributeError(at.AtName("content_wo_version"), invalid,
-			fmt.Sprintf("File %s sets content_wo_version without content_wo; it says when content_wo changed. Remove it.", shown(f.Path)))
+			fmt.Sprintf("File %s sets content_wo_version without content_wo; it says when content_wo changed. Remove it.", plain(f.Path)))
 	}
 	if bySecret && !f.Secret.IsUnknown() {
 		if _, _, err := adapter.ParseRef(f.Secret.ValueString()); err != nil {
-			d.AddAttributeError(at.AtName("secret"), invalid, fmt.Sprintf("secret of file %s: %s", shown(f.Path), tfdiag.Message(err)))
+			d.AddAttributeError(at.AtName("secret"), invalid, fmt.Sprintf("secret of file %s: %s", plain(f.Path), tfdiag.Message(err)))
 		}
 	}
 }
@@ -127,6 +128,14 @@ func messageOf(err error) string {
 		return e.Message
 	}
 	return err.Error()
+}
+
+// plain quotes a value that cannot be a secret (a path).
+func plain(v types.String) string {
+	if v.IsUnknown() {
+		return "(known after apply)"
+	}
+	return strconv.Quote(v.ValueString())
 }
 
 // shown quotes a value for a message, redacted where it could be a secret.
