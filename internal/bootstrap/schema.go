@@ -2,6 +2,7 @@ package bootstrap
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -70,7 +71,7 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			},
 			adapter.FieldImage: schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "The operating system image the installer writes, as the backend names it." + reg.Notes(adapter.FieldImage) + replaces,
+				MarkdownDescription: "The operating system image the installer writes, as the backend names it." + imageNotes(reg) + replaces,
 				PlanModifiers:       []planmodifier.String{replaceUnlessImported},
 			},
 			"disks": schema.StringAttribute{
@@ -182,4 +183,16 @@ func readyCommandAttribute() schema.ListAttribute {
 			"the installed system for the host to be ready, instead of the first-boot unit's success. Changed in place: it is " +
 			"used by the next bootstrap that reaches the ready phase.",
 	}
+}
+
+// imageNotes says what an image is on each backend that can bootstrap;
+// the others' images are not this resource's.
+func imageNotes(reg *adapter.Registry) string {
+	var out string
+	for _, d := range reg.Definitions() {
+		if n := d.Notes[adapter.FieldImage]; n != "" && d.Capabilities.Has(adapter.CapBootstrap) {
+			out += " On `" + d.BlockName() + "` accounts: " + strings.TrimSuffix(n, ".") + "."
+		}
+	}
+	return out
 }
