@@ -73,6 +73,13 @@ type Options struct {
 	Images []string
 	// Port is the SSH port every machine shares; 0 picks a free one.
 	Port int
+	// OnBoot, when set, is called each time a machine finished a boot,
+	// with what it runs now ("rescue", "installed", "none") and once its
+	// SSH server listens, so tests wait for boots on a channel.
+	OnBoot func(number int, booted string)
+	// OnDetachedExit, when set, is called when work started by setsid -f
+	// ended, with its command line and status.
+	OnDetachedExit func(number int, line string, status int)
 }
 
 // Farm is a set of emulated machines, each on its own loopback address
