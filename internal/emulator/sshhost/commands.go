@@ -254,9 +254,6 @@ func cmdSetsid(sh *shell, io stdio, args []string) int {
 	go func() {
 		status := child.run(d, argv)
 		s.m.farm.journal.finish(rec, 0, status)
-		if hook := s.m.farm.opts.OnDetachedExit; hook != nil {
-			hook(s.m.number, line, status)
-		}
 		if *child.rebooting {
 			s.m.reboot(s)
 		}

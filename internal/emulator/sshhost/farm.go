@@ -77,9 +77,10 @@ type Options struct {
 	// with what it runs now ("rescue", "installed", "none") and once its
 	// SSH server listens, so tests wait for boots on a channel.
 	OnBoot func(number int, booted string)
-	// OnDetachedExit, when set, is called when work started by setsid -f
-	// ended, with its command line and status.
-	OnDetachedExit func(number int, line string, status int)
+	// OnCommandDone, when set, is called when an exec request's command
+	// or work started by setsid -f ended, with its final record (Exit -1
+	// when its session was cut).
+	OnCommandDone func(Command)
 }
 
 // Farm is a set of emulated machines, each on its own loopback address
@@ -115,6 +116,7 @@ func New(opts Options) (*Farm, error) {
 		opts.Images = Images
 	}
 	f := &Farm{opts: opts, clock: opts.Clock, machines: map[int]*Machine{}, nextHost: 1}
+	f.journal.onDone = opts.OnCommandDone
 	if f.clock == nil {
 		f.clock = realClock{}
 	}

@@ -167,7 +167,9 @@ func cmdInstallimage(sh *shell, io stdio, args []string) int {
 	select {
 	case <-done:
 	case <-sh.ctx.Done():
-		return 143 // killed by SIGTERM/SIGHUP with its session or the machine
+	}
+	if sh.ctx.Err() != nil {
+		return 143 // killed by SIGHUP with its session, or by the reset
 	}
 	m.mu.Lock()
 	reason := m.faults.failInstall
