@@ -13,8 +13,8 @@ import (
 )
 
 const (
-	secret   = "s3cr3t-join-token-SENTINEL"
-	agentBin = "#!/bin/agent binary"
+	secret        = "s3cr3t-join-token-SENTINEL"
+	agentBin      = "#!/bin/agent binary"
 	firstBootUnit = `[Unit]
 Description=compute first boot
 Wants=network-online.target
