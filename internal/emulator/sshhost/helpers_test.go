@@ -108,15 +108,23 @@ func (h *harness) add(n int, disks ...string) *Machine {
 // fire fires the next timer, which must last d.
 func (h *harness) fire(d time.Duration) {
 	h.t.Helper()
+	h.await(d).ch <- h.clock.Now()
+}
+
+// await waits until the next timer started, which must last d, and
+// leaves it pending.
+func (h *harness) await(d time.Duration) fakeTimer {
+	h.t.Helper()
 	select {
 	case tm := <-h.clock.timers:
 		if tm.d != d {
 			h.t.Fatalf("next timer lasts %v, want %v", tm.d, d)
 		}
-		tm.ch <- time.Time{}
+		return tm
 	case <-time.After(bound):
 		h.t.Fatalf("no timer of %v started", d)
 	}
+	return fakeTimer{}
 }
 
 // noTimer fails when a timer is pending.

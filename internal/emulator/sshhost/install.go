@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 )
+
+// forever is how long a hung install waits.
+const forever = time.Duration(1<<63 - 1)
 
 // installConfig is what installimage reads from its -c file.
 type installConfig struct {
@@ -151,21 +155,14 @@ func cmdInstallimage(sh *shell, io stdio, args []string) int {
 	sh.sys.mu.Unlock()
 	fmt.Fprintf(io.out, "installimage: installing %s on %s\n", cfg.image, strings.Join(cfg.drives, ", "))
 
-	var done <-chan struct{}
-	if !hang {
-		after := m.farm.clock.After(m.farm.opts.InstallDuration)
-		ch := make(chan struct{})
-		go func() {
-			select {
-			case <-after:
-				close(ch)
-			case <-sh.ctx.Done():
-			}
-		}()
-		done = ch
+	// A hung install waits for a time that never comes, on the same clock,
+	// so a test's fake clock sees it start.
+	wait := m.farm.opts.InstallDuration
+	if hang {
+		wait = forever
 	}
 	select {
-	case <-done:
+	case <-m.farm.clock.After(wait):
 	case <-sh.ctx.Done():
 	}
 	if sh.ctx.Err() != nil {
