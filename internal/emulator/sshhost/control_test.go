@@ -27,7 +27,6 @@ func TestFarmAddressesShareAPortInOneSlash24(t *testing.T) {
 	}
 }
 
-
 func TestControlHandler(t *testing.T) {
 	h, m, c := rescueClient(t)
 	run(t, c, "hostname", "")
