@@ -177,6 +177,7 @@ func TestInstallimageRefusesBadConfigs(t *testing.T) {
 		if r.status != 1 || r.err == "" {
 			t.Errorf("%s: %+v", name, r)
 		}
+		h.commandDone("installimage") // its record, so the run below waits for its own
 	}
 	h.noTimer()
 	if m.Installs() != 0 {
