@@ -47,16 +47,16 @@ type fakeMachine struct {
 	spec     metal.Spec
 	hostKeys []metal.HostKey
 
-	mu        sync.Mutex
-	armed     bool
-	keys      []string
-	booted    string
-	pending   bool // reset delivered, boot not yet finished
-	resets    []string
-	resetErr  error
-	wakes     int
-	rescueCh  chan struct{}
-	disarmed  chan struct{} // one value per Disarm call
+	mu       sync.Mutex
+	armed    bool
+	keys     []string
+	booted   string
+	pending  bool // reset delivered, boot not yet finished
+	resets   []string
+	resetErr error
+	wakes    int
+	rescueCh chan struct{}
+	disarmed chan struct{} // one value per Disarm call
 }
 
 func (m *fakeMachine) Addr() netip.Addr                { return m.addr }
