@@ -201,3 +201,19 @@ func TestKeepaliveKeepsALivePeer(t *testing.T) {
 		t.Fatalf("Run beside keepalives = %+v, %v", res, err)
 	}
 }
+
+// A runaway command costs at most twice the cap, whatever it writes.
+func TestTailKeepsMemoryBounded(t *testing.T) {
+	tl := &tail{max: 100}
+	chunk := bytes.Repeat([]byte("x"), 30)
+	for range 1000 {
+		_, _ = tl.Write(chunk)
+		if len(tl.buf) > 2*tl.max {
+			t.Fatalf("tail holds %d bytes, want at most %d", len(tl.buf), 2*tl.max)
+		}
+	}
+	_, _ = tl.Write([]byte("end"))
+	if got := tl.bytes(); len(got) != 100 || !bytes.HasSuffix(got, []byte("xend")) || !tl.cut {
+		t.Fatalf("tail = %q (cut %v)", got, tl.cut)
+	}
+}
