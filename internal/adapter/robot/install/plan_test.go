@@ -212,7 +212,10 @@ func TestScriptParsesWithSh(t *testing.T) {
 	if out, err := exec.Command(sh, "-n", f).CombinedOutput(); err != nil {
 		t.Fatalf("sh -n install.sh: %v\n%s", err, out)
 	}
-	if out, err := exec.Command(sh, "-n", "-c", StartLine).CombinedOutput(); err != nil {
-		t.Fatalf("sh -n -c StartLine: %v\n%s", err, out)
+	inner := strings.TrimSuffix(strings.TrimPrefix(StartLine, "setsid -f sh -c '"), "' < /dev/null")
+	for _, line := range []string{StartLine, inner, DeliverLine(0), PollLine} {
+		if out, err := exec.Command(sh, "-n", "-c", line).CombinedOutput(); err != nil {
+			t.Fatalf("sh -n -c %q: %v\n%s", line, err, out)
+		}
 	}
 }
