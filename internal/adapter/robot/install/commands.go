@@ -38,8 +38,11 @@ const (
 	HostKeyLine  = "cat " + HostKeyPath
 	UnitLine     = "systemctl show -p ActiveState,Result " + UnitName
 	// StartLine starts install.sh detached, so that a dropped session
-	// does not end it, and leaves its status in install.exit.
-	StartLine = "setsid -f sh -c 'sh " + ScriptPath + " > " + LogPath + " 2>&1; echo $? > " + ExitPath + "' < /dev/null"
+	// does not end it, and leaves its status in install.exit. Its own
+	// output goes to /dev/null: a detached process that kept the channel's
+	// stdout and stderr would hold an OpenSSH session open until the
+	// install ends.
+	StartLine = "setsid -f sh -c 'sh " + ScriptPath + " > " + LogPath + " 2>&1; echo $? > " + ExitPath + "' < /dev/null > /dev/null 2>&1"
 	// HostKeyCopyLine copies the installed system's host key where
 	// HostKeyLine reads it, for an install done before (after MountLine).
 	HostKeyCopyLine = "cp /mnt/etc/ssh/ssh_host_ed25519_key.pub " + HostKeyPath

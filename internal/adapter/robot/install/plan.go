@@ -122,7 +122,8 @@ func Script(req adapter.BootstrapRequest, l Layout) string {
 
 // Fingerprint digests what an install makes of the machine: image, disks,
 // hostname, each file's path, mode and reference (never its content: a
-// write-only value counts as "value"), and the first boot. An installed
+// write-only value counts as "value" with the version its caller gives),
+// and the first boot. An installed
 // disk with the same fingerprint is not installed again.
 func Fingerprint(req adapter.BootstrapRequest, l Layout) string {
 	h := sha256.New()
@@ -130,7 +131,7 @@ func Fingerprint(req adapter.BootstrapRequest, l Layout) string {
 	for i, f := range req.Files {
 		source := "ref:" + f.Ref
 		if f.Ref == "" {
-			source = "value"
+			source = "value version=" + f.Version
 		}
 		mode, _ := NormalMode(f.Mode)
 		fmt.Fprintf(h, "file %d path=%s mode=%s %s\n", i, f.Path, mode, source)

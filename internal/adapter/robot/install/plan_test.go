@@ -112,7 +112,7 @@ umount /mnt
 
 func TestFixedLines(t *testing.T) {
 	want := map[string]string{
-		StartLine:      "setsid -f sh -c 'sh /root/compute/install.sh > /root/compute/install.log 2>&1; echo $? > /root/compute/install.exit' < /dev/null",
+		StartLine:      "setsid -f sh -c 'sh /root/compute/install.sh > /root/compute/install.log 2>&1; echo $? > /root/compute/install.exit' < /dev/null > /dev/null 2>&1",
 		DeliverLine(2): "umask 077 && mkdir -p /root/compute/files && cat > /root/compute/files/2",
 		PollLine:       "cat /root/compute/install.exit",
 		MountLine(Layout{Drives: []string{"/dev/nvme0n1"}}):                     "mount /dev/nvme0n1p2 /mnt",
@@ -174,6 +174,7 @@ func TestFingerprint(t *testing.T) {
 		"url":      func(r *adapter.BootstrapRequest) { r.FirstBoot.URL = "https://127.0.0.1/x" },
 		"sha256":   func(r *adapter.BootstrapRequest) { r.FirstBoot.SHA256 = strings.Repeat("cd", 32) },
 		"command":  func(r *adapter.BootstrapRequest) { r.FirstBoot.Command = r.FirstBoot.Command[:1] },
+		"version":  func(r *adapter.BootstrapRequest) { r.Files[1].Version = "2" },
 		"no files": func(r *adapter.BootstrapRequest) { r.Files = nil },
 		"no first": func(r *adapter.BootstrapRequest) { r.FirstBoot = nil },
 	}
@@ -212,7 +213,7 @@ func TestScriptParsesWithSh(t *testing.T) {
 	if out, err := exec.Command(sh, "-n", f).CombinedOutput(); err != nil {
 		t.Fatalf("sh -n install.sh: %v\n%s", err, out)
 	}
-	inner := strings.TrimSuffix(strings.TrimPrefix(StartLine, "setsid -f sh -c '"), "' < /dev/null")
+	inner := strings.TrimSuffix(strings.TrimPrefix(StartLine, "setsid -f sh -c '"), "' < /dev/null > /dev/null 2>&1")
 	for _, line := range []string{StartLine, inner, DeliverLine(0), PollLine} {
 		if out, err := exec.Command(sh, "-n", "-c", line).CombinedOutput(); err != nil {
 			t.Fatalf("sh -n -c %q: %v\n%s", line, err, out)

@@ -123,9 +123,9 @@ func quotedWords(line string) (string, bool) {
 func wellFormed(line string) bool {
 	if line == StartLine {
 		// The one nested line: its inner string is a line of its own.
-		inner := strings.TrimSuffix(strings.TrimPrefix(line, "setsid -f sh -c '"), "' < /dev/null")
+		inner := strings.TrimSuffix(strings.TrimPrefix(line, "setsid -f sh -c '"), "' < /dev/null > /dev/null 2>&1")
 		return wellFormed(strings.Replace(inner, "echo $? >", "echo Q >", 1)) &&
-			wellFormed("setsid -f sh -c Q < /dev/null")
+			wellFormed("setsid -f sh -c Q < /dev/null > /dev/null 2>&1")
 	}
 	plain, ok := quotedWords(line)
 	if !ok {
