@@ -167,7 +167,11 @@ func codeOf(e *apiError) adapter.Code {
 		return adapter.Transient
 	case strings.HasSuffix(e.Code, "_NOT_AVAILABLE"):
 		return adapter.Unsupported
+	case e.Code != "":
+		// A code Robot added since: retried, never taken for absence.
+		return adapter.Transient
 	}
+	// No Robot error at all: a proxy or a wrong endpoint answered.
 	switch {
 	case e.Status == http.StatusUnauthorized:
 		return adapter.AccessDenied
@@ -175,7 +179,7 @@ func codeOf(e *apiError) adapter.Code {
 		return adapter.RateLimited
 	case e.Status == http.StatusNotFound, e.Status == http.StatusMethodNotAllowed:
 		return adapter.InvalidConfig
-	case e.Status == http.StatusForbidden && e.Code == "":
+	case e.Status == http.StatusForbidden:
 		// Robot sends its rate limit as 403 with a body; a bare 403 is a
 		// proxy or a blocked address.
 		return adapter.AccessDenied
