@@ -39,6 +39,10 @@ type Config struct {
 	RateLimitCode string
 	// Now is the clock of the rate-limit budget; time.Now if nil.
 	Now func() time.Time
+	// Route names a request path's route for counting and rule matching;
+	// Route (numeric segments become {id}) if nil. An API whose ids are not
+	// numbers (Robot's key fingerprints, product ids) names its own.
+	Route func(path string) string
 	// Control adds the wrapped API's own control routes, keyed "METHOD
 	// /route" below ControlPrefix (e.g. "POST /actions"), for settings only
 	// that API knows of. Like the middleware's own, they are neither counted
@@ -74,6 +78,9 @@ func New(next http.Handler, cfg Config) *Middleware {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Route == nil {
+		cfg.Route = Route
 	}
 	return &Middleware{next: next, cfg: cfg, stats: map[string]int{}}
 }
@@ -189,7 +196,7 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if raw == "" {
 		raw = "/"
 	}
-	route := Route(raw)
+	route := m.cfg.Route(raw)
 	now := m.cfg.Now()
 
 	m.mu.Lock()

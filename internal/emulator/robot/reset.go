@@ -1,0 +1,130 @@
+package robot
+
+import (
+	"net/http"
+	"slices"
+)
+
+func (s *server) resetJSON(withStatus bool) map[string]any {
+	r := map[string]any{"server_ip": s.ip(), "server_ipv6_net": s.ipv6Net, "server_number": s.number, "type": s.resets}
+	if withStatus {
+		// Robot knows a server's power state only through a power button.
+		r["operating_status"] = "not supported"
+		if slices.Contains(s.resets, "power") {
+			r["operating_status"] = map[bool]string{true: "off", false: "running"}[s.machine.Booted() == "off"]
+		}
+	}
+	return r
+}
+
+func (e *Emulator) listResets(w http.ResponseWriter, _ *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.servers) == 0 {
+		writeError(w, &apiError{status: http.StatusNotFound, code: codeServerNotFound, message: "No servers found"})
+		return
+	}
+	out := []any{}
+	for _, s := range e.sortedServersLocked() {
+		out = append(out, map[string]any{"reset": s.resetJSON(false)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (e *Emulator) getReset(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.lookupLocked(w, r)
+	if s == nil {
+		return
+	}
+	if len(s.resets) == 0 {
+		writeError(w, failure(http.StatusNotFound, codeResetNotAvailable, "reset is not available for server %d", s.number))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"reset": s.resetJSON(true)})
+}
+
+// reset delivers type to the machine. "man" asks a technician: the
+// machine gets a hardware reset and the server takes no other reset for
+// Options.ManualResetDuration.
+func (e *Emulator) reset(w http.ResponseWriter, r *http.Request) {
+	_ = r.ParseForm()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.lookupLocked(w, r)
+	if s == nil {
+		return
+	}
+	kind := r.PostForm.Get("type")
+	switch {
+	case len(s.resets) == 0:
+		writeError(w, failure(http.StatusNotFound, codeResetNotAvailable, "reset is not available for server %d", s.number))
+		return
+	case kind == "":
+		writeError(w, missingInput("type"))
+		return
+	case !slices.Contains(s.resets, kind):
+		writeError(w, invalidInput("type "+kind+" is not offered for this server; it takes "+joinQuoted(s.resets), "type"))
+		return
+	case e.now().Before(s.manualUntil):
+		writeError(w, failure(http.StatusConflict, codeResetManualActive, "a manual reset of server %d is under way", s.number))
+		return
+	}
+	deliver := kind
+	if kind == "man" {
+		deliver = "hw"
+		s.manualUntil = e.now().Add(e.opts.ManualResetDuration)
+	}
+	if err := s.machine.Reset(deliver); err != nil {
+		writeError(w, failure(http.StatusInternalServerError, codeResetFailed, "resetting server %d failed", s.number))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"reset": map[string]any{"server_ip": s.ip(), "server_ipv6_net": s.ipv6Net, "type": kind}})
+}
+
+func joinQuoted(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += `"` + v + `"`
+	}
+	return out
+}
+
+func (s *server) wolJSON() map[string]any {
+	return map[string]any{"wol": map[string]any{"server_ip": s.ip(), "server_ipv6_net": s.ipv6Net, "server_number": s.number}}
+}
+
+func (e *Emulator) wolServerLocked(w http.ResponseWriter, r *http.Request) *server {
+	s := e.lookupLocked(w, r)
+	if s != nil && !s.wol {
+		writeError(w, failure(http.StatusNotFound, codeWolNotAvailable, "Wake on LAN is not available for server %d", s.number))
+		return nil
+	}
+	return s
+}
+
+func (e *Emulator) getWol(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s := e.wolServerLocked(w, r); s != nil {
+		writeJSON(w, http.StatusOK, s.wolJSON())
+	}
+}
+
+func (e *Emulator) sendWol(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.wolServerLocked(w, r)
+	if s == nil {
+		return
+	}
+	if err := s.machine.WakeOnLAN(); err != nil {
+		writeError(w, failure(http.StatusInternalServerError, codeWolFailed, "sending Wake on LAN to server %d failed", s.number))
+		return
+	}
+	writeJSON(w, http.StatusOK, s.wolJSON())
+}
