@@ -44,6 +44,8 @@ type account struct {
 	allowOrder      bool
 	cancelOnDestroy bool
 	settings        map[string]string
+	// catalog caches the offers for catalogTTL (catalog.go).
+	catalog catalog
 }
 
 func newAccount(settings map[string]string, env adapter.Env, opts options) (*account, error) {

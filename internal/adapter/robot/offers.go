@@ -102,8 +102,8 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 	return out, nil
 }
 
-// offers reads both listings, in every location.
-func (a *account) offers(ctx context.Context) ([]adapter.Offer, error) {
+// loadOffers reads both listings, in every location.
+func (a *account) loadOffers(ctx context.Context) ([]adapter.Offer, error) {
 	var std []struct {
 		Product product `json:"product"`
 	}
