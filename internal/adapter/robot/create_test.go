@@ -155,6 +155,12 @@ func TestCreateOrders(t *testing.T) {
 	if m.ID != "900" || !m.Managed || f.count("POST /order/server/transaction") != 1 {
 		t.Errorf("ordered %+v, orders %d", m, f.count("POST /order/server/transaction"))
 	}
+	// The order changed what Robot offers: the next catalog call reads it
+	// again instead of the cache.
+	before := f.count("GET /order/server/product")
+	if _, err := a.ListOffers(context.Background(), adapter.Query{}); err != nil || f.count("GET /order/server/product") != before+1 {
+		t.Errorf("offers after an order: %v, %d reads after %d; want one more", err, f.count("GET /order/server/product"), before)
+	}
 	body := f.requests[slicesIndex(f.requests, "POST /order/server/transaction")]
 	if !strings.Contains(body, "authorized_key%5B%5D="+strings.ReplaceAll(testKey, ":", "%3A")) || strings.Contains(body, "comment") || !strings.Contains(body, "location=FSN1") {
 		t.Errorf("order body %q", body)
