@@ -118,7 +118,7 @@ func fingerprintConflict(t *testing.T, s *suite) {
 	}
 	m, err := s.create(t, call, other)
 	if err == nil {
-		t.Fatalf("a create with the same key and other user data returned machine %s, want Conflict", m.ID)
+		t.Fatalf("a create with the same key and another fingerprint returned machine %s, want Conflict", m.ID)
 	}
 	wantCode(t, "Create with another fingerprint", err, adapter.Conflict)
 	// A backend with little room keeps a prefix of the fingerprint, as

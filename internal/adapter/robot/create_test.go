@@ -12,6 +12,15 @@ func req(name string) adapter.CreateRequest {
 	return adapter.CreateRequest{Name: name, OfferID: "AX42", Location: "fsn1", PowerOn: true}
 }
 
+// An imported server marked without a claim is still ours, held by
+// whichever state names it.
+func TestClaimNameWithoutClaim(t *testing.T) {
+	c := claimed{Name: "legacy", Fingerprint: "0123456789abcdef", Managed: true}
+	if got := parseName(c.String()); !got.Managed || got.Claim != "" || got.Name != "legacy" || got.Fingerprint != "01234567" {
+		t.Errorf("parseName(%q) = %+v, want managed without a claim", c.String(), got)
+	}
+}
+
 func TestClaimNameRoundTrip(t *testing.T) {
 	c := claimed{Name: "web-1", Claim: strings.Repeat("ab", 16), Fingerprint: "0123456789abcdef", Managed: true, WasNamed: true}
 	got := parseName(c.String())
@@ -195,4 +204,22 @@ func slicesIndex(all []string, prefix string) int {
 		}
 	}
 	return -1
+}
+
+// A claim that is not 32 hex digits cannot be written into a server name
+// and read back: such a create is refused before anything is sent.
+func TestCreateRefusesMalformedClaim(t *testing.T) {
+	f := newFake()
+	f.add(100, "", "AX42", "FSN1-DC14", statusReady)
+	a := testAccount(t, f, nil, nil)
+	for _, claim := range []string{"", "xyz", strings.Repeat("A", 32)} {
+		c := call(a, "web")
+		c.Claim = claim
+		if _, err := a.Create(context.Background(), c, req("web")); !adapter.Is(err, adapter.InvalidInput) {
+			t.Errorf("claim %q: %v, want InvalidInput", claim, err)
+		}
+	}
+	if len(f.requests) != 0 {
+		t.Errorf("refused creates sent %v", f.requests)
+	}
 }
