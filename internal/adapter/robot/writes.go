@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strconv"
 
@@ -21,11 +22,16 @@ func (a *account) managed(ctx context.Context, id, what string) (server, claimed
 	}
 	c := parseName(s.Name)
 	if !c.Managed {
-		return server{}, claimed{}, adapter.Errorf(adapter.AccessDenied,
+		e := adapter.Errorf(adapter.AccessDenied,
 			"%s %s: it carries no claim of this provider (its name in Robot is %q), so it is left alone; import it to manage it", what, describe(s), s.Name)
+		e.Err = errUnclaimed
+		return server{}, claimed{}, e
 	}
 	return s, c, nil
 }
+
+// errUnclaimed is what managed's error wraps for a server without our mark.
+var errUnclaimed = errors.New("server carries no claim")
 
 // Update renames a managed server, keeping its mark, or writes a whole mark
 // onto an imported one (req.Mark). Robot has no labels: any is refused.
@@ -97,6 +103,14 @@ func (a *account) markable(ctx context.Context, id string) (server, claimed, err
 // same name waits for it to go instead of adopting it.
 func (a *account) Delete(ctx context.Context, id string) error {
 	s, c, err := a.managed(ctx, id, "release")
+	if !a.cancelOnDestroy && errors.Is(err, errUnclaimed) {
+		// A release only gives the name back, so a server that carries no
+		// claim has nothing left to release: a delete retried after its
+		// answer was lost, or a server its user renamed. Nothing is sent
+		// to it. A cancellation is never made on such a server (the
+		// branch above does not apply with cancel_on_destroy).
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -158,3 +158,31 @@ func TestCheck(t *testing.T) {
 		t.Errorf("unknown key: %v", err)
 	}
 }
+
+// A release only gives a server its name back, so a delete that finds no
+// claim (retried after its answer was lost, or the server renamed by its
+// user) is done and sends nothing; a refused credential is still an error.
+func TestReleaseOfAnUnclaimedServerIsDone(t *testing.T) {
+	f := newFake()
+	f.add(40, "", "AX42", "FSN1-DC14", statusReady)
+	a := testAccount(t, f, nil, nil)
+	if _, err := a.Create(context.Background(), call(a, "db"), req("db")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(context.Background(), "40"); err != nil {
+		t.Fatal(err)
+	}
+	writes := f.count("POST")
+	if err := a.Delete(context.Background(), "40"); err != nil {
+		t.Errorf("second release: %v; want done", err)
+	}
+	if f.count("POST") != writes || f.name(40) != "" {
+		t.Errorf("the second release wrote to the server (name now %q)", f.name(40))
+	}
+	f.mu.Lock()
+	f.failRoute, f.failN, f.failStatus, f.failBody = "GET /server/40", 1, 401, `{"error":{"status":401,"code":"UNAUTHORIZED","message":"Unauthorized"}}`
+	f.mu.Unlock()
+	if err := a.Delete(context.Background(), "40"); !adapter.Is(err, adapter.AccessDenied) {
+		t.Errorf("release with refused credentials: %v; want AccessDenied", err)
+	}
+}
