@@ -109,12 +109,14 @@ func checkArg(field, a string) error {
 }
 
 func checkFirstBoot(fb adapter.FirstBoot) error {
-	if !strings.HasPrefix(fb.URL, "https://") || len(fb.URL) == len("https://") {
-		return invalid("first_boot.url", "url %q must be an https:// URL: the binary is fetched with curl --proto =https", fb.URL)
+	// The URL is never repeated: its query may carry a download token. The
+	// contract's rule shows only the scheme and host.
+	if err := adapter.CheckURL(fb.URL); err != nil {
+		return err.(*adapter.Error).WithField("first_boot.url")
 	}
 	for _, r := range fb.URL {
 		if !bareChar(r) && !strings.ContainsRune("?&#~", r) {
-			return invalid("first_boot.url", "url %q holds %q; percent-encode it (%%XX): the URL is one single-quoted word of a shell line", fb.URL, r)
+			return invalid("first_boot.url", "url holds %q (the URL is not shown, it may carry a token); percent-encode it (%%XX): the URL is one single-quoted word of a shell line", r)
 		}
 	}
 	if len(fb.SHA256) != 64 || strings.Trim(strings.ToLower(fb.SHA256), "0123456789abcdef") != "" {

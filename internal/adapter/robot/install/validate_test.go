@@ -197,3 +197,24 @@ func TestGeneratedLinesStayInTheWordSyntax(t *testing.T) {
 		t.Fatalf("only %d of 20000 random requests were accepted: the property was hardly tested", accepted)
 	}
 }
+
+// TestValidateNeverShowsTheURL: a first-boot URL's path and query may carry
+// a download token, and a refusal reaches a diagnostic verbatim.
+func TestValidateNeverShowsTheURL(t *testing.T) {
+	const token = "SENTINEL-token"
+	for _, u := range []string{
+		"http://dl.example/agent?token=" + token,
+		"https://dl.example/agent?token=" + token + "&a=(b)",
+		"https://dl.example/agent?token=" + token + "'",
+		"https://u:" + token + "@dl.example/agent",
+	} {
+		r := fullRequest()
+		r.FirstBoot.URL = u
+		err := Validate(r)
+		if !adapter.Is(err, adapter.InvalidInput) || adapter.FieldOf(err) != "first_boot.url" {
+			t.Errorf("Validate(url %s) = %v, want InvalidInput on first_boot.url", u, err)
+		} else if strings.Contains(err.Error(), token) {
+			t.Errorf("Validate(url %s) shows the token: %v", u, err)
+		}
+	}
+}
