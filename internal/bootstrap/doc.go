@@ -7,8 +7,8 @@
 // state, so an apply that stops is resumed, never installed twice.
 //
 // Plan-time checks (validate.go) call the contract's bootstrap rules
-// (adapter.CheckHostname and its siblings), so an adapter refuses exactly
-// what the plan refuses. File contents (content_wo, and what a secret
+// (adapter.CheckHostname and its siblings), which an adapter keeps too; an
+// adapter may refuse more, and then does so at apply, after the claim. File contents (content_wo, and what a secret
 // reference resolves to) never reach state, plan, logs or diagnostics.
 //
 // It imports internal/adapter, internal/tfdiag and internal/tftimeouts,

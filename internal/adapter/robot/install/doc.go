@@ -5,6 +5,8 @@
 // the SSH command protocol the SSH emulator interprets (setsid start,
 // file delivery, poll, mount). Validate refuses, with the attribute path, every value that
 // would reach a shell line or a unit file as anything but one plain word,
+// and then keeps the contract's adapter.CheckBootstrap, the rules the plan
+// checked, so it refuses at least what the plan refuses,
 // so the SSH emulator's interpreter and a real sh read every generated line
 // the same way. Nothing generated carries a file's content: contents travel
 // on SSH stdin only, and the fingerprint digests paths, modes and

@@ -48,7 +48,10 @@ func Validate(req adapter.BootstrapRequest) error {
 			return err
 		}
 	}
-	return nil
+	// The contract's rules are what the plan checked; keeping them here too
+	// means an apply never takes a value the plan would have refused, such
+	// as one known only at apply.
+	return adapter.CheckBootstrap(req)
 }
 
 func invalid(field, format string, args ...any) error {

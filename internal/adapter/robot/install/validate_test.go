@@ -74,10 +74,21 @@ func TestValidateRefuses(t *testing.T) {
 		t.Fatalf("Validate(full request) = %v", err)
 	}
 	r := fullRequest()
-	r.FirstBoot.SHA256 = strings.ToUpper(r.FirstBoot.SHA256)
 	r.ReadyCommand = []string{"/usr/bin/test", "-e", "/var/lib/app/ready"}
 	if err := Validate(r); err != nil {
-		t.Fatalf("Validate(upper-case sha256, ready command) = %v", err)
+		t.Fatalf("Validate(ready command) = %v", err)
+	}
+	// What the plan refuses (the contract's rules) the adapter refuses too:
+	// a value known only at apply meets the same rules.
+	for field, change := range map[string]func(*adapter.BootstrapRequest){
+		"first_boot.sha256": func(r *adapter.BootstrapRequest) { r.FirstBoot.SHA256 = strings.ToUpper(r.FirstBoot.SHA256) },
+		"hostname":          func(r *adapter.BootstrapRequest) { r.Hostname = "DB-1" },
+	} {
+		r := fullRequest()
+		change(&r)
+		if err := Validate(r); adapter.FieldOf(err) != field || adapter.CheckBootstrap(r) == nil {
+			t.Errorf("%s: Validate = %v, want the contract's refusal on %s", field, err, field)
+		}
 	}
 }
 
