@@ -56,7 +56,8 @@ func TestUmaskAndModes(t *testing.T) {
 	run(t, c, "umask 077 && mkdir -p /root/d && cat > /root/d/f", "x")
 	run(t, c, "cat > /root/g", "y")
 	run(t, c, "install -D -m 0640 /root/g /root/deep/er/h", "")
-	for p, want := range map[string]uint32{"/root/d/f": 0o600, "/root/d": 0o700, "/root/g": 0o644, "/root/deep/er/h": 0o640} {
+	run(t, c, "umask 077 && cp /root/g /root/d", "")
+	for p, want := range map[string]uint32{"/root/d/f": 0o600, "/root/d": 0o700, "/root/g": 0o644, "/root/deep/er/h": 0o640, "/root/d/g": 0o600} {
 		n, err := m.sys.root.stat(p)
 		if err != nil || uint32(n.mode) != want {
 			t.Errorf("%s: %v mode %o, want %o", p, err, n.mode, want)
