@@ -65,7 +65,9 @@ func TestSeedAndOutOfBandChanges(t *testing.T) {
 }
 
 func TestActionDuration(t *testing.T) {
-	e, c, _ := start(t, emulator.Options{ActionDuration: 30 * time.Millisecond})
+	// Long enough that three polls fit in it on a loaded machine (the
+	// emulator runs on the wall clock), short enough for a unit test.
+	e, c, _ := start(t, emulator.Options{ActionDuration: 600 * time.Millisecond})
 	res, _, err := c.Server.Create(ctx(t), createOpts("timed", "cx22", "ubuntu-24.04", ""))
 	if err != nil {
 		t.Fatal(err)
