@@ -13,9 +13,6 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
 
-// fields maps the contract's field names onto this resource's attributes.
-var fields = tfdiag.Fields(adapter.FieldOfferID, adapter.FieldImage, adapter.FieldLocation, "machine_id", "hostname", "max_monthly_price")
-
 // Create claims the machine (keyed by the account's scope and the hostname,
 // with a fresh claim, as compute_instance creates), saves it, and runs the
 // bootstrap from the start. A machine claimed before by an apply that was
@@ -97,7 +94,7 @@ func (r *Resource) bootstrap(ctx context.Context, h host, machineID string, plan
 	diags.Append(state.Set(ctx, plan)...)
 	if err != nil {
 		log.Warn(ctx, "bootstrap failed", map[string]any{"machine": machineID, "hostname": hostname, "phase": string(got.FailedPhase), "code": string(adapter.CodeOf(err))})
-		tfdiag.AddError(diags, nil, summary,
+		tfdiag.AddError(diags, requestField, summary,
 			fmt.Sprintf("Host %q (machine %s) stopped in phase %s: %s. It is saved in state with phase failed. %s",
 				hostname, machineID, failedPhase(got), got.Reason, resumeWayOut(err)), err)
 	}
