@@ -15,6 +15,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/account"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/hcloud"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot"
 	"github.com/seedcompute/terraform-provider-compute/internal/instance"
 	"github.com/seedcompute/terraform-provider-compute/internal/machines"
 	"github.com/seedcompute/terraform-provider-compute/internal/offers"
@@ -42,7 +43,7 @@ func WithRegistry(r *adapter.Registry) Option { return func(p *computeProvider) 
 
 // DefaultRegistry holds the adapters the provider ships.
 func DefaultRegistry() *adapter.Registry {
-	return adapter.NewRegistry(hcloud.Definition())
+	return adapter.NewRegistry(hcloud.Definition(), robot.Definition())
 }
 
 // New returns the constructor that providerserver.Serve and the acceptance

@@ -1,0 +1,200 @@
+package robot
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// Create claims a server for the request (DESIGN §3 rules 1 and 2), in this
+// order:
+//
+//  1. the server whose name carries this request's key (an earlier
+//     attempt's, found in the listing): adopted when adapter.Adoptable
+//     allows it;
+//  2. the server machine_id names, when it is unnamed or named exactly
+//     like the request;
+//  3. a free server of the offer in the location: unnamed, ready, not
+//     cancelled, the lowest number first;
+//  4. a server an order of ours is delivering (order.go);
+//  5. a new order, when the account allows ordering and the offer's
+//     monthly price is within the request's max_monthly_price.
+//
+// Claiming is one write, the server name with the mark, so there is no
+// moment at which a claimed server is unmarked. Robot has no conditional
+// write, so the claim is read back: a concurrent create that wrote its own
+// name over ours has the server, and this one takes the next.
+func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
+	if req.Location == "" {
+		req.Location = a.location
+	}
+	what := "claim a server for " + strconv.Quote(req.Name)
+	if err := a.checkCreate(call, req); err != nil {
+		return adapter.Machine{}, err
+	}
+	mark := claimed{Name: req.Name, Claim: call.Claim, Fingerprint: shortFP(adapter.Fingerprint(req)), Managed: true}
+	for attempt := 0; attempt < maxClaimAttempts; attempt++ {
+		list, err := a.servers(ctx)
+		if err != nil {
+			return adapter.Machine{}, failListing(what+": list the account's servers", err)
+		}
+		if s, ok := a.byKey(list, call.IdempotencyKey); ok {
+			return a.adopt(ctx, what, s, mark)
+		}
+		s, err := a.pick(ctx, what, list, req)
+		if err != nil {
+			return adapter.Machine{}, err
+		}
+		m, won, err := a.claim(ctx, what, s, mark)
+		if err != nil || won {
+			return m, err
+		}
+	}
+	return adapter.Machine{}, adapter.Errorf(adapter.Transient,
+		"%s: other creates took each free server this one tried, %d times in a row; the create can be tried again", what, maxClaimAttempts)
+}
+
+// maxClaimAttempts bounds how often a create loses a free server to a
+// concurrent one before it gives the caller's retry the turn.
+const maxClaimAttempts = 5
+
+func (a *account) checkCreate(call adapter.Call, req adapter.CreateRequest) error {
+	switch {
+	case call.IdempotencyKey == "":
+		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
+	case !markTail.MatchString(call.Claim + "~00000000~e"):
+		return adapter.Errorf(adapter.InvalidInput, "the claim is not 32 lower-case hex digits")
+	case !validName(req.Name):
+		return adapter.Errorf(adapter.InvalidInput, "name %s is not a Robot server name: it must be %s", adapter.Quoted(adapter.Redacted(req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)
+	case len(req.Labels) > 0:
+		return adapter.Errorf(adapter.InvalidInput, "Robot has no labels; remove labels or set them to {}").WithField(adapter.FieldLabels)
+	case req.MachineID == "" && req.OfferID == "":
+		return adapter.Errorf(adapter.InvalidInput, "set offer_id (a product such as AX42, see compute_offers) or machine_id (a server number)").WithField(adapter.FieldOfferID)
+	case req.UserData != "":
+		return adapter.Errorf(adapter.InvalidInput, "Robot servers take no user data at create; deliver files with compute_bootstrap_host instead").WithField(adapter.FieldUserData)
+	}
+	return nil
+}
+
+// byKey finds the server carrying key: a managed name whose key, derived
+// from the name and the account, is key. Should there be more than one,
+// the lowest number wins, so every caller picks the same.
+func (a *account) byKey(list []server, key string) (server, bool) {
+	var found []server
+	for _, s := range list {
+		c := parseName(s.Name)
+		if c.Managed && adapter.IdempotencyKey(a.scope, c.Name) == key {
+			found = append(found, s)
+		}
+	}
+	if len(found) == 0 {
+		return server{}, false
+	}
+	slices.SortFunc(found, func(x, y server) int { return x.Number - y.Number })
+	return found[0], true
+}
+
+// pick chooses the server to claim: machine_id's, a free one, or one an
+// order delivers.
+func (a *account) pick(ctx context.Context, what string, list []server, req adapter.CreateRequest) (server, error) {
+	if req.MachineID != "" {
+		return pickMachine(what, list, req)
+	}
+	var free []server
+	for _, s := range list {
+		if s.Name == "" && s.Status == statusReady && !s.Cancelled && s.Product == req.OfferID && locationOf(s.DC) == req.Location {
+			free = append(free, s)
+		}
+	}
+	if len(free) > 0 {
+		slices.SortFunc(free, func(x, y server) int { return x.Number - y.Number })
+		return free[0], nil
+	}
+	return a.delivered(ctx, what, list, req)
+}
+
+// pickMachine is the server machine_id names, when it may be claimed.
+func pickMachine(what string, list []server, req adapter.CreateRequest) (server, error) {
+	n, err := parseID(req.MachineID)
+	if err != nil {
+		return server{}, err.(*adapter.Error).WithField(fieldMachineID)
+	}
+	i := slices.IndexFunc(list, func(s server) bool { return s.Number == n })
+	if i < 0 {
+		return server{}, adapter.Errorf(adapter.InvalidInput,
+			"%s: the account has no server %s; use a server number from Robot's server list (or the compute_machines data source)", what, req.MachineID).WithField(fieldMachineID)
+	}
+	s := list[i]
+	c := parseName(s.Name)
+	switch {
+	case c.Managed:
+		return server{}, adapter.Errorf(adapter.Conflict,
+			"%s: server %d is claimed by another resource (%q, its name in Robot %q); pick another machine_id, or release it by destroying that resource",
+			what, n, c.Name, s.Name).WithField(fieldMachineID)
+	case s.Name != "" && s.Name != req.Name:
+		return server{}, adapter.Errorf(adapter.Conflict,
+			"%s: server %d is named %q in Robot, which says it is in use; rename it in Robot to %q (or to nothing) to let this resource claim it, or pick another machine_id",
+			what, n, s.Name, req.Name).WithField(fieldMachineID)
+	case s.Cancelled:
+		return server{}, adapter.Errorf(adapter.InvalidState,
+			"%s: server %d is cancelled; withdraw the cancellation in Robot or pick another machine_id", what, n).WithField(fieldMachineID)
+	}
+	return s, nil
+}
+
+// claim writes mark onto s and reads it back. won is false when another
+// create's name is on the server after the write: the caller picks again.
+func (a *account) claim(ctx context.Context, what string, s server, mark claimed) (adapter.Machine, bool, error) {
+	if s.Name != "" && s.Name != mark.Name {
+		// Named since it was picked (a create that waited on the same
+		// order claimed it first): pick again.
+		return adapter.Machine{}, false, nil
+	}
+	mark.WasNamed = s.Name == mark.Name
+	if err := a.rename(ctx, s.Number, mark.String()); err != nil {
+		// The write may have been committed before the failure reached
+		// us: the caller's retry lists again and finds it by its key.
+		return adapter.Machine{}, false, fail(what+": write the claim onto "+describe(s)+" (applying again finds it if the write was committed)", err)
+	}
+	got, err := a.getServer(ctx, s.Number)
+	if err != nil {
+		return adapter.Machine{}, false, fail(what+": read back "+describe(s)+" after claiming it (applying again finds it by its key)", err)
+	}
+	if got.Name != mark.String() {
+		return adapter.Machine{}, false, nil
+	}
+	return a.toMachine(got), true, nil
+}
+
+// rename writes a server name.
+func (a *account) rename(ctx context.Context, n int, name string) error {
+	form := map[string][]string{"server_name": {name}}
+	return a.c.post(ctx, "/server/{n}", form, nil, strconv.Itoa(n))
+}
+
+// adopt takes over the server an earlier attempt with the same key
+// claimed, when adapter.Adoptable allows it, writing this create's claim
+// over the old one. A server already carrying it (this very create's, its
+// answer lost) costs no write and is no adoption.
+func (a *account) adopt(ctx context.Context, what string, s server, mark claimed) (adapter.Machine, error) {
+	prior := a.toMachine(s)
+	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
+		return adapter.Machine{}, err
+	}
+	if prior.Claim == mark.Claim {
+		return prior, nil
+	}
+	mark.WasNamed = parseName(s.Name).WasNamed
+	if err := a.rename(ctx, s.Number, mark.String()); err != nil {
+		return adapter.Machine{}, fail(what+": write this resource's claim onto "+describe(s)+", found by its key", err)
+	}
+	got, err := a.getServer(ctx, s.Number)
+	if err != nil {
+		return adapter.Machine{}, fail(what+": read back "+describe(s)+" after adopting it", err)
+	}
+	m := a.toMachine(got)
+	m.Adopted, m.PriorClaim = true, prior.Claim
+	return m, nil
+}

@@ -1,0 +1,166 @@
+package robot
+
+import (
+	"net"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// Kind is the adapter kind accounts name.
+const Kind = "robot"
+
+// DefaultEndpoint is the Robot webservice.
+const DefaultEndpoint = "https://robot-ws.your-server.de"
+
+// DefaultLocation is where servers are looked for and ordered when neither
+// the account nor the request names a location.
+const DefaultLocation = "fsn1"
+
+// The settings' names, read by the adapter and by the bootstrap phases.
+const (
+	settingUser            = "user"
+	settingPassword        = "password"
+	settingEndpoint        = "endpoint"
+	settingLocation        = "location"
+	settingSSHKey          = "ssh_key"
+	settingSSHPrivateKey   = "ssh_private_key"
+	settingSSHPort         = "ssh_port"
+	settingAllowOrder      = "allow_order"
+	settingCancelOnDestroy = "cancel_on_destroy"
+)
+
+// Definition describes the Hetzner Robot adapter for the registry.
+func Definition() adapter.Definition { return definition(defaultOptions()) }
+
+func definition(opts options) adapter.Definition {
+	return adapter.Definition{
+		Kind:        Kind,
+		Description: "Hetzner Robot dedicated servers, through the Robot webservice.",
+		Block:       "hetzner_robot",
+		BlockDescription: "Hetzner Robot dedicated servers, through the Robot webservice. Servers are rented: a create claims " +
+			"the server `machine_id` names, or a free server of `offer_id` in the location, and orders one only when " +
+			"`allow_order` is true and the instance's monthly price limit allows it. Robot keeps nothing about a server " +
+			"but its name, so the claim is written into the server name (`<name>~cm~…`); destroying releases the claim " +
+			"and cancels the rental only with `cancel_on_destroy`.",
+		Capabilities: capabilities,
+		Rules:        rules,
+		Notes:        notes,
+		Settings: []adapter.Setting{
+			{Name: settingUser, Required: true, Role: adapter.RoleSecret,
+				Description: "secret reference to the Robot webservice user (Settings → Web service and app settings in Robot), e.g. env://ROBOT_USER"},
+			{Name: settingPassword, Required: true, Role: adapter.RoleSecret,
+				Description: "secret reference to the webservice user's password, e.g. env://ROBOT_PASSWORD"},
+			{Name: settingEndpoint, Default: DefaultEndpoint, Role: adapter.RoleEndpoint, Scope: true, Check: checkEndpoint,
+				Description: "base URL of the Robot webservice; an https URL, or http only to a loopback host (an emulator)"},
+			{Name: settingLocation, Default: DefaultLocation, Role: adapter.RoleLocation, Check: checkLocation,
+				Description: "location servers are claimed and ordered in when the instance names none: fsn1, nbg1 or hel1"},
+			{Name: settingSSHKey, Check: checkFingerprint,
+				Description: "fingerprint of the account's public SSH key as Robot lists it under Key management (MD5, hex pairs " +
+					"separated by colons), sent as the authorized key of rescue systems and orders; required for bootstrap and ordering"},
+			{Name: settingSSHPrivateKey, Role: adapter.RoleSecret,
+				Description: "secret reference to the private key (OpenSSH PEM) matching ssh_key, used only after a host key passed its pin"},
+			{Name: settingSSHPort, Default: "22", Check: checkPort,
+				Description: "TCP port SSH is dialled on at each server's main address"},
+			{Name: settingAllowOrder, Default: "false", Check: checkBool,
+				Description: "true lets a create order a new server (it costs money) when no free server of the offer is there and " +
+					"the instance's max_monthly_price covers the offer's monthly price"},
+			{Name: settingCancelOnDestroy, Default: "false", Check: checkBool,
+				Description: "true cancels a server's rental (at once) when its instance is destroyed; false only releases the claim"},
+		},
+		New: func(settings map[string]string, env adapter.Env) (adapter.Adapter, error) {
+			return newAccount(settings, env, opts)
+		},
+	}
+}
+
+// capabilities are what account implements. Identify and bootstrap need
+// SSH into the rescue system and come with the bootstrap phases
+// (bootstrap*.go), which declare them. There is no graceful shutdown:
+// Robot's only gentle power command is the power button ("power"), which
+// switches a stopped server on as readily as it asks a running one to stop,
+// and Robot cannot tell which the server is.
+var capabilities = adapter.Capabilities{
+	adapter.CapPower, adapter.CapUpdate, adapter.CapList, adapter.CapInventory, adapter.CapCheck, adapter.CapValidate,
+	adapter.CapReboot, adapter.CapReset,
+}
+
+// notes say what the contract's fields are on Robot, for the docs.
+var notes = map[string]string{
+	adapter.FieldName: "up to " + strconv.Itoa(maxUserName) + " printable ASCII characters without `~cm~`; the server name " +
+		"Robot shows is this name followed by the claim mark",
+	adapter.FieldLabels:       "Robot has no labels: only an empty map",
+	adapter.FieldOfferID:      "a standard product id such as `AX42`, or `market-<id>` for a server market (auction) offer",
+	adapter.FieldImage:        "an installimage image name such as `Ubuntu-2404-noble-amd64-base` (used by compute_bootstrap_host)",
+	adapter.FieldLocation:     "`fsn1`, `nbg1` or `hel1`; a server in datacenter `FSN1-DC14` is in `fsn1`",
+	adapter.FieldPricePerHour: "the gross monthly price (VAT included) spread over 730 hours",
+}
+
+var locations = []string{"fsn1", "nbg1", "hel1"}
+
+func checkLocation(v string) error {
+	for _, l := range locations {
+		if v == l {
+			return nil
+		}
+	}
+	return adapter.Errorf(adapter.InvalidConfig, "it is not a Robot location; use fsn1, nbg1 or hel1")
+}
+
+var md5Fingerprint = regexp.MustCompile(`^[0-9a-f]{2}(:[0-9a-f]{2}){15}$`)
+
+func checkFingerprint(v string) error {
+	if !md5Fingerprint.MatchString(v) {
+		return adapter.Errorf(adapter.InvalidConfig, "it is not a key fingerprint as Robot lists it (16 lower-case hex pairs separated by colons, "+
+			"e.g. 56:29:99:a4:5d:ed:ac:95:c1:f5:88:82:90:5d:dd:10); copy it from Key management in Robot or GET /key")
+	}
+	return nil
+}
+
+func checkPort(v string) error {
+	if n, err := strconv.Atoi(v); err != nil || n < 1 || n > 65535 {
+		return adapter.Errorf(adapter.InvalidConfig, "it is not a TCP port; use a number from 1 to 65535, usually 22")
+	}
+	return nil
+}
+
+func checkBool(v string) error {
+	if v != "true" && v != "false" {
+		return adapter.Errorf(adapter.InvalidConfig, "use true or false")
+	}
+	return nil
+}
+
+// checkEndpoint accepts https anywhere and plain http only to a loopback
+// host, so the password is never sent in clear text over a network. Messages
+// do not repeat the value, which callers show redacted.
+func checkEndpoint(v string) error {
+	u, err := url.Parse(v)
+	if err == nil && u.User != nil {
+		return adapter.Errorf(adapter.InvalidConfig, "the endpoint carries credentials (user@ or user:password@); remove them, they come from the user and password settings")
+	}
+	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return adapter.Errorf(adapter.InvalidConfig, "it is not a base URL (a base URL has no user part, query or fragment); use %s", DefaultEndpoint)
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		if isLoopback(u.Hostname()) {
+			return nil
+		}
+		return adapter.Errorf(adapter.InvalidConfig, "it uses plain http to a host that is not loopback, which would send the password unencrypted; use https, or http only to 127.0.0.1, ::1 or localhost")
+	}
+	return adapter.Errorf(adapter.InvalidConfig, "it has scheme %s; use https (or http to a loopback host)", adapter.Quoted(adapter.Redacted(u.Scheme)))
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

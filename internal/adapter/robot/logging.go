@@ -1,0 +1,68 @@
+package robot
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"io"
+	"net"
+	"syscall"
+	"time"
+)
+
+// The request log: one DEBUG line per request, through the account's
+// adapter.Logger (the provider's "robot" tflog subsystem). A line holds the
+// method, the route template the call was made with ("/server/{n}", never
+// the filled path: a server number is harmless, but the template keeps
+// every line free of whatever a path could carry), the status, the
+// duration and the class of a failure. Never the query, a header value (the
+// Basic credentials) or a body (an order's keys, a form's values).
+
+type requestLine struct {
+	method, route string
+	start         time.Time
+}
+
+func (c *client) logLine(ctx context.Context, l requestLine, status int, err error) {
+	fields := map[string]any{
+		"method":   l.method,
+		"route":    l.route,
+		"duration": time.Since(l.start).Round(time.Microsecond).String(),
+	}
+	if status != 0 {
+		fields["status"] = status
+	}
+	if err != nil {
+		fields["error"] = errorClass(err)
+	}
+	c.log.Debug(ctx, "Robot request", fields)
+}
+
+// errorClass names what kind of failure err is, from its chain alone.
+func errorClass(err error) string {
+	var dns *net.DNSError
+	var unknownCA x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var netErr net.Error
+	switch {
+	case errors.Is(err, errRequestBound):
+		return "no answer within the bound"
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "deadline passed"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.As(err, &dns):
+		return "name resolution failed"
+	case errors.As(err, &unknownCA), errors.As(err, &hostname):
+		return "TLS certificate not accepted"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "connection closed before the answer ended"
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return "network timeout"
+	}
+	return "transport error"
+}

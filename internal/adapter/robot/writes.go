@@ -1,0 +1,108 @@
+package robot
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// managed reads server id and refuses one without our mark: such a server
+// is never renamed, powered or released (rule 2).
+func (a *account) managed(ctx context.Context, id, what string) (server, claimed, error) {
+	n, err := parseID(id)
+	if err != nil {
+		return server{}, claimed{}, err
+	}
+	s, err := a.getServer(ctx, n)
+	if err != nil {
+		return server{}, claimed{}, fail(what+" server "+id, err)
+	}
+	c := parseName(s.Name)
+	if !c.Managed {
+		return server{}, claimed{}, adapter.Errorf(adapter.AccessDenied,
+			"%s %s: it carries no claim of this provider (its name in Robot is %q), so it is left alone; import it to manage it", what, describe(s), s.Name)
+	}
+	return s, c, nil
+}
+
+// Update renames a managed server, keeping its mark, or writes a whole mark
+// onto an imported one (req.Mark). Robot has no labels: any is refused.
+func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
+	if len(req.Labels) > 0 {
+		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "Robot has no labels; remove labels or set them to {}").WithField(adapter.FieldLabels)
+	}
+	if req.Name != nil && !validName(*req.Name) {
+		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "name %s is not a Robot server name: it must be %s",
+			adapter.Quoted(adapter.Redacted(*req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)
+	}
+	var s server
+	var c claimed
+	var err error
+	if req.Mark != nil {
+		s, c, err = a.markable(ctx, id)
+	} else {
+		s, c, err = a.managed(ctx, id, "rename")
+	}
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	next := c
+	if req.Name != nil {
+		next.Name = *req.Name
+	}
+	if req.Mark != nil {
+		next.Claim, next.Fingerprint, next.Managed = req.Mark.Claim, shortFP(req.Mark.Fingerprint), true
+		if !c.Managed {
+			// An imported server: release gives back its name when it
+			// already was the resource's, else leaves it unnamed.
+			next.WasNamed = s.Name == next.Name
+		}
+	}
+	if next.String() != s.Name {
+		if err := a.rename(ctx, s.Number, next.String()); err != nil {
+			return adapter.Machine{}, fail("rename "+describe(s), err)
+		}
+	}
+	got, err := a.getServer(ctx, s.Number)
+	if err != nil {
+		return adapter.Machine{}, fail("read back "+describe(s)+" after renaming it", err)
+	}
+	return a.toMachine(got), nil
+}
+
+// markable reads a server a mark may be written onto: any, marked or not.
+func (a *account) markable(ctx context.Context, id string) (server, claimed, error) {
+	n, err := parseID(id)
+	if err != nil {
+		return server{}, claimed{}, err
+	}
+	s, err := a.getServer(ctx, n)
+	if err != nil {
+		return server{}, claimed{}, fail("mark server "+id, err)
+	}
+	return s, parseName(s.Name), nil
+}
+
+// Delete releases the claim: the server name goes back to what it was
+// before the claim ("" or the resource's name). With cancel_on_destroy the
+// rental is cancelled first, effective at once, so a release that fails
+// after it is retried on a server still marked. A server already cancelled
+// is not cancelled again.
+func (a *account) Delete(ctx context.Context, id string) error {
+	s, c, err := a.managed(ctx, id, "release")
+	if err != nil {
+		return err
+	}
+	if a.cancelOnDestroy && !s.Cancelled {
+		form := url.Values{"cancellation_date": {"now"}}
+		if err := a.c.post(ctx, "/server/{n}/cancellation", form, nil, strconv.Itoa(s.Number)); err != nil && !isCode(err, "CONFLICT", "SERVER_ALREADY_CANCELLED") {
+			return fail("cancel "+describe(s)+" (cancel_on_destroy)", err)
+		}
+	}
+	if err := a.rename(ctx, s.Number, c.released()); err != nil {
+		return fail("release "+describe(s)+" (restore its name)", err)
+	}
+	return nil
+}
