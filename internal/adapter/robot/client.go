@@ -116,7 +116,7 @@ func (c *client) do(ctx context.Context, method, route string, args []string, fo
 	}
 	c.logLine(ctx, line, resp.StatusCode, nil)
 	if resp.StatusCode >= 400 {
-		return parseAPIError(resp.StatusCode, resp.Header, data)
+		return withheld(parseAPIError(resp.StatusCode, resp.Header, data), user, pass)
 	}
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return nil
@@ -128,6 +128,20 @@ func (c *client) do(ctx context.Context, method, route string, args []string, fo
 				method, route, resp.StatusCode, jsonProblem(err))}
 	}
 	return nil
+}
+
+// withheld drops an error message that repeats a credential: a proxy or
+// a webservice error may echo what it was sent, and the message reaches
+// diagnostics verbatim.
+func withheld(err error, secrets ...string) error {
+	if e, ok := err.(*apiError); ok {
+		for _, s := range secrets {
+			if s != "" && strings.Contains(e.Message, s) {
+				e.Message = "(the message is withheld: it repeats a credential)"
+			}
+		}
+	}
+	return err
 }
 
 // transportError names a failure without the request's URL, which the

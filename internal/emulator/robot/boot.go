@@ -78,7 +78,7 @@ func (e *Emulator) getBoot(w http.ResponseWriter, r *http.Request) {
 		"rescue":  s.rescueJSON(s.rescue, true)["rescue"],
 		"linux":   s.inactiveBoot(map[string]any{"dist": standardDists[1:], "arch": []int{64}, "lang": []string{"en"}, "authorized_key": []any{}, "host_key": []any{}}),
 		"vnc":     s.inactiveBoot(map[string]any{"dist": standardDists[1:], "arch": []int{64}, "lang": []string{"en"}}),
-		"windows": nil, "plesk": nil, "cpanel": nil,
+		"windows": nil,
 	}})
 }
 
