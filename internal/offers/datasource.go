@@ -209,9 +209,20 @@ func toList(all []found) (types.List, diag.Diagnostics) {
 			"gpus":                    types.Int64Value(int64(o.GPUs)),
 			"gpu_model":               types.StringValue(o.GPUModel),
 			adapter.FieldPricePerHour: types.Float64Value(o.PricePerHour),
+			"price_per_month":         nonZero(o.PricePerMonth),
+			"setup_fee":               nonZero(o.SetupFee),
 			"currency":                types.StringValue(o.Currency),
 			"available":               types.BoolValue(o.Available),
 		}))
 	}
 	return types.ListValue(types.ObjectType{AttrTypes: offerTypes}, elems)
+}
+
+// nonZero is null for 0: a price the backend does not bill, as opposed to
+// one that is free.
+func nonZero(v float64) types.Float64 {
+	if v == 0 {
+		return types.Float64Null()
+	}
+	return types.Float64Value(v)
 }

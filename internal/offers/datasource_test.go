@@ -71,8 +71,11 @@ func TestOffersFilters(t *testing.T) {
 					"gpus":           knownvalue.Int64Exact(0),
 					"gpu_model":      knownvalue.StringExact(""),
 					"price_per_hour": knownvalue.NotNull(),
-					"currency":       knownvalue.StringExact("EUR"),
-					"available":      knownvalue.Bool(true),
+					// Billed by the hour: no monthly price, no setup fee.
+					"price_per_month": knownvalue.Null(),
+					"setup_fee":       knownvalue.Null(),
+					"currency":        knownvalue.StringExact("EUR"),
+					"available":       knownvalue.Bool(true),
 				}))},
 			},
 		},

@@ -27,6 +27,8 @@ var offerTypes = map[string]attr.Type{
 	"gpus":                    types.Int64Type,
 	"gpu_model":               types.StringType,
 	adapter.FieldPricePerHour: types.Float64Type,
+	"price_per_month":         types.Float64Type,
+	"setup_fee":               types.Float64Type,
 	"currency":                types.StringType,
 	"available":               types.BoolType,
 }
@@ -113,6 +115,10 @@ func (d *DataSource) offerAttributes() map[string]schema.Attribute {
 		"gpu_model":           schema.StringAttribute{Computed: true, MarkdownDescription: "The backend's name for the GPUs' model, e.g. `NVIDIA A100 80GB`; empty without GPUs."},
 		adapter.FieldPricePerHour: schema.Float64Attribute{Computed: true, MarkdownDescription: "Price per hour, gross: VAT included; 0 when the " +
 			"backend has no price." + notes(adapter.FieldPricePerHour)},
+		"price_per_month": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price per month, gross, on backends that rent by " +
+			"the month (dedicated servers); `price_per_hour` is then this price spread over 730 hours. Null where the backend bills by the hour."},
+		"setup_fee": schema.Float64Attribute{Computed: true, MarkdownDescription: "One-time setup fee, gross, charged when a server of the " +
+			"offer is ordered; null where there is none."},
 		"currency":  schema.StringAttribute{Computed: true, MarkdownDescription: "Currency of the price, e.g. `EUR`; empty without a price."},
 		"available": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the offer is on sale in its location now; a sold-out offer is listed with `false`, and `compute_instance` refuses it at plan time."},
 	}

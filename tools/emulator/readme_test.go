@@ -21,7 +21,7 @@ func TestReadmeDocumentsTheCommand(t *testing.T) {
 	var help strings.Builder
 	_ = run(context.Background(), []string{"-h"}, &help)
 	flags := regexp.MustCompile(`(?m)^  (-[a-z-]+) `).FindAllStringSubmatch(help.String(), -1)
-	routes := regexp.MustCompile(`(?m)^  (GET|POST|DELETE) +(/_emulator/[a-z]+)`).FindAllStringSubmatch(help.String(), -1)
+	routes := regexp.MustCompile(`(?m)^  (GET|POST|DELETE) +(/_emulator/[a-z/]+)`).FindAllStringSubmatch(help.String(), -1)
 	if len(flags) < 6 || len(routes) < 8 {
 		t.Fatalf("found %d flags and %d control routes in -h; the pattern no longer reads it:\n%s", len(flags), len(routes), help.String())
 	}

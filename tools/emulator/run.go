@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/sshhost"
 )
 
 type config struct {
@@ -22,28 +24,56 @@ type config struct {
 	readOnlyToken  string
 	actionDuration time.Duration
 	actionPolls    int
+	robotUser      string
+	robotPassword  string
+	robotServers   int
+	robotSSHPort   int
 }
 
 // api is one emulated API on the shared port. mount is its path prefix
 // on the port ("" for the root); base is where its API starts below that,
-// so the printed URL is the server URL + mount + base.
+// so the printed URL is the server URL + mount + base. control, when set,
+// is a path prefix served by handler unchanged: its control API.
 type api struct {
 	name    string
 	mount   string
 	base    string
+	control string
 	handler http.Handler
 }
 
-// apis lists the emulators the command serves. The Hetzner Cloud emulator
-// owns the root, so its control API is /_emulator/...; emulators added
-// later take a mount of their own.
-func apis(cfg config) []api {
+// apis lists the emulators the command serves, and returns what stops
+// them. The Hetzner Cloud emulator owns the root, so its control API is
+// /_emulator/...; the Robot webservice is under /robot, its control API
+// under /_emulator/robot/..., and its machines are an SSH farm on a
+// loopback /24 of their own.
+func apis(cfg config) ([]api, func(), error) {
+	farm, err := sshhost.New(sshhost.Options{Port: cfg.robotSSHPort})
+	if err != nil {
+		return nil, nil, err
+	}
+	rb, err := robot.New(robot.Options{User: cfg.robotUser, Password: cfg.robotPassword, Farm: farm, Latency: cfg.latency})
+	if err != nil {
+		_ = farm.Close()
+		return nil, nil, err
+	}
+	stop := func() {
+		rb.Close()
+		_ = farm.Close()
+	}
+	for range cfg.robotServers {
+		if _, err := rb.AddServer(robot.ServerSeed{}); err != nil {
+			stop()
+			return nil, nil, err
+		}
+	}
 	return []api{
 		{name: "hcloud", base: hcloud.BasePath, handler: hcloud.New(hcloud.Options{
 			Token: cfg.token, ReadOnlyToken: cfg.readOnlyToken, Latency: cfg.latency,
 			ActionDuration: cfg.actionDuration, ActionPolls: cfg.actionPolls,
 		})},
-	}
+		{name: "robot", mount: "/robot", control: robot.ControlPrefix, handler: rb},
+	}, stop, nil
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -57,10 +87,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.actionDuration, "action-duration", 0, "how long each server action (create, start, stop, delete) runs before it succeeds, in wall time; "+
 		"0 ends each after -action-polls polls. 10s shows what a long wait looks like: the provider's INFO line about what it awaits")
 	fs.IntVar(&cfg.actionPolls, "action-polls", 1, "how many polls of an action (reads of it or of its server) end it, when -action-duration is 0")
+	fs.StringVar(&cfg.robotUser, "robot-user", "demo-user", "the Robot webservice `user` (HTTP Basic)")
+	fs.StringVar(&cfg.robotPassword, "robot-password", "demo-password", "the Robot webservice user's `password`")
+	fs.IntVar(&cfg.robotServers, "robot-servers", 2, "how many unnamed AX42 servers in FSN1-DC14 the Robot account rents at start")
+	fs.IntVar(&cfg.robotSSHPort, "robot-ssh-port", 0, "the `port` every Robot server's SSH answers on, each on its own loopback address; 0 picks a free one (printed as \"robot-ssh PORT\")")
 	fs.Usage = func() {
 		out := fs.Output()
 		fmt.Fprintln(out, "Usage: emulator [flags]")
-		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API on one loopback port and prints \"hcloud URL\" once it listens.\n\nFlags:")
+		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API and Robot webservice on one loopback port and prints \"hcloud URL\", \"robot URL\"\nand \"robot-ssh PORT\" once it listens.\n\nFlags:")
 		fs.PrintDefaults()
 		fmt.Fprint(out, controlHelp)
 	}
@@ -72,6 +106,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.actionDuration < 0 {
 		return cfg, fmt.Errorf("-action-duration %s: want 0 or a positive duration such as 10s", cfg.actionDuration)
+	}
+	if cfg.robotServers < 0 {
+		return cfg, fmt.Errorf("-robot-servers %d: want 0 or more", cfg.robotServers)
 	}
 	if cfg.actionPolls < 1 {
 		return cfg, fmt.Errorf("-action-polls %d: want 1 or more", cfg.actionPolls)
@@ -99,6 +136,15 @@ Control API (same port, no token; neither counted nor faulted):
   GET    /_emulator/actions   how long actions run: {"polls": 1, "duration": "0s"}
   POST   /_emulator/actions   change it, for running actions too (both count from their start): {"duration": "10s"}
   DELETE /_emulator/actions   back to the -action-duration and -action-polls it started with
+
+Robot webservice (HTTP Basic with -robot-user and -robot-password; its control API needs none):
+  /_emulator/robot/stats and /_emulator/robot/faults: as /_emulator/stats and /_emulator/faults, for the Robot webservice
+  GET    /_emulator/robot/servers   the rented servers: [{"server_number": 2100001, "server_ip": "127.R.S.1", ...}]
+  POST   /_emulator/robot/servers   rent one more: {"product": "AX42", "dc": "FSN1-DC14", "name": ""}
+  GET    /_emulator/robot/orders    how orders are delivered: {"polls": 0, "duration": "0s"}
+  POST   /_emulator/robot/orders    change it for the orders placed from then on: {"polls": 3}, {"duration": "2m"};
+                                    {"fail_next": 1} cancels the next order, {"lose_next": 1} drops its answer
+  DELETE /_emulator/robot/orders    back to delivery at the first read
 `
 
 // checkLoopback refuses any listen address that is not loopback: the
@@ -136,16 +182,28 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	served, stopAPIs, err := apis(cfg)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	defer stopAPIs()
 	mux := http.NewServeMux()
 	root := "http://" + ln.Addr().String()
 	out := bufio.NewWriter(stdout)
-	for _, a := range apis(cfg) {
+	for _, a := range served {
 		if a.mount == "" {
 			mux.Handle("/", a.handler)
 		} else {
 			mux.Handle(a.mount+"/", http.StripPrefix(a.mount, a.handler))
 		}
+		if a.control != "" {
+			mux.Handle(a.control+"/", a.handler)
+		}
 		fmt.Fprintf(out, "%s %s%s%s\n", a.name, root, a.mount, a.base)
+		if rb, ok := a.handler.(*robot.Emulator); ok {
+			fmt.Fprintf(out, "robot-ssh %d\n", rb.SSHPort())
+		}
 	}
 	if err := out.Flush(); err != nil {
 		_ = ln.Close()
@@ -153,10 +211,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	serving := make(chan error, 1)
+	go func() { serving <- srv.Serve(ln) }()
 	select {
-	case err := <-served:
+	case err := <-serving:
 		return err
 	case <-ctx.Done():
 	}
@@ -165,7 +223,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return err
 	}
-	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+	if err := <-serving; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil

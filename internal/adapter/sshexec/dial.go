@@ -121,11 +121,10 @@ func (c *Client) ProbePin(ctx context.Context, t Target) (bool, HostKey, error) 
 		},
 	}
 	_, _, _, err = c.handshake(ctx, t, h, config)
-	var neg *ssh.AlgorithmNegotiationError
 	switch {
 	case h.offered != nil:
 		return h.passed, *h.offered, nil
-	case errors.As(err, &neg) && neg.What == "host key":
+	case h.noKeyOfType:
 		return false, HostKey{}, nil
 	}
 	return false, HostKey{}, err
@@ -202,6 +201,8 @@ func (c *Client) handshake(ctx context.Context, t Target, h *handshake, config *
 	}
 	stop := context.AfterFunc(ctx, func() { _ = nc.Close() })
 	sc, chans, reqs, err := ssh.NewClientConn(nc, addr, config)
+	var neg *ssh.AlgorithmNegotiationError
+	h.noKeyOfType = errors.As(err, &neg) && neg.What == "host key"
 	if !stop() || err != nil {
 		_ = nc.Close()
 		if err == nil {

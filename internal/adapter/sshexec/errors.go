@@ -41,12 +41,15 @@ type handshake struct {
 	passed   bool  // the host key matched the pin
 	authUsed bool  // the Auth callback ran
 	authErr  error // the Auth callback's own failure
+	// noKeyOfType: the host offers no key of the pinned type at all.
+	noKeyOfType bool
 }
 
 // classifyHandshake maps a failed dial or handshake onto a code. It is the
 // one place SSH connection errors become adapter errors.
 func classifyHandshake(ctx context.Context, addr string, h *handshake, err error) error {
 	var neg *ssh.AlgorithmNegotiationError
+	_ = errors.As(err, &neg)
 	switch {
 	case h.authErr != nil:
 		// The credential could not be had (a secret reference that does
@@ -54,7 +57,7 @@ func classifyHandshake(ctx context.Context, addr string, h *handshake, err error
 		return h.authErr
 	case h.offered != nil && !h.passed:
 		return mismatch(addr, h.pin, *h.offered)
-	case errors.As(err, &neg) && neg.What == "host key":
+	case h.noKeyOfType:
 		return adapter.Errorf(adapter.AccessDenied,
 			"the host at %s offers no %s host key (it offers %s), so it cannot be the host whose key was announced as %s; nothing was sent to it. %s",
 			addr, h.pin.typ, strings.Join(neg.RequestedAlgorithms, ", "), h.pin.expected(), mismatchAdvice)

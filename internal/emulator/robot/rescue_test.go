@@ -3,6 +3,7 @@ package robot_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
 )
@@ -47,7 +48,7 @@ func TestRescueIsArmedUntilTheMachineBootsIntoIt(t *testing.T) {
 		t.Errorf("disarmed before the machine booted")
 	}
 	m.boot()
-	<-m.disarmed
+	waitDisarmed(t, m)
 	var after rescueEnvelope
 	v.call(t, "GET", path, nil).decode(t, &after)
 	if after.Rescue.Active || after.Rescue.Password != nil || m.Armed() {
@@ -72,12 +73,22 @@ func TestRescueDeactivationDisarms(t *testing.T) {
 	if off.Rescue.Active || m.Armed() {
 		t.Errorf("after DELETE: %+v, armed %v", off.Rescue, m.Armed())
 	}
-	<-m.disarmed
+	waitDisarmed(t, m)
 	// Armed again, and the old activation's watcher must not disarm the new.
 	v.call(t, "POST", path, form("os", "linux"))
 	var on rescueEnvelope
 	v.call(t, "GET", path, nil).decode(t, &on)
 	if !on.Rescue.Active {
 		t.Errorf("second activation not active")
+	}
+}
+
+// waitDisarmed waits, bounded, for the webservice to disarm m.
+func waitDisarmed(t *testing.T, m *fakeMachine) {
+	t.Helper()
+	select {
+	case <-m.disarmed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the webservice never disarmed the machine")
 	}
 }

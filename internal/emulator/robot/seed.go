@@ -207,3 +207,7 @@ func decodeStrict(body io.Reader, v any) error {
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
 }
+
+// SSHPort is the port the servers' SSH answers on, each on its own
+// address: the farm's.
+func (e *Emulator) SSHPort() int { return e.opts.Farm.SSHPort() }

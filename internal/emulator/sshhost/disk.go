@@ -1,5 +1,7 @@
 package sshhost
 
+import "encoding/pem"
+
 const hostKeyPath = "/etc/ssh/ssh_host_ed25519_key"
 
 // disk is the machine's persistent storage: nil fs until an install wrote
@@ -22,4 +24,6 @@ type UnitState struct {
 	succeeded bool
 }
 
-func (m *Machine) runUnitsLocked() {}
+func pemBytes(typ string, b []byte) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: b})
+}

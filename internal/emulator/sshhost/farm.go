@@ -73,6 +73,14 @@ type Options struct {
 	Images []string
 	// Port is the SSH port every machine shares; 0 picks a free one.
 	Port int
+	// OnBoot, when set, is called each time a machine finished a boot,
+	// with what it runs now ("rescue", "installed", "none") and once its
+	// SSH server listens, so tests wait for boots on a channel.
+	OnBoot func(number int, booted string)
+	// OnCommandDone, when set, is called when an exec request's command
+	// or work started by setsid -f ended, with its final record (Exit -1
+	// when its session was cut).
+	OnCommandDone func(Command)
 }
 
 // Farm is a set of emulated machines, each on its own loopback address
@@ -108,6 +116,7 @@ func New(opts Options) (*Farm, error) {
 		opts.Images = Images
 	}
 	f := &Farm{opts: opts, clock: opts.Clock, machines: map[int]*Machine{}, nextHost: 1}
+	f.journal.onDone = opts.OnCommandDone
 	if f.clock == nil {
 		f.clock = realClock{}
 	}

@@ -40,6 +40,7 @@ type journal struct {
 	mu       sync.Mutex
 	commands []*Command
 	env      []EnvRequest
+	onDone   func(Command)
 }
 
 func (j *journal) command(c Command) *Command {
@@ -53,9 +54,13 @@ func (j *journal) command(c Command) *Command {
 // finish sets what a command consumed and how it ended.
 func (j *journal) finish(c *Command, stdin int64, exit int) {
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	c.StdinBytes = stdin
 	c.Exit = exit
+	done, hook := *c, j.onDone
+	j.mu.Unlock()
+	if hook != nil {
+		hook(done)
+	}
 }
 
 func (j *journal) envRequest(e EnvRequest) {

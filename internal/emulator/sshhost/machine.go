@@ -229,10 +229,19 @@ func (m *Machine) bootLocked() {
 
 func (m *Machine) finishBoot(ctx context.Context, gen int) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if gen != m.gen {
+		m.mu.Unlock()
 		return
 	}
+	m.bootLockedDone(ctx)
+	booted := m.state
+	m.mu.Unlock()
+	if hook := m.farm.opts.OnBoot; hook != nil {
+		hook(m.number, booted)
+	}
+}
+
+func (m *Machine) bootLockedDone(ctx context.Context) {
 	switch {
 	case m.armed:
 		m.state = stateRescue

@@ -244,7 +244,7 @@ func (s *system) exec(ctx context.Context, ch ssh.Channel, line string) {
 	s.m.farm.journal.finish(rec, in.n.Load(), status)
 	_, _ = ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(status)}))
 	_ = ch.Close()
-	if sh.rebooting {
+	if *sh.rebooting {
 		s.m.reboot(s)
 	}
 }
