@@ -14,11 +14,11 @@ import (
 type installState int
 
 const (
-	installNone     installState = iota // nothing ran: install
-	installRunning                      // started in this rescue boot, not finished
-	installDone                         // install.exit is 0
-	installFailed                       // install.exit is not 0
-	installOnDisk                       // the disk carries this install's fingerprint
+	installNone    installState = iota // nothing ran: install
+	installRunning                     // started in this rescue boot, not finished
+	installDone                        // install.exit is 0
+	installFailed                      // install.exit is not 0
+	installOnDisk                      // the disk carries this install's fingerprint
 )
 
 // install runs the installer once: it looks at the machine first, and
@@ -41,9 +41,9 @@ func (b *run) install(ctx context.Context) error {
 		}
 		switch st {
 		case installDone:
-			return b.readHostKey(ctx, "cat "+hostKeyPubPath)
+			return b.readHostKey(ctx, "cat "+hostKeyPubPath, false)
 		case installOnDisk:
-			return b.readHostKey(ctx, "cat /mnt/etc/ssh/ssh_host_ed25519_key.pub")
+			return b.readHostKey(ctx, "cat /mnt/etc/ssh/ssh_host_ed25519_key.pub", true)
 		case installFailed:
 			if !b.retrying {
 				return adapter.Errorf(adapter.InvalidState, "the installer failed on %s at %s; fix the cause and run again, which installs again", describe(b.s), reason)
@@ -213,7 +213,7 @@ func (b *run) awaitInstall(ctx context.Context) error {
 
 // readHostKey reads the installed system's public host key over the
 // pinned rescue session: the pin the installed system is held to.
-func (b *run) readHostKey(ctx context.Context, line string) error {
+func (b *run) readHostKey(ctx context.Context, line string, mounted bool) error {
 	res, err := b.must(ctx, "read the installed host key", line, nil)
 	if err != nil {
 		return err
@@ -226,6 +226,8 @@ func (b *run) readHostKey(ctx context.Context, line string) error {
 		return adapter.Errorf(adapter.InvalidState, "the installed system of %s has no readable host key at /etc/ssh/ssh_host_ed25519_key.pub; run again, which installs again", describe(b.s))
 	}
 	b.p.HostKey = key
-	_, _ = b.inRescue(ctx, "unmount the installed root", "umount /mnt", nil)
+	if mounted {
+		_, _ = b.inRescue(ctx, "unmount the installed root", "umount /mnt", nil)
+	}
 	return nil
 }

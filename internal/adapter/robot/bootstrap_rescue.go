@@ -128,7 +128,10 @@ func (a *account) Identify(ctx context.Context, id string) (string, error) {
 	b := &run{a: a, s: s, ssh: newDialer(a), phaseEnd: a.clock.Now().Add(pace.probe)}
 	defer b.closeSessions()
 	for _, read := range []func(context.Context, int) (rescueInfo, bool, error){
-		func(ctx context.Context, n int) (rescueInfo, bool, error) { r, err := a.rescueState(ctx, n); return r, r.Active, err },
+		func(ctx context.Context, n int) (rescueInfo, bool, error) {
+			r, err := a.rescueState(ctx, n)
+			return r, r.Active, err
+		},
 		a.lastRescue,
 	} {
 		info, found, err := read(ctx, s.Number)

@@ -90,9 +90,10 @@ func (a *account) auth(ctx context.Context) ([]byte, error) {
 		return nil, adapter.Errorf(adapter.InvalidConfig,
 			"bootstrap logs in to the rescue system with the account's SSH key: set ssh_private_key to a reference to the private key of ssh_key").WithField(settingSSHPrivateKey)
 	}
-	v, err := a.c.resolve(ctx, settingSSHPrivateKey, ref)
+	v, err := a.c.secrets.Resolve(ctx, ref)
 	if err != nil {
-		return nil, err
+		return nil, &adapter.Error{Code: adapter.InvalidConfig, Field: settingSSHPrivateKey, Err: err,
+			Message: settingSSHPrivateKey + ": secret reference " + ref + " cannot be resolved; check that it names the private key"}
 	}
 	return []byte(v), nil
 }
@@ -179,4 +180,3 @@ func lastLine(out []byte) string {
 func isUnreachable(err error) bool {
 	return errors.Is(err, sshexec.ErrUnreachable) || errors.Is(err, sshexec.ErrDropped)
 }
-
