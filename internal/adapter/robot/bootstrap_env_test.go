@@ -39,6 +39,9 @@ type metalEnv struct {
 	wrong   *atomic.Bool // announce a foreign rescue host key
 	binary  []byte       // the first-boot program the HTTPS server serves
 	url     string
+	privPEM string
+	// onCommand, when set, sees every command the farm finished.
+	onCommand atomic.Pointer[func(sshhost.Command)]
 }
 
 // The sentinels: secrets of the account and of the delivered files, which
@@ -59,7 +62,11 @@ func newMetalEnv(t *testing.T) *metalEnv {
 	t.Cleanup(files.Close)
 	e.url = files.URL + "/agent"
 
-	farm, err := sshhost.New(sshhost.Options{HTTPClient: files.Client()})
+	farm, err := sshhost.New(sshhost.Options{HTTPClient: files.Client(), OnCommandDone: func(c sshhost.Command) {
+		if f := e.onCommand.Load(); f != nil {
+			(*f)(c)
+		}
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +82,7 @@ func newMetalEnv(t *testing.T) *metalEnv {
 	e.robot = rb
 
 	privPEM, pub := newAccountKey(t)
+	e.privPEM = privPEM
 	fp, err := rb.AddKey("bootstrap", pub)
 	if err != nil {
 		t.Fatal(err)
@@ -229,4 +237,43 @@ func (m *keyMachine) RescueHostKeys() []metal.HostKey {
 	pub, _, _ := ed25519.GenerateKey(rand.Reader)
 	k, _ := ssh.NewPublicKey(pub)
 	return []metal.HostKey{{Type: "ED25519", Size: 256, SHA256: ssh.FingerprintSHA256(k), MD5: ssh.FingerprintLegacyMD5(k)}}
+}
+
+// noSecrets searches everything the bootstrap left behind (the farm's
+// command lines and env requests, the log, the errors) for the secrets: a
+// file's content by reference and by value, the Robot password and the
+// private key.
+func (e *metalEnv) noSecrets(errs ...error) {
+	e.t.Helper()
+	secrets := []string{sentinelFile, sentinelPassword, "role: worker", strings.Split(strings.TrimSpace(e.privPEM), "\n")[1]}
+	var texts []string
+	for _, c := range e.farm.Commands() {
+		texts = append(texts, "command: "+c.Line)
+	}
+	for _, r := range e.farm.EnvRequests() {
+		texts = append(texts, "env: "+r.Name)
+	}
+	e.log.mu.Lock()
+	for _, l := range e.log.all {
+		texts = append(texts, "log: "+l)
+	}
+	e.log.mu.Unlock()
+	for _, err := range errs {
+		if err != nil {
+			texts = append(texts, "error: "+err.Error())
+		}
+	}
+	if len(texts) < 10 {
+		e.t.Fatalf("only %d records to search: the search would pass for nothing", len(texts))
+	}
+	for _, txt := range texts {
+		for _, s := range secrets {
+			if strings.Contains(txt, s) {
+				e.t.Errorf("a secret (%.6s…) leaked into %s", s, txt)
+			}
+		}
+	}
+	if env := e.farm.EnvRequests(); len(env) != 0 {
+		e.t.Errorf("env requests were made: %+v", env)
+	}
 }
