@@ -48,6 +48,17 @@ func TestBootstrapWhole(t *testing.T) {
 	if caps := Definition().Capabilities; !caps.Has(adapter.CapBootstrap) || !caps.Has(adapter.CapIdentify) {
 		t.Errorf("capabilities %v lack bootstrap or identify", caps)
 	}
+	e.noSecrets(err)
+	// What the farm cannot show: the generated files, streamed on stdin.
+	plan, err := planInstall(e.request("node1"), "nvme0n1 nvme\nnvme1n1 nvme\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{plan.conf, plan.script, plan.unit, plan.sums, plan.fingerprint} {
+		if strings.Contains(text, sentinelFile) || strings.Contains(text, "role: worker") {
+			t.Errorf("a file's content reached the install plan:\n%s", text)
+		}
+	}
 	t.Logf("whole bootstrap: %s wall time", took.Round(time.Millisecond))
 	t.Logf("Robot requests: %v", e.robot.Stats())
 	for _, c := range m.Commands() {
