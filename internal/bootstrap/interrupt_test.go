@@ -3,6 +3,7 @@ package bootstrap_test
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -27,6 +28,9 @@ type hostKillPoint struct {
 	name      string
 	byDefault bool
 	arm       func(t *testing.T, f *robotFarm) (reached func() bool)
+	// beyond tells, right after the kill, that the apply had gone past
+	// the point: the kill did not land where the point says.
+	beyond    func(f *robotFarm) bool
 	afterKill func(t *testing.T, f *robotFarm) (check func())
 }
 
@@ -63,6 +67,7 @@ var hostKillPoints = []hostKillPoint{
 			holdRobot(t, f, "POST", "/server/{id}", 0)
 			return func() bool { return len(f.claimed()) == 1 }
 		},
+		beyond: func(f *robotFarm) bool { return f.robot.Stats()["GET /boot/{id}/rescue"] > 0 },
 	},
 	{
 		name: "rescue",
@@ -71,6 +76,7 @@ var hostKillPoints = []hostKillPoint{
 			holdRobot(t, f, "POST", "/reset/{id}", 0)
 			return func() bool { return f.robot.Stats()["POST /reset/{id}"] >= 1 }
 		},
+		beyond: ran(func(c sshhost.Command) bool { return c.Line == "dmidecode -s system-uuid" }),
 	},
 	{
 		name: "identifying",
@@ -78,6 +84,7 @@ var hostKillPoints = []hostKillPoint{
 			reached, _ := f.holdCommand(line("dmidecode -s system-uuid"))
 			return closed(reached)
 		},
+		beyond: ran(line("lsblk -dn -o NAME,TRAN")),
 	},
 	{
 		name: "installing, the first file delivered",
@@ -85,6 +92,7 @@ var hostKillPoints = []hostKillPoint{
 			reached, _ := f.holdCommand(func(c sshhost.Command) bool { return strings.HasSuffix(c.Line, "cat > /root/compute/files/0") })
 			return closed(reached)
 		},
+		beyond: ran(func(c sshhost.Command) bool { return strings.HasPrefix(c.Line, "setsid -f ") }),
 	},
 	{
 		name: "installing, installimage running", byDefault: true,
@@ -92,13 +100,19 @@ var hostKillPoints = []hostKillPoint{
 			f.gate.hold()
 			return func() bool { m := f.claimedMachine(); return m != nil && m.InstallRunning() }
 		},
+		beyond: func(f *robotFarm) bool { return f.robot.Stats()["POST /reset/{id}"] > 1 },
 		// The install goes on after the kill; the rerun must find it
 		// running and wait for it, and only then is it let finish.
 		afterKill: func(t *testing.T, f *robotFarm) func() {
 			var saw atomic.Bool
 			f.watch(func(c sshhost.Command) {
-				if c.Line == "test -e /root/compute/install.log" && c.Exit == 0 && f.claimedMachine().InstallRunning() {
+				switch {
+				case c.Line == "test -e /root/compute/install.log" && c.Exit == 0 && f.claimedMachine().InstallRunning():
 					saw.Store(true)
+					f.gate.release()
+				case strings.HasPrefix(c.Line, "setsid -f "):
+					// A rerun that starts an install of its own: let both
+					// end, so the count tells instead of a timeout.
 					f.gate.release()
 				}
 			})
@@ -117,6 +131,7 @@ var hostKillPoints = []hostKillPoint{
 			holdRobot(t, f, "POST", "/reset/{id}", 1)
 			return func() bool { return f.robot.Stats()["POST /reset/{id}"] >= 2 }
 		},
+		beyond: ran(func(c sshhost.Command) bool { return c.System == "installed" }),
 	},
 	{
 		name: "ready-waiting",
@@ -126,7 +141,21 @@ var hostKillPoints = []hostKillPoint{
 			})
 			return closed(reached)
 		},
+		beyond: func(f *robotFarm) bool {
+			n := 0
+			for _, c := range f.farm.Commands() {
+				if c.System == "installed" && strings.HasPrefix(c.Line, "systemctl show") {
+					n++
+				}
+			}
+			return n > 1
+		},
 	},
+}
+
+// ran tells whether the farm ran a command that match accepts.
+func ran(match func(sshhost.Command) bool) func(*robotFarm) bool {
+	return func(f *robotFarm) bool { return slices.ContainsFunc(f.farm.Commands(), match) }
 }
 
 // TestKilledBootstrapRerunsClean kills terraform apply of a
@@ -176,6 +205,9 @@ func killAndRerun(t *testing.T, backend string, point hostKillPoint) {
 	p.WaitFor("phase "+point.name, reached)
 	p.Kill()
 	killedAt := time.Since(start)
+	if point.beyond(f) {
+		t.Fatalf("the apply had gone past %s when it was killed; the test no longer covers that phase", point.name)
+	}
 	if hosts := hostsIn(t, state()); len(hosts) != 0 {
 		t.Fatalf("the state holds the host after the kill (%v): the rerun would not start from nothing, and the test no longer covers the loss", hosts)
 	}
