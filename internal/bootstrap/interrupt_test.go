@@ -241,6 +241,7 @@ func killAndRerun(t *testing.T, backend string, point hostKillPoint) {
 	if len(hosts) != 1 || hosts[0]["phase"] != "ready" || hosts[0]["machine_id"] != strconv.Itoa(claimed[0].Number) {
 		t.Errorf("the state after the rerun holds %v, want one host in phase ready on machine %d", hosts, claimed[0].Number)
 	}
+	f.noSecrets(string(state()), p.Output(), out)
 	if out, err := c.Run("plan", "-detailed-exitcode", "-input=false"); err != nil {
 		t.Errorf("the plan after the rerun is not empty (%v):\n%s", err, out)
 	}

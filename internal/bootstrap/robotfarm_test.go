@@ -182,6 +182,20 @@ func (f *robotFarm) claimedMachine() *sshhost.Machine {
 	return m
 }
 
+// noSecrets fails the test when a text holds one of the farm's secrets
+// (the Robot password, the delivered file's secret, the private key).
+func (f *robotFarm) noSecrets(texts ...string) {
+	f.t.Helper()
+	secrets := []string{f.env["K1_ROBOT_PASSWORD"], f.env["K1_AGENT_TOKEN"], strings.Split(f.env["K1_ROBOT_SSH_KEY"], "\n")[1]}
+	for i, text := range texts {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				f.t.Errorf("text %d (state, killed apply's output, rerun's output) holds a secret (%.6s…)", i, s)
+			}
+		}
+	}
+}
+
 // installs counts the installimage runs on every machine of the farm.
 func (f *robotFarm) installs() int {
 	n := 0
