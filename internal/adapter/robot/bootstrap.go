@@ -1,0 +1,180 @@
+package robot
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/sshexec"
+)
+
+// The bootstrap phase machine (DESIGN.md §4): rescue → identifying →
+// installing → rebooting → ready, each phase a method of run named for it.
+// Every phase starts by looking at the machine, so a run handed a zero
+// Progress (an apply killed before Terraform saved anything) finds where
+// the last one stopped: the webservice says whether rescue is armed and
+// which host key it announced, the rescue system whether an install ran
+// (install.exit, install.log, pgrep) and the disk whether it carries this
+// install's fingerprint, so nothing is installed twice and no host is ever
+// trusted on first use.
+
+func init() {
+	capabilities = append(capabilities, adapter.CapIdentify, adapter.CapBootstrap)
+}
+
+var (
+	_ adapter.Bootstrapper = (*account)(nil)
+	_ adapter.Identifier   = (*account)(nil)
+)
+
+// DefaultTimeouts bound each phase when the request sets none: a rescue
+// boot takes a few minutes on real hardware, installimage ten to twenty, a
+// reboot of the installed system a few, and a first-boot program whatever
+// it does (pulling images, joining a cluster).
+var DefaultTimeouts = map[adapter.Phase]time.Duration{
+	adapter.PhaseRescue:      10 * time.Minute,
+	adapter.PhaseIdentifying: 10 * time.Minute,
+	adapter.PhaseInstalling:  30 * time.Minute,
+	adapter.PhaseRebooting:   10 * time.Minute,
+	adapter.PhaseReady:       15 * time.Minute,
+}
+
+// pacing is how often the phases look again while they wait (a boot, the
+// installer, the first boot), doubling from poll up to maxPoll, and how
+// long a probe of an address may take. Tests shorten it.
+type pacing struct {
+	poll, maxPoll, probe time.Duration
+}
+
+var pace = pacing{poll: 2 * time.Second, maxPoll: 15 * time.Second, probe: 15 * time.Second}
+
+// newDialer makes the SSH client of a run; tests replace it.
+var newDialer = func(a *account) sshexec.Dialer {
+	return &sshexec.Client{Clock: a.clock, Log: a.c.log}
+}
+
+// Bootstrap implements adapter.Bootstrapper.
+func (a *account) Bootstrap(ctx context.Context, id string, req adapter.BootstrapRequest, p adapter.Progress, report func(adapter.Progress)) (adapter.Progress, error) {
+	if report == nil {
+		report = func(adapter.Progress) {}
+	}
+	b := &run{a: a, req: req, p: p, report: report, ssh: newDialer(a)}
+	defer b.closeSessions()
+	start := b.resume()
+	s, _, err := a.managed(ctx, id, "bootstrap")
+	if err != nil {
+		return b.fail(start, err)
+	}
+	b.s = s
+	steps := []struct {
+		phase adapter.Phase
+		run   func(context.Context) error
+	}{
+		{adapter.PhaseRescue, b.rescue},
+		{adapter.PhaseIdentifying, b.identify},
+		{adapter.PhaseInstalling, b.install},
+		{adapter.PhaseRebooting, b.reboot},
+		{adapter.PhaseReady, b.awaitReady},
+	}
+	for i := 0; i < len(steps); i++ {
+		st := steps[i]
+		if st.phase != start && !b.begun {
+			continue
+		}
+		b.enter(ctx, st.phase)
+		err := st.run(ctx)
+		if errors.Is(err, errReinstall) {
+			// A first boot that failed before: install afresh from rescue.
+			b.reinstall, i = true, -1
+			continue
+		}
+		if err != nil {
+			return b.fail(st.phase, err)
+		}
+	}
+	b.p.FailedPhase, b.p.Reason = "", ""
+	report(b.p)
+	return b.p, nil
+}
+
+// errReinstall sends the machine back through rescue for a new install.
+var errReinstall = errors.New("reinstall")
+
+// run is one Bootstrap call.
+type run struct {
+	a      *account
+	s      server
+	req    adapter.BootstrapRequest
+	p      adapter.Progress
+	report func(adapter.Progress)
+	ssh    sshexec.Dialer
+
+	begun bool
+	// retrying is set when the progress handed in is PhaseFailed: an
+	// installer or first boot that failed may then be run again.
+	retrying  bool
+	reinstall bool
+	rescueS   sshexec.Session
+	phaseEnd  time.Time
+}
+
+// resume picks the phase to start from. Phases up to installing all start
+// at rescue, which costs a probe when the machine is in rescue already;
+// once the installed system's key is known, the run starts at rebooting,
+// which first looks whether that system answers.
+func (b *run) resume() adapter.Phase {
+	phase := b.p.Phase
+	if phase == adapter.PhaseFailed {
+		phase, b.retrying = b.p.FailedPhase, true
+		if phase == adapter.PhaseReady {
+			return adapter.PhaseReady
+		}
+	}
+	switch phase {
+	case adapter.PhaseRebooting, adapter.PhaseReady:
+		if b.p.HostKey != "" {
+			return adapter.PhaseRebooting
+		}
+	}
+	return adapter.PhaseRescue
+}
+
+// enter starts a phase: its deadline on the account's clock, the report,
+// an INFO line.
+func (b *run) enter(ctx context.Context, phase adapter.Phase) {
+	b.begun = true
+	b.p.Phase = phase
+	b.phaseEnd = b.a.clock.Now().Add(b.timeout(phase))
+	b.report(b.p)
+	b.a.c.log.Info(ctx, "bootstrap phase", map[string]any{"server": b.s.Number, "phase": string(phase)})
+}
+
+func (b *run) timeout(phase adapter.Phase) time.Duration {
+	if d := b.req.Timeouts[phase]; d > 0 {
+		return d
+	}
+	return DefaultTimeouts[phase]
+}
+
+// fail ends the run in phase with err's message as the reason.
+func (b *run) fail(phase adapter.Phase, err error) (adapter.Progress, error) {
+	var e *adapter.Error
+	if !errors.As(err, &e) {
+		// A cancel or deadline of the caller's context: running again
+		// continues.
+		e = &adapter.Error{Code: adapter.Transient, Err: err,
+			Message: "the bootstrap was canceled or ran out of time in phase " + string(phase) + "; run it again to continue"}
+		err = e
+	}
+	b.p.Phase, b.p.FailedPhase, b.p.Reason = adapter.PhaseFailed, phase, e.Message
+	b.report(b.p)
+	return b.p, err
+}
+
+func (b *run) closeSessions() {
+	if b.rescueS != nil {
+		_ = b.rescueS.Close()
+		b.rescueS = nil
+	}
+}

@@ -1,0 +1,178 @@
+package robot
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/sshhost"
+)
+
+// TestBootstrapResumesFromEveryPhase cancels a bootstrap as it enters each
+// phase (and once while the installer runs), then runs it again with a zero
+// Progress, as after a kill before Terraform saved anything: it ends ready
+// with one install.
+func TestBootstrapResumesFromEveryPhase(t *testing.T) {
+	cases := []struct {
+		name  string
+		phase adapter.Phase
+		// atCommand cancels once a command with this prefix finished.
+		atCommand string
+	}{
+		{name: "rescue", phase: adapter.PhaseRescue},
+		{name: "identifying", phase: adapter.PhaseIdentifying},
+		{name: "installing", phase: adapter.PhaseInstalling},
+		{name: "install running", atCommand: "setsid -f"},
+		{name: "rebooting", phase: adapter.PhaseRebooting},
+		{name: "reboot sent", atCommand: "cat /root/compute/host_key.pub"},
+		{name: "ready", phase: adapter.PhaseReady},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newMetalEnv(t)
+			id, m := e.claim("node1")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			rec := &recorder{onPhase: func(p adapter.Progress) {
+				if c.phase != "" && p.Phase == c.phase {
+					cancel()
+				}
+			}}
+			if c.atCommand != "" {
+				hook := func(cmd sshhost.Command) {
+					if strings.HasPrefix(cmd.Line, c.atCommand) {
+						cancel()
+					}
+				}
+				e.onCommand.Store(&hook)
+			}
+			first, err := e.a.Bootstrap(ctx, id, e.request("node1"), adapter.Progress{}, rec.report)
+			if err == nil || !adapter.Is(err, adapter.Transient) || first.Phase != adapter.PhaseFailed {
+				t.Fatalf("cancelled bootstrap = %+v, %v; want a Transient failure", first, err)
+			}
+			e.onCommand.Store(nil)
+			p, err := e.a.Bootstrap(context.Background(), id, e.request("node1"), adapter.Progress{}, nil)
+			if err != nil || p.Phase != adapter.PhaseReady {
+				t.Fatalf("resumed bootstrap = %+v, %v", p, err)
+			}
+			if n := m.Installs(); n != 1 {
+				t.Errorf("installs = %d, want 1", n)
+			}
+			if got := installedKey(t, m); got != p.HostKey {
+				t.Errorf("HostKey %q is not the installed system's %q", p.HostKey, got)
+			}
+			e.noSecrets(err)
+		})
+	}
+}
+
+// TestBootstrapRefusesWrongRescueKey: the webservice announces a key the
+// rescue system does not have; the bootstrap stops before any credential:
+// the private key is never resolved, no command runs.
+func TestBootstrapRefusesWrongRescueKey(t *testing.T) {
+	e := newMetalEnv(t)
+	e.wrong.Store(true)
+	id, m := e.claim("node1")
+	p, err := e.a.Bootstrap(context.Background(), id, e.request("node1"), adapter.Progress{}, nil)
+	if !adapter.Is(err, adapter.AccessDenied) || p.Phase != adapter.PhaseFailed || p.FailedPhase != adapter.PhaseRescue {
+		t.Fatalf("Bootstrap = %+v, %v; want AccessDenied in rescue", p, err)
+	}
+	if !strings.Contains(err.Error(), "does not match its pin") || !strings.Contains(err.Error(), m.SSHAddr()) {
+		t.Errorf("the error does not name the host and the mismatch: %v", err)
+	}
+	if n := e.secrets.count("provider://ssh_key"); n != 0 {
+		t.Errorf("the private key was resolved %d time(s) for a host that failed its pin", n)
+	}
+	if cmds := m.Commands(); len(cmds) != 0 {
+		t.Errorf("commands ran on a host that failed its pin: %+v", cmds)
+	}
+	if m.Booted() != "rescue" {
+		t.Errorf("the machine runs %s; the test wants the refusal to come from a rescue system that answers", m.Booted())
+	}
+}
+
+// TestBootstrapSurvivesSSHDrop cuts every session right after the start
+// line and again during the polls: the install goes on, one install, ready.
+func TestBootstrapSurvivesSSHDrop(t *testing.T) {
+	e := newMetalEnv(t)
+	id, m := e.claim("node1")
+	var polls atomic.Int32
+	hook := func(c sshhost.Command) {
+		switch {
+		case strings.HasPrefix(c.Line, "umask 077 && mkdir -p /root/compute && cat > "+sumsPath):
+			m.DropSessionsAfter(1) // the next command, the start line
+		case c.Line == "cat "+exitPath && c.Exit != 0 && polls.Add(1) == 2:
+			m.DropSessionsAfter(1)
+		}
+	}
+	e.onCommand.Store(&hook)
+	p, err := e.a.Bootstrap(context.Background(), id, e.request("node1"), adapter.Progress{}, nil)
+	if err != nil || p.Phase != adapter.PhaseReady {
+		t.Fatalf("Bootstrap = %+v, %v", p, err)
+	}
+	if n := m.Installs(); n != 1 {
+		t.Errorf("installs = %d, want 1", n)
+	}
+	cut := 0
+	for _, c := range m.Commands() {
+		if c.Exit == -1 {
+			cut++
+		}
+	}
+	if cut < 2 {
+		t.Errorf("%d commands were cut; the test wants the start line and a poll cut", cut)
+	}
+	e.noSecrets(err)
+}
+
+// TestBootstrapInstallerFailure: a failing installer ends in PhaseFailed
+// at installing with the step; run again from that progress once the
+// fault is gone, it installs again and ends ready.
+func TestBootstrapInstallerFailure(t *testing.T) {
+	e := newMetalEnv(t)
+	id, m := e.claim("node1")
+	m.FailInstall("installimage: cannot write /dev/nvme0n1")
+	p, err := e.a.Bootstrap(context.Background(), id, e.request("node1"), adapter.Progress{}, nil)
+	if !adapter.Is(err, adapter.InvalidState) || p.Phase != adapter.PhaseFailed || p.FailedPhase != adapter.PhaseInstalling {
+		t.Fatalf("Bootstrap = %+v, %v; want InvalidState at installing", p, err)
+	}
+	if !strings.Contains(p.Reason, `step "installimage"`) {
+		t.Errorf("Reason %q does not name the failing step", p.Reason)
+	}
+	m.ClearFaults()
+	p, err = e.a.Bootstrap(context.Background(), id, e.request("node1"), p, nil)
+	if err != nil || p.Phase != adapter.PhaseReady || p.FailedPhase != "" || p.Reason != "" {
+		t.Fatalf("second Bootstrap = %+v, %v", p, err)
+	}
+	if n := m.Installs(); n != 2 {
+		t.Errorf("installs = %d, want 2 (the failed one and the new one)", n)
+	}
+	e.noSecrets(err)
+}
+
+// TestBootstrapEscalatesReset: the installed system never comes up on a
+// software reset that the machine ignores, so a hardware reset follows.
+func TestBootstrapEscalatesReset(t *testing.T) {
+	e := newMetalEnv(t)
+	id, m := e.claim("node1")
+	m.IgnoreSoftReset(true)
+	req := e.request("node1")
+	req.Timeouts[adapter.PhaseRebooting] = 2 * time.Second
+	e.robot.ResetStats()
+	p, err := e.a.Bootstrap(context.Background(), id, req, adapter.Progress{}, nil)
+	if err != nil || p.Phase != adapter.PhaseReady {
+		t.Fatalf("Bootstrap = %+v, %v", p, err)
+	}
+	// hw into rescue, then sw (ignored) and hw into the installed system.
+	if n := e.robot.Stats()["POST /reset/{id}"]; n != 3 {
+		t.Errorf("resets = %d, want 3", n)
+	}
+	e.log.mu.Lock()
+	defer e.log.mu.Unlock()
+	if !strings.Contains(strings.Join(e.log.all, "\n"), "escalating the reset map[reset:sw") {
+		t.Errorf("no log line says the reset was escalated")
+	}
+}
