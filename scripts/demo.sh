@@ -182,6 +182,7 @@ reset_stats() {
 # and it says what the bootstrap cost.
 check_bootstrap() {
 	local host commands env_requests robot_stats took key_line
+	step "checking the dedicated host: ready, and its secret file's content nowhere but on its disk"
 	host=$("$tf" output -json host) || die "the quick start has no output host"
 	grep -qF '"phase":"ready"' <<<"$host" || die "the dedicated host is not ready after apply: $host"
 	grep -qE '"known_hosts":"[0-9.]+ ssh-ed25519 [A-Za-z0-9+/=]+"' <<<"$host" || die "the dedicated host has no known_hosts line: $host"
@@ -202,7 +203,13 @@ check_bootstrap() {
 	took=$(grep -o 'compute_bootstrap_host.db\[0\]: Creation complete after [0-9a-z]*' "$scratch/apply.out" | awk '{ print $NF }')
 	echo
 	echo "the dedicated host is ready: $host"
-	echo "its bootstrap took ${took:-?} of the apply (claim, rescue, install, reboot, first boot)"
+	echo "its bootstrap took ${took:-?} of the apply (claim, rescue, install, reboot, first boot); by phase, from the log's INFO lines:"
+	# Each phase runs from its "bootstrap phase" line to the next one's.
+	grep 'bootstrap phase:' "$scratch/apply.log" | grep -F '@module=compute ' | awk '
+		{ split(substr($1, 12, 12), t, ":"); at = t[1] * 3600 + t[2] * 60 + t[3]
+		  if (match($0, /phase=[a-z]+/)) { p = substr($0, RSTART + 6, RLENGTH - 6) }
+		  if (p != last) { n++; name[n] = p; start[n] = at; last = p } }
+		END { for (i = 1; i < n; i++) printf "  %-12s %.1fs\n", name[i], start[i + 1] - start[i] }'
 	if command -v jq >/dev/null 2>&1; then
 		# Delivered over stdin: some command consumed exactly the secret's bytes.
 		jq -e --argjson n "${#host_secret}" 'any(.[]; .stdin_bytes == $n and (.line | test("^umask 077 && mkdir -p /root/compute/files && cat > ")))' <<<"$commands" >/dev/null ||
