@@ -290,44 +290,6 @@ variable "machine_id" {
 	})
 }
 
-// TestQuickstart applies examples/quickstart as `make demo` does, but with the
-// provider in process: two servers on the cheapest available offer with at
-// least two vCPU, a clean second plan, and nothing left after destroy.
-func TestQuickstart(t *testing.T) {
-	t.Parallel()
-	e := startEmulator(t)
-	resource.UnitTest(t, resource.TestCase{
-		CheckDestroy: e.checkNoServers,
-		Steps: []resource.TestStep{{
-			// A directory with a provider block takes its providers at step
-			// level (terraform-plugin-testing refuses them on the test case).
-			ProtoV6ProviderFactories: providers(),
-			ConfigDirectory:          config.StaticDirectory(quickstartDir),
-			ConfigVariables:          config.Variables{"hcloud_endpoint": config.StringVariable(e.hcloud)},
-			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttr("compute_instance.web.0", "name", "quickstart-web-1"),
-				resource.TestCheckResourceAttr("compute_instance.web.1", "name", "quickstart-web-2"),
-				resource.TestCheckResourceAttr("compute_instance.web.0", "state", "running"),
-				resource.TestCheckResourceAttr("compute_instance.web.1", "state", "running"),
-				resource.TestCheckResourceAttrPair("compute_instance.web.0", "offer_id", "compute_instance.web.1", "offer_id"),
-				resource.TestCheckResourceAttrSet("compute_instance.web.0", "ipv4_address"),
-				resource.TestCheckResourceAttrSet("compute_instance.web.1", "ipv4_address"),
-				outputLen("servers", 2),
-				func(s *terraform.State) error {
-					names, err := e.serverNames(t.Context())
-					if err != nil {
-						return err
-					}
-					if len(names) != 2 {
-						return fmt.Errorf("the emulator holds %d servers, want 2: %v", len(names), names)
-					}
-					return nil
-				},
-			),
-		}},
-	})
-}
-
 func atLeast(n int) resource.CheckResourceAttrWithFunc {
 	return func(v string) error {
 		got, err := strconv.Atoi(v)

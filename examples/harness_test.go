@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,6 +39,18 @@ import (
 // emulatorToken is the API token the emulators accept; the examples read it
 // through env://HCLOUD_TOKEN.
 const emulatorToken = "demo-token"
+
+// robotUser and robotPassword are the Robot webservice's credentials, which
+// the examples read through env://ROBOT_USER and env://ROBOT_PASSWORD.
+const (
+	robotUser     = "demo-user"
+	robotPassword = "demo-password"
+)
+
+// hostSecret is the content of the quick start's secret file
+// (env://QUICKSTART_HOST_TOKEN), fresh per run so that finding it outside
+// the installed disk proves a leak.
+var hostSecret = "quickstart-secret-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 
 // realEndpoint is the Hetzner Cloud API URL that import.sh examples spell out
 // inside account ids; tests swap in the emulator's.
@@ -81,7 +94,10 @@ func run(m *testing.M) int {
 		// provider under that address rather than hashicorp/compute.
 		"TF_ACC_PROVIDER_NAMESPACE": "seedcompute",
 		// The provider runs in this process and resolves env:// here.
-		"HCLOUD_TOKEN": emulatorToken,
+		"HCLOUD_TOKEN":          emulatorToken,
+		"ROBOT_USER":            robotUser,
+		"ROBOT_PASSWORD":        robotPassword,
+		"QUICKSTART_HOST_TOKEN": hostSecret,
 	} {
 		os.Setenv(k, v)
 	}
@@ -116,13 +132,32 @@ type emulator struct {
 	hcloud string
 	// base is scheme and host, where /_emulator/stats lives.
 	base string
+	// robot is the Robot webservice's URL, robotSSHPort its servers' SSH
+	// port, sshKey the fingerprint of the account's key, whose private
+	// half is in sshKeyFile.
+	robot        string
+	robotSSHPort string
+	sshKey       string
+	sshKeyFile   string
+	// firstBootURL serves a first-boot binary of digest firstBootSHA256.
+	firstBootURL    string
+	firstBootSHA256 string
 }
 
 // startEmulator runs a fresh emulator for one test and stops it when the test
 // ends.
 func startEmulator(t *testing.T) *emulator {
 	t.Helper()
-	cmd := exec.Command(emulatorBin, "-listen", "127.0.0.1:0", "-token", emulatorToken)
+	// Not t.TempDir: its name (the test's, with digits) looks like a
+	// credential, which a secret reference's path must not.
+	keyDir, err := os.MkdirTemp("", "robot-key-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(keyDir) })
+	keyFile := filepath.Join(keyDir, "robot_ed25519")
+	cmd := exec.Command(emulatorBin, "-listen", "127.0.0.1:0", "-token", emulatorToken,
+		"-robot-user", robotUser, "-robot-password", robotPassword, "-robot-ssh-key-out", keyFile)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -143,31 +178,43 @@ func startEmulator(t *testing.T) *emulator {
 		}
 	})
 
-	found := make(chan string, 1)
+	// The lines it prints once it listens, by their first word; the
+	// first-boot line is the last of them.
+	found := make(chan map[string][]string, 1)
 	go func() {
 		defer close(exited)
+		lines := map[string][]string{}
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			if name, u, ok := strings.Cut(strings.TrimSpace(sc.Text()), " "); ok && name == "hcloud" {
-				select {
-				case found <- strings.TrimSpace(u):
-				default:
+			if f := strings.Fields(sc.Text()); len(f) > 1 {
+				lines[f[0]] = f[1:]
+				if f[0] == "first-boot" {
+					found <- lines
 				}
 			}
 		}
 		_ = cmd.Wait()
 	}()
 	select {
-	case u := <-found:
-		p, err := url.Parse(u)
-		if err != nil || p.Host == "" {
-			t.Fatalf("the emulator announced %q, which is not a URL", u)
+	case lines := <-found:
+		u := lines["hcloud"]
+		if len(u) == 0 || len(lines["robot"]) == 0 || len(lines["robot-ssh"]) == 0 || len(lines["robot-ssh-key"]) != 2 || len(lines["first-boot"]) != 2 {
+			t.Fatalf("the emulator announced %v, want hcloud, robot, robot-ssh, robot-ssh-key and first-boot lines", lines)
 		}
-		return &emulator{hcloud: u, base: p.Scheme + "://" + p.Host}
+		p, err := url.Parse(u[0])
+		if err != nil || p.Host == "" {
+			t.Fatalf("the emulator announced %q, which is not a URL", u[0])
+		}
+		return &emulator{
+			hcloud: u[0], base: p.Scheme + "://" + p.Host,
+			robot: lines["robot"][0], robotSSHPort: lines["robot-ssh"][0],
+			sshKey: lines["robot-ssh-key"][0], sshKeyFile: lines["robot-ssh-key"][1],
+			firstBootURL: lines["first-boot"][0], firstBootSHA256: lines["first-boot"][1],
+		}
 	case <-exited:
-		t.Fatalf("the emulator exited before announcing its hcloud URL; stderr:\n%s", stderr.String())
+		t.Fatalf("the emulator exited before announcing its URLs; stderr:\n%s", stderr.String())
 	case <-time.After(30 * time.Second):
-		t.Fatalf("the emulator announced no hcloud URL within 30s; stderr:\n%s", stderr.String())
+		t.Fatalf("the emulator announced no first-boot line within 30s; stderr:\n%s", stderr.String())
 	}
 	return nil
 }

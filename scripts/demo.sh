@@ -3,8 +3,11 @@
 # the API emulator, starts the emulator on a free loopback port, and runs
 # examples/quickstart through apply, a second plan that must be empty, output
 # and destroy, with Terraform using the freshly built provider through
-# dev_overrides (no terraform init, no registry). It never needs a real
-# account: the token is the emulator's.
+# dev_overrides (no terraform init, no registry). Besides the cloud servers it
+# bootstraps one rented dedicated server of the emulated Robot webservice:
+# rescue, install over the emulated SSH, reboot, first boot. It never needs a
+# real account: the token, the Robot user, the SSH key and the first-boot
+# binary's https server are the emulator's, all on loopback.
 #
 # Environment:
 #   TERRAFORM        the CLI to drive (default: terraform, or tofu when only it is on PATH)
@@ -90,7 +93,10 @@ go build -o "$scratch/bin/compute-emulator" ./tools/emulator
 
 step "starting the emulator on a free loopback port"
 token=demo-token
-emulator_args=(-listen 127.0.0.1:0 -token "$token")
+robot_user=demo-user
+robot_password=demo-password
+ssh_key_file="$scratch/robot_ed25519"
+emulator_args=(-listen 127.0.0.1:0 -token "$token" -robot-user "$robot_user" -robot-password "$robot_password" -robot-ssh-key-out "$ssh_key_file")
 if [[ -n "$latency" ]]; then
 	emulator_args+=(-latency "$latency")
 fi
@@ -104,18 +110,31 @@ if command -v setsid >/dev/null 2>&1; then
 fi
 "${detach[@]}" "$scratch/bin/compute-emulator" "${emulator_args[@]}" >"$scratch/emulator.out" 2>"$scratch/emulator.err" &
 emulator_pid=$!
-hcloud_url=
+# The first-boot line comes last, once every other line is out.
+announced() { awk -v name="$1" -v field="$2" '$1 == name { print $field; exit }' "$scratch/emulator.out"; }
 for _ in $(seq 1 100); do
-	hcloud_url=$(awk '$1 == "hcloud" { print $2; exit }' "$scratch/emulator.out")
-	[[ -n "$hcloud_url" ]] && break
+	[[ -n "$(announced first-boot 2)" ]] && break
 	if ! kill -0 "$emulator_pid" 2>/dev/null; then
 		die "the emulator exited before announcing its address"
 	fi
 	sleep 0.1
 done
-[[ -n "$hcloud_url" ]] || die "the emulator announced no 'hcloud URL' line within 10s; its output: $(cat "$scratch/emulator.out")"
+[[ -n "$(announced first-boot 2)" ]] || die "the emulator announced no 'first-boot URL SHA256' line within 10s; its output: $(cat "$scratch/emulator.out")"
+hcloud_url=$(announced hcloud 2)
+robot_url=$(announced robot 2)
+robot_ssh_port=$(announced robot-ssh 2)
+ssh_key=$(announced robot-ssh-key 2)
+first_boot_url=$(announced first-boot 2)
+first_boot_sha256=$(announced first-boot 3)
 emulator_base=$(sed -E 's#^(https?://[^/]+).*#\1#' <<<"$hcloud_url")
 echo "hcloud API emulated at $hcloud_url (pid $emulator_pid)"
+echo "Robot webservice emulated at $robot_url, its servers' SSH on port $robot_ssh_port, SSH key $ssh_key in $ssh_key_file"
+echo "first-boot binary served at $first_boot_url (sha256 $first_boot_sha256)"
+# The first rented server, unnamed as a newly rented one is.
+machine_id=$(curl -fsS --max-time 5 "$emulator_base/_emulator/robot/servers" | grep -o '"server_number":[0-9]*' | head -n 1 | cut -d: -f2) ||
+	die "could not read the rented servers from $emulator_base/_emulator/robot/servers"
+[[ -n "$machine_id" ]] || die "the Robot emulator rents no server to bootstrap"
+echo "the quick start bootstraps Robot server $machine_id"
 
 step "writing a Terraform CLI configuration that uses the built provider (dev_overrides)"
 cat >"$scratch/terraformrc" <<HCL
@@ -132,12 +151,78 @@ export CHECKPOINT_DISABLE=1
 export TF_IN_AUTOMATION=1
 export TF_INPUT=0
 export HCLOUD_TOKEN=$token
+export ROBOT_USER=$robot_user ROBOT_PASSWORD=$robot_password
+# The secret file's content: fresh each run, so finding it anywhere but on the
+# installed disk proves a leak.
+host_secret="quickstart-secret-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+export QUICKSTART_HOST_TOKEN=$host_secret
 export TF_VAR_hcloud_endpoint=$hcloud_url
 export TF_VAR_servers=$servers
+export TF_VAR_robot="{
+  machine_id = \"$machine_id\", endpoint = \"$robot_url\", ssh_port = $robot_ssh_port,
+  ssh_key = \"$ssh_key\", ssh_private_key = \"file://$ssh_key_file\",
+  first_boot = { url = \"$first_boot_url\", sha256 = \"$first_boot_sha256\" }
+}"
 unset TF_PLUGIN_CACHE_DIR TF_WORKSPACE TF_DATA_DIR
 
 color=()
 [[ -t 1 ]] || color=(-no-color)
+
+# reset_stats sets every emulator's request counts back to zero.
+reset_stats() {
+	local path
+	for path in /_emulator/stats /_emulator/robot/stats; do
+		curl -fsS --max-time 5 -X DELETE "$emulator_base$path" >/dev/null || die "could not reset $emulator_base$path"
+	done
+}
+
+# check_bootstrap runs after the apply: the host is ready, the secret file's
+# content went over SSH stdin and is nowhere else (state, the apply's output
+# and DEBUG log, the command lines and env requests the machines recorded),
+# and it says what the bootstrap cost.
+check_bootstrap() {
+	local host commands env_requests robot_stats took key_line
+	step "checking the dedicated host: ready, and its secret file's content nowhere but on its disk"
+	host=$("$tf" output -json host) || die "the quick start has no output host"
+	grep -qF '"phase":"ready"' <<<"$host" || die "the dedicated host is not ready after apply: $host"
+	grep -qE '"known_hosts":"[0-9.]+ ssh-ed25519 [A-Za-z0-9+/=]+"' <<<"$host" || die "the dedicated host has no known_hosts line: $host"
+	commands=$(curl -fsS --max-time 5 "$emulator_base/_emulator/ssh/commands?machine=$machine_id") || die "could not read the SSH commands the machine received"
+	env_requests=$(curl -fsS --max-time 5 "$emulator_base/_emulator/ssh/env") || die "could not read the SSH env requests"
+	# The private key's body must not leak either; its second line is a
+	# stretch of base64 no other text holds.
+	key_line=$(sed -n 2p "$ssh_key_file")
+	for secret in "$host_secret" "$key_line"; do
+		if grep -qF -- "$secret" terraform.tfstate* "$scratch/apply.out" "$scratch/apply.log"; then
+			die "a secret (the host's file content or the SSH private key) is in the state, the apply's output or its DEBUG log"
+		fi
+		if grep -qF -- "$secret" <<<"$commands$env_requests"; then
+			die "a secret (the host's file content or the SSH private key) is in the commands or env requests the machine received"
+		fi
+	done
+	robot_stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/robot/stats") || die "could not read $emulator_base/_emulator/robot/stats"
+	took=$(grep -o 'compute_bootstrap_host.db\[0\]: Creation complete after [0-9a-z]*' "$scratch/apply.out" | awk '{ print $NF }')
+	echo
+	echo "the dedicated host is ready: $host"
+	echo "its bootstrap took ${took:-?} of the apply (claim, rescue, install, reboot, first boot); by phase, from the log's INFO lines:"
+	# Each phase runs from its "bootstrap phase" line to the next one's.
+	grep 'bootstrap phase:' "$scratch/apply.log" | grep -F '@module=compute ' | awk '
+		{ split(substr($1, 12, 12), t, ":"); at = t[1] * 3600 + t[2] * 60 + t[3]
+		  if (match($0, /phase=[a-z]+/)) { p = substr($0, RSTART + 6, RLENGTH - 6) }
+		  if (p != last) { n++; name[n] = p; start[n] = at; last = p } }
+		END { for (i = 1; i < n; i++) printf "  %-12s %.1fs\n", name[i], start[i + 1] - start[i] }'
+	if command -v jq >/dev/null 2>&1; then
+		# Delivered over stdin: some command consumed exactly the secret's bytes.
+		jq -e --argjson n "${#host_secret}" 'any(.[]; .stdin_bytes == $n and (.line | test("^umask 077 && mkdir -p /root/compute/files && cat > ")))' <<<"$commands" >/dev/null ||
+			die "no command of the machine received the secret file's ${#host_secret} bytes on stdin; it was not delivered as the design says"
+		echo "the secret file's ${#host_secret} bytes went over SSH stdin, and are in no state, log, output or command line"
+		echo "it cost $(jq '[.[]] | add // 0' <<<"$robot_stats") Robot request(s) by route: $(jq -c . <<<"$robot_stats")"
+		echo "and $(jq length <<<"$commands") SSH command(s): $(jq -c '[.[] | .line | split(" ")[0]] | group_by(.) | map({(.[0]): length}) | add' <<<"$commands")"
+	else
+		echo "the secret file's content is in no state, log, output or command line"
+		echo "it cost these Robot requests by route: $robot_stats"
+		echo "and $(grep -o '"line":' <<<"$commands" | wc -l) SSH command(s)"
+	fi
+}
 
 step "copying examples/quickstart to $scratch/work"
 cp -R "$root/examples/quickstart" "$scratch/work"
@@ -145,17 +230,21 @@ rm -rf "$scratch/work/.terraform" "$scratch/work"/terraform.tfstate* "$scratch/w
 cd "$scratch/work"
 
 step "TF_LOG=DEBUG $tf apply -auto-approve (the log goes to $scratch/apply.log)"
-curl -fsS --max-time 5 -X DELETE "$emulator_base/_emulator/stats" >/dev/null || die "could not reset $emulator_base/_emulator/stats"
-TF_LOG=DEBUG TF_LOG_PATH="$scratch/apply.log" "$tf" apply -auto-approve -input=false "${color[@]}"
+reset_stats
+apply_started=$(date +%s.%N)
+TF_LOG=DEBUG TF_LOG_PATH="$scratch/apply.log" "$tf" apply -auto-approve -input=false "${color[@]}" | tee "$scratch/apply.out"
+apply_seconds=$(awk -v a="$apply_started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 # What the log promises: a line per API request (method, route template,
 # status, duration, attempt, request id), and never the token.
 grep 'API request:' "$scratch/apply.log" >"$scratch/requests.log" || die "the DEBUG log of the apply holds no API request line"
 for field in method= route= status= duration= attempt= request_id=; do
 	grep -q -- "$field" "$scratch/requests.log" || die "the API request lines of the DEBUG log hold no $field"
 done
-if grep -qF -- "$token" "$scratch/apply.log"; then
-	die "the DEBUG log of the apply shows the API token"
-fi
+for secret in "$token" "$robot_password"; do
+	if grep -qF -- "$secret" "$scratch/apply.log"; then
+		die "the DEBUG log of the apply shows a credential of the emulated accounts"
+	fi
+done
 echo "the DEBUG log holds $(wc -l <"$scratch/requests.log") API request line(s) and not the token; the first create's:"
 first_create=$(grep -m 1 'method=POST' "$scratch/requests.log" || true)
 sed -E 's/^.*API request: //' <<<"$first_create" | tr ' ' '\n' | grep -E '^(method|route|status|duration|attempt|request_id)=' | sort | tr '\n' ' '
@@ -170,9 +259,11 @@ if command -v jq >/dev/null 2>&1; then
 else
 	echo "this apply's API requests: $apply_stats"
 fi
+echo "the apply took ${apply_seconds}s of wall time"
+check_bootstrap
 
 step "$tf plan -detailed-exitcode (a second plan must find nothing to change)"
-curl -fsS --max-time 5 -X DELETE "$emulator_base/_emulator/stats" >/dev/null || die "could not reset $emulator_base/_emulator/stats"
+reset_stats
 set +e
 "$tf" plan -detailed-exitcode -input=false "${color[@]}"
 plan_status=$?
@@ -183,6 +274,7 @@ if command -v jq >/dev/null 2>&1; then
 else
 	echo "this plan's API requests: $plan_stats"
 fi
+echo "and of the dedicated host, Robot requests: $(curl -fsS --max-time 5 "$emulator_base/_emulator/robot/stats")"
 case $plan_status in
 0) echo "no changes: the applied infrastructure matches the configuration" ;;
 2) die "the second plan wants changes right after apply (shown above); the provider does not converge" ;;
@@ -202,6 +294,12 @@ if command -v jq >/dev/null 2>&1; then
 	[[ "$servers" == 0 ]] || die "the emulator still holds $servers server(s) after destroy"
 	echo "the emulator holds no servers"
 fi
+# Destroy releases the claim and keeps the rental: the server is there, its
+# name back to what it was before the claim (unnamed).
+robot_servers=$(curl -fsS --max-time 5 "$emulator_base/_emulator/robot/servers") || die "could not read $emulator_base/_emulator/robot/servers"
+tr '}' '\n' <<<"$robot_servers" | grep "\"server_number\":$machine_id," | grep -qF '"server_name":""' ||
+	die "Robot server $machine_id is not unnamed again after destroy: $robot_servers"
+echo "Robot server $machine_id is released: still rented, unnamed again"
 
 step "emulator request counts since the second plan: plan, output and destroy ($emulator_base/_emulator/stats)"
 stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/stats") || die "could not read $emulator_base/_emulator/stats"

@@ -1,11 +1,21 @@
 # Quick start: one Hetzner Cloud account, the cheapest offer with at least two
-# vCPU, and two servers booted with a small cloud-init.
+# vCPU, and two servers booted with a small cloud-init; and, when you rent a
+# dedicated server on Hetzner Robot, that server installed from its rescue
+# system as a host with one secret file and a first-boot program.
 #
 #   export HCLOUD_TOKEN=...   # a read & write API token of a Hetzner Cloud project
 #   terraform init && terraform apply
 #
-# `make demo` runs this configuration against a local emulator of the Hetzner
-# Cloud API instead, so no account is needed.
+# With a Robot server too (it is wiped and installed anew):
+#
+#   export ROBOT_USER=... ROBOT_PASSWORD=...   # a Robot webservice user
+#   export QUICKSTART_HOST_TOKEN=...           # the secret file's content
+#   terraform apply -var 'robot={machine_id="321456", ssh_key="d4:1c:…", ssh_private_key="file:///home/you/.ssh/id_ed25519",
+#     first_boot={url="https://…/agent", sha256="…"}}'
+#
+# `make demo` runs this configuration against local emulators of the Hetzner
+# Cloud API, the Robot webservice and the servers' SSH instead, so no account
+# is needed.
 
 terraform {
   required_version = ">= 1.11"
@@ -28,6 +38,28 @@ variable "servers" {
   description = "How many servers to create."
   type        = number
   default     = 2
+}
+
+variable "robot" {
+  description = <<-EOT
+    A dedicated server you rent on Hetzner Robot, to be installed as a host;
+    null (the default) leaves Robot out. machine_id is the server's number;
+    ssh_key the fingerprint of your public key as Robot's Key management lists
+    it, and ssh_private_key a reference to its private key (file:///…);
+    first_boot the https URL and SHA-256 of a program the host runs once.
+  EOT
+  type = object({
+    machine_id      = string
+    ssh_key         = string
+    ssh_private_key = string
+    endpoint        = optional(string, "https://robot-ws.your-server.de")
+    ssh_port        = optional(number, 22)
+    first_boot = object({
+      url    = string
+      sha256 = string
+    })
+  })
+  default = null
 }
 
 resource "compute_provider_account" "cloud" {
@@ -91,5 +123,53 @@ output "servers" {
       ipv4  = s.ipv4_address
       ipv6  = s.ipv6_address
     }
+  }
+}
+
+resource "compute_provider_account" "robot" {
+  count = var.robot == null ? 0 : 1
+
+  name = "quickstart-robot"
+  hetzner_robot = {
+    user            = "env://ROBOT_USER"
+    password        = "env://ROBOT_PASSWORD"
+    endpoint        = var.robot.endpoint
+    ssh_port        = tostring(var.robot.ssh_port)
+    ssh_key         = var.robot.ssh_key
+    ssh_private_key = var.robot.ssh_private_key
+  }
+}
+
+# Rescue, install, reboot, first boot: each phase is kept in state, so an
+# interrupted apply resumes where it stopped. Destroy releases the server
+# (it stays rented).
+resource "compute_bootstrap_host" "db" {
+  count = var.robot == null ? 0 : 1
+
+  account    = compute_provider_account.robot[0].id
+  hostname   = "quickstart-db"
+  machine_id = var.robot.machine_id
+  image      = "Ubuntu-2404-noble-amd64-base"
+
+  files = [{
+    # The reference is shown in the plan; its value goes over SSH stdin into
+    # the installed system and never into state, plan or logs.
+    path   = "/etc/quickstart/token"
+    secret = "env://QUICKSTART_HOST_TOKEN"
+  }]
+
+  first_boot = {
+    url     = var.robot.first_boot.url
+    sha256  = var.robot.first_boot.sha256
+    command = ["/usr/local/bin/quickstart-agent", "--token-file=/etc/quickstart/token"]
+  }
+}
+
+output "host" {
+  description = "The dedicated host: how far its bootstrap got, and its host key for ssh -o UserKnownHostsFile=…"
+  value = var.robot == null ? null : {
+    phase       = compute_bootstrap_host.db[0].phase
+    ipv4        = compute_bootstrap_host.db[0].ipv4
+    known_hosts = compute_bootstrap_host.db[0].known_hosts
   }
 }

@@ -4,14 +4,18 @@
 //	go run ./tools/emulator [-listen 127.0.0.1:0] [-latency 50ms] [-token demo-token] [-read-only-token TOKEN]
 //	                        [-action-duration 10s] [-action-polls 1]
 //	                        [-robot-user demo-user] [-robot-password demo-password] [-robot-servers 2] [-robot-ssh-port 0]
+//	                        [-robot-ssh-key-out FILE] [-robot-boot-duration 50ms] [-robot-install-duration 200ms]
 //
 // It prints one line per API, "NAME URL" (e.g. "hcloud
-// http://127.0.0.1:43123/v1", "robot http://127.0.0.1:43123/robot"), and
-// "robot-ssh PORT", the port the Robot servers' SSH answers on, then serves
-// until SIGINT or SIGTERM. The control API (/_emulator/stats,
-// /_emulator/faults, /_emulator/actions, /_emulator/robot/...; -h lists
-// what each takes) is on the same port. It imports the emulators only,
-// never the provider.
+// http://127.0.0.1:43123/v1", "robot http://127.0.0.1:43123/robot"),
+// "robot-ssh PORT", the port the Robot servers' SSH answers on,
+// "robot-ssh-key FINGERPRINT FILE", the Robot account's SSH key, and
+// "first-boot URL SHA256", a demo first-boot binary on an https server
+// only the servers trust, then serves until SIGINT or SIGTERM: all a
+// bootstrap needs, on loopback. The control API (/_emulator/stats,
+// /_emulator/faults, /_emulator/actions, /_emulator/robot/...,
+// /_emulator/ssh/...; -h lists what each takes) is on the same port. It
+// imports the emulators only, never the provider.
 package main
 
 import (

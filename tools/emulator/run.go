@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/metal"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/sshhost"
 )
@@ -28,34 +29,51 @@ type config struct {
 	robotPassword  string
 	robotServers   int
 	robotSSHPort   int
+	robotSSHKeyOut string
+	robotBoot      time.Duration
+	robotInstall   time.Duration
 }
 
 // api is one emulated API on the shared port. mount is its path prefix
 // on the port ("" for the root); base is where its API starts below that,
 // so the printed URL is the server URL + mount + base. control, when set,
 // is a path prefix served by handler unchanged: its control API.
+// controlOnly is an emulator that has no API on the port, only its
+// control API (the SSH farm: its machines answer on their own addresses).
 type api struct {
-	name    string
-	mount   string
-	base    string
-	control string
-	handler http.Handler
+	name        string
+	mount       string
+	base        string
+	control     string
+	controlOnly bool
+	handler     http.Handler
+}
+
+// emulators is what the command serves: the APIs, the Robot account's SSH
+// key, and what stops them.
+type emulators struct {
+	apis []api
+	key  demoKey
+	stop func()
 }
 
 // apis lists the emulators the command serves, and returns what stops
 // them. The Hetzner Cloud emulator owns the root, so its control API is
 // /_emulator/...; the Robot webservice is under /robot, its control API
 // under /_emulator/robot/..., and its machines are an SSH farm on a
-// loopback /24 of their own.
-func apis(cfg config) ([]api, func(), error) {
-	farm, err := sshhost.New(sshhost.Options{Port: cfg.robotSSHPort})
+// loopback /24 of their own, whose control API is /_emulator/ssh/... and
+// whose curl fetches with fetch (which trusts the first-boot server).
+func apis(cfg config, fetch *http.Client) (emulators, error) {
+	farm, err := sshhost.New(sshhost.Options{
+		Port: cfg.robotSSHPort, BootDelay: cfg.robotBoot, InstallDuration: cfg.robotInstall, HTTPClient: fetch,
+	})
 	if err != nil {
-		return nil, nil, err
+		return emulators{}, err
 	}
 	rb, err := robot.New(robot.Options{User: cfg.robotUser, Password: cfg.robotPassword, Farm: farm, Latency: cfg.latency})
 	if err != nil {
 		_ = farm.Close()
-		return nil, nil, err
+		return emulators{}, err
 	}
 	stop := func() {
 		rb.Close()
@@ -64,16 +82,22 @@ func apis(cfg config) ([]api, func(), error) {
 	for range cfg.robotServers {
 		if _, err := rb.AddServer(robot.ServerSeed{}); err != nil {
 			stop()
-			return nil, nil, err
+			return emulators{}, err
 		}
 	}
-	return []api{
+	key, err := newDemoKey(rb, cfg.robotUser, cfg.robotPassword, cfg.robotSSHKeyOut)
+	if err != nil {
+		stop()
+		return emulators{}, err
+	}
+	return emulators{key: key, stop: stop, apis: []api{
 		{name: "hcloud", base: hcloud.BasePath, handler: hcloud.New(hcloud.Options{
 			Token: cfg.token, ReadOnlyToken: cfg.readOnlyToken, Latency: cfg.latency,
 			ActionDuration: cfg.actionDuration, ActionPolls: cfg.actionPolls,
 		})},
 		{name: "robot", mount: "/robot", control: robot.ControlPrefix, handler: rb},
-	}, stop, nil
+		{name: "ssh", controlOnly: true, control: strings.TrimSuffix(sshhost.ControlPrefix, "/"), handler: farm.Handler()},
+	}}, nil
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -91,10 +115,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.robotPassword, "robot-password", "demo-password", "the Robot webservice user's `password`")
 	fs.IntVar(&cfg.robotServers, "robot-servers", 2, "how many unnamed AX42 servers in FSN1-DC14 the Robot account rents at start")
 	fs.IntVar(&cfg.robotSSHPort, "robot-ssh-port", 0, "the `port` every Robot server's SSH answers on, each on its own loopback address; 0 picks a free one (printed as \"robot-ssh PORT\")")
+	fs.StringVar(&cfg.robotSSHKeyOut, "robot-ssh-key-out", "", "a `file` to write the private half of the Robot account's SSH key to (OpenSSH PEM, mode 0600), for an account's ssh_private_key; "+
+		"the key is made at start and its public half registered under /key (printed as \"robot-ssh-key FINGERPRINT FILE\", FILE - when not written)")
+	fs.DurationVar(&cfg.robotBoot, "robot-boot-duration", metal.BootDelay, "how long a Robot server takes to boot into rescue or its installed system (real hardware: minutes)")
+	fs.DurationVar(&cfg.robotInstall, "robot-install-duration", sshhost.DefaultInstallDuration, "how long installimage runs on a Robot server (real hardware: ten to twenty minutes)")
 	fs.Usage = func() {
 		out := fs.Output()
 		fmt.Fprintln(out, "Usage: emulator [flags]")
-		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API and Robot webservice on one loopback port and prints \"hcloud URL\", \"robot URL\"\nand \"robot-ssh PORT\" once it listens.\n\nFlags:")
+		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API and Robot webservice on one loopback port and prints \"hcloud URL\", \"robot URL\",\n"+
+			"\"robot-ssh PORT\", \"robot-ssh-key FINGERPRINT FILE\" and \"first-boot URL SHA256\" (an https server of a demo first-boot\n"+
+			"binary whose CA only the Robot servers trust) once it listens.\n\nFlags:")
 		fs.PrintDefaults()
 		fmt.Fprint(out, controlHelp)
 	}
@@ -106,6 +136,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.actionDuration < 0 {
 		return cfg, fmt.Errorf("-action-duration %s: want 0 or a positive duration such as 10s", cfg.actionDuration)
+	}
+	if cfg.robotBoot <= 0 || cfg.robotInstall <= 0 {
+		return cfg, fmt.Errorf("-robot-boot-duration %s, -robot-install-duration %s: want positive durations such as 50ms or 2m", cfg.robotBoot, cfg.robotInstall)
 	}
 	if cfg.robotServers < 0 {
 		return cfg, fmt.Errorf("-robot-servers %d: want 0 or more", cfg.robotServers)
@@ -145,6 +178,14 @@ Robot webservice (HTTP Basic with -robot-user and -robot-password; its control A
   POST   /_emulator/robot/orders    change it for the orders placed from then on: {"polls": 3}, {"duration": "2m"};
                                     {"fail_next": 1} cancels the next order, {"lose_next": 1} drops its answer
   DELETE /_emulator/robot/orders    back to delivery at the first read
+
+SSH farm (the machines behind the Robot servers):
+  GET    /_emulator/ssh/machines    each machine: [{"number": 2100001, "booted": "rescue", "installs": 0, "first_boot": [...], ...}]
+  GET    /_emulator/ssh/commands    the exec lines received, with their stdin lengths (never stdin) and exits; ?machine=N for one
+  GET    /_emulator/ssh/env         the env requests refused (names only); ?machine=N for one
+  POST   /_emulator/ssh/machines/{n}/faults   {"fail_install": "reason", "hang_install": true, "ignore_soft_reset": true,
+                                    "fail_first_boot": true, "drop_sessions_after": 3, "drop_now": true}
+  DELETE /_emulator/ssh/machines/{n}/faults   clear every fault of machine n
 `
 
 // checkLoopback refuses any listen address that is not loopback: the
@@ -182,29 +223,43 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	served, stopAPIs, err := apis(cfg)
+	files, err := startFileServer()
 	if err != nil {
 		_ = ln.Close()
 		return err
 	}
-	defer stopAPIs()
+	defer files.Close()
+	served, err := apis(cfg, files.client)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	defer served.stop()
 	mux := http.NewServeMux()
 	root := "http://" + ln.Addr().String()
 	out := bufio.NewWriter(stdout)
-	for _, a := range served {
+	for _, a := range served.apis {
+		if a.control != "" {
+			mux.Handle(a.control+"/", a.handler)
+		}
+		if a.controlOnly {
+			continue
+		}
 		if a.mount == "" {
 			mux.Handle("/", a.handler)
 		} else {
 			mux.Handle(a.mount+"/", http.StripPrefix(a.mount, a.handler))
 		}
-		if a.control != "" {
-			mux.Handle(a.control+"/", a.handler)
-		}
 		fmt.Fprintf(out, "%s %s%s%s\n", a.name, root, a.mount, a.base)
 		if rb, ok := a.handler.(*robot.Emulator); ok {
-			fmt.Fprintf(out, "robot-ssh %d\n", rb.SSHPort())
+			keyFile := served.key.path
+			if keyFile == "" {
+				keyFile = "-"
+			}
+			fmt.Fprintf(out, "robot-ssh %d\nrobot-ssh-key %s %s\n", rb.SSHPort(), served.key.fingerprint, keyFile)
 		}
 	}
+	fmt.Fprintf(out, "first-boot %s %s\n", files.url, files.sha256)
 	if err := out.Flush(); err != nil {
 		_ = ln.Close()
 		return err
