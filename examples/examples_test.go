@@ -35,6 +35,7 @@ func TestEveryExampleIsExercised(t *testing.T) {
 	exercised := map[string]bool{
 		providerTF: true, accountTF: true, accountImportSH: true, instanceTF: true,
 		instanceImportSH: true, instanceImportTF: true, offersTF: true, machinesTF: true,
+		bootstrapTF: true, bootstrapImportSH: true,
 	}
 	var missing []string
 	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {

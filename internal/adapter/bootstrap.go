@@ -88,6 +88,10 @@ type File struct {
 	Mode  string // octal, e.g. "0600"
 	Ref   string
 	Value []byte
+	// Version is what the caller says changes with a Value it does not
+	// keep (content_wo_version): it enters InstallFingerprint, so new
+	// content installs again, where the content itself never may.
+	Version string
 }
 
 // FirstBoot is the program the installed system runs on its first boot: the

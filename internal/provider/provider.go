@@ -16,6 +16,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/hcloud"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot"
+	"github.com/seedcompute/terraform-provider-compute/internal/bootstrap"
 	"github.com/seedcompute/terraform-provider-compute/internal/instance"
 	"github.com/seedcompute/terraform-provider-compute/internal/machines"
 	"github.com/seedcompute/terraform-provider-compute/internal/offers"
@@ -146,6 +147,7 @@ func (p *computeProvider) Resources(context.Context) []func() resource.Resource 
 	return []func() resource.Resource{
 		func() resource.Resource { return account.New(reg) },
 		func() resource.Resource { return instance.New(reg) },
+		func() resource.Resource { return bootstrap.New(reg) },
 	}
 }
 

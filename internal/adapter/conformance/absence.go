@@ -139,7 +139,7 @@ func (s *suite) faultyCalls(t *testing.T, id, gone string) []faultyCall {
 	}
 	if _, ok := s.adapter.(adapter.Updater); ok {
 		calls = append(calls, faultyCall{op: OpUpdate, write: true, run: func(ctx context.Context, a adapter.Adapter) error {
-			_, err := a.(adapter.Updater).Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": name(t, "u")}})
+			_, err := a.(adapter.Updater).Update(ctx, id, s.change(t, "u"))
 			return err
 		}})
 	}

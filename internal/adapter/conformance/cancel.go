@@ -49,7 +49,7 @@ func callsReturnOnCancel(t *testing.T, s *suite) {
 	}
 	if u, ok := a.(adapter.Updater); ok {
 		calls["Update"] = func(ctx context.Context) error {
-			_, err := u.Update(ctx, m.ID, adapter.UpdateRequest{Labels: map[string]string{"suite": "cancelled"}})
+			_, err := u.Update(ctx, m.ID, s.change(t, "cancelled"))
 			return err
 		}
 	}

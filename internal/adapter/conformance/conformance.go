@@ -28,6 +28,24 @@ type Target struct {
 	// checks the states and not only that Power succeeds.
 	PowerObservable bool
 
+	// PowerReceived, for a target whose Get cannot see power, reports the
+	// power actions machine id has received so far, oldest first, in the
+	// contract's words, as the backend's own record shows them (an
+	// emulator's, read back from the command each action sent). The power
+	// cases then check that every action reached the machine as itself.
+	// Nil, with PowerObservable false, leaves them checking only that each
+	// action succeeds.
+	PowerReceived func(t *testing.T, id string) []adapter.PowerAction
+
+	// NoLabels and NoUserData say the backend takes no labels, or no user
+	// data, at create: the suite's requests then carry none. Where a case
+	// changes a machine's labels it renames it instead (NoLabels); where it
+	// changes the user data to change the fingerprint it changes the image
+	// to OtherImage (NoUserData). Every other check stands: user data the
+	// backend refuses must still not come back in the refusal.
+	NoLabels, NoUserData bool
+	OtherImage           string
+
 	// MissingID is a well-formed machine id that does not exist; "999999999"
 	// when empty.
 	MissingID string
@@ -146,7 +164,7 @@ func name(t *testing.T, what string) string {
 }
 
 func (s *suite) request(name string) adapter.CreateRequest {
-	return adapter.CreateRequest{
+	req := adapter.CreateRequest{
 		Name:     name,
 		OfferID:  s.OfferID,
 		Image:    s.Image,
@@ -155,6 +173,32 @@ func (s *suite) request(name string) adapter.CreateRequest {
 		Labels:   map[string]string{"suite": "conformance"},
 		PowerOn:  true,
 	}
+	if s.NoUserData {
+		req.UserData = ""
+	}
+	if s.NoLabels {
+		req.Labels = nil
+	}
+	return req
+}
+
+// change is an update that changes a machine where every backend can see
+// it: its labels, or its name on a backend without labels. tag is in the
+// new value, so a read can tell whether it took effect.
+func (s *suite) change(t *testing.T, tag string) adapter.UpdateRequest {
+	if s.NoLabels {
+		n := name(t, tag)
+		return adapter.UpdateRequest{Name: &n}
+	}
+	return adapter.UpdateRequest{Labels: map[string]string{"suite": tag}}
+}
+
+// changed reports whether m shows the change tagged tag.
+func (s *suite) changed(m adapter.Machine, tag string) bool {
+	if s.NoLabels {
+		return strings.HasPrefix(m.Name, "conf-"+tag+"-")
+	}
+	return m.Labels["suite"] == tag
 }
 
 func (s *suite) call(name string) adapter.Call {

@@ -14,6 +14,15 @@
 // makes the faults through the Faults hooks (faults.go); a target without
 // them, such as a real account, skips the cases that need them.
 //
+// A target states what its backend cannot do rather than the cases bending:
+// no labels or no user data at create (Target.NoLabels, NoUserData), power
+// that Get cannot see (PowerObservable false, with PowerReceived reporting
+// what each action reached the machine as). A backend whose delete is only
+// a release, leaving the machine on the account (rented servers), cannot
+// show absence after it: its target must run with the account setting that
+// ends the rental on delete (Robot's cancel_on_destroy), so that a deleted
+// machine is deleting, then gone, as everywhere else.
+//
 // It imports the contract and the standard library only, never a concrete
 // adapter or emulator; the hooks speak in strings so that emulators need not
 // import it either.

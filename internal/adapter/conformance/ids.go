@@ -18,7 +18,7 @@ import (
 // sent.
 
 // idCalls are the calls that name a machine, those the adapter offers.
-func (s *suite) idCalls() map[string]func(ctx context.Context, id string) error {
+func (s *suite) idCalls(t *testing.T) map[string]func(ctx context.Context, id string) error {
 	calls := map[string]func(ctx context.Context, id string) error{
 		"Get":    func(ctx context.Context, id string) error { _, err := s.adapter.Get(ctx, id); return err },
 		"Delete": s.adapter.Delete,
@@ -28,7 +28,7 @@ func (s *suite) idCalls() map[string]func(ctx context.Context, id string) error 
 	}
 	if u, ok := s.adapter.(adapter.Updater); ok {
 		calls["Update"] = func(ctx context.Context, id string) error {
-			_, err := u.Update(ctx, id, adapter.UpdateRequest{Labels: map[string]string{"suite": "gone"}})
+			_, err := u.Update(ctx, id, s.change(t, "gone"))
 			return err
 		}
 	}
@@ -44,7 +44,7 @@ func goneIsNotFound(t *testing.T, s *suite) {
 		t.Fatalf("Delete(%s): %v", m.ID, err)
 	}
 	s.waitFor(t, m.ID, "absence", func(_ adapter.Machine, err error) bool { return adapter.IsNotFound(err) })
-	for what, call := range s.idCalls() {
+	for what, call := range s.idCalls(t) {
 		for _, id := range []string{m.ID, s.MissingID} {
 			err := s.retry(t, what, func(ctx context.Context) error { return call(ctx, id) })
 			wantCode(t, what+" of gone machine "+id, err, adapter.NotFound)
@@ -72,7 +72,7 @@ func malformedIDsAreInvalidInput(t *testing.T, s *suite) {
 	if s.Faults != nil {
 		before = s.Faults.Requests()
 	}
-	for what, call := range s.idCalls() {
+	for what, call := range s.idCalls(t) {
 		for _, id := range bad {
 			err := call(s.ctx(t), id)
 			if !adapter.Is(err, adapter.InvalidInput) {

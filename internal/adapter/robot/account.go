@@ -44,6 +44,8 @@ type account struct {
 	allowOrder      bool
 	cancelOnDestroy bool
 	settings        map[string]string
+	// catalog caches the offers for catalogTTL (catalog.go).
+	catalog catalog
 }
 
 func newAccount(settings map[string]string, env adapter.Env, opts options) (*account, error) {
@@ -98,6 +100,8 @@ type serverEnvelope struct {
 const (
 	statusReady     = "ready"
 	statusInProcess = "in process"
+	// rawCancelled is the raw state of a cancelled server.
+	rawCancelled = "cancelled"
 )
 
 // getServer reads one server.
@@ -150,13 +154,18 @@ func (a *account) toMachine(s server) adapter.Machine {
 	}
 	switch {
 	case s.Cancelled:
+		// Robot leaves the status "ready" beside cancelled: true; the
+		// cancellation is what the server's state is about.
 		m.State = adapter.StateDeleting
-		m.RawState = s.Status + " (cancelled)"
+		m.RawState = rawCancelled
 	case s.Status == statusReady && m.HasAddress():
 		m.State = adapter.StateRunning
 		// Every action, on and off included: Robot cannot tell a powered
-		// server from one that is off, so it offers both ways.
-		m.Actions = []adapter.PowerAction{adapter.PowerOn, adapter.PowerOff, adapter.PowerReboot, adapter.PowerReset}
+		// server from one that is off, so it offers both ways. Only ours:
+		// Power refuses a server without the mark.
+		if m.Managed {
+			m.Actions = []adapter.PowerAction{adapter.PowerOn, adapter.PowerOff, adapter.PowerReboot, adapter.PowerReset}
+		}
 	case s.Status == statusReady, s.Status == statusInProcess:
 		m.State = adapter.StatePending
 	default:

@@ -14,6 +14,7 @@ import (
 //
 //	<name>~cm~<claim: 32 hex>~<fingerprint: first 8 hex>~<e|n>
 //
+// (the claim empty only on an imported server marked without one).
 // The key is not written: it is adapter.IdempotencyKey(scope, name), so the
 // name is where it lives. The fingerprint is cut to 8 hex digits to leave
 // room for the name; a collision of two different requests under one name
@@ -35,7 +36,13 @@ const (
 	fpLen       = 8
 )
 
-var markTail = regexp.MustCompile(`^([0-9a-f]{32})~([0-9a-f]{8})~([en])$`)
+// markTail reads the mark after markSep. The claim may be empty: an
+// imported server marked without one is held by whichever state names it
+// (adapter.Held).
+var markTail = regexp.MustCompile(`^([0-9a-f]{32}|)~([0-9a-f]{8})~([en])$`)
+
+// claimPattern is what a create's claim must be.
+var claimPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 // claimed is a server name parsed.
 type claimed struct {

@@ -56,10 +56,14 @@ func parseAPIError(status int, h http.Header, body []byte) error {
 // anything else is Transient, so an unknown failure is retried and never
 // mistaken for absence. The choices that are not obvious:
 //
-//   - RESET_MANUAL_ACTIVE (a technician's manual reset is pending),
-//     BOOT_BLOCKED and BOOT_ALREADY_ENABLED: the server is in a state that
-//     waits for something else, on a scale of minutes to hours: InvalidState,
-//     with the way out, rather than a retry until the timeout.
+//   - RESET_MANUAL_ACTIVE: a technician's manual reset is pending, which
+//     is the lock Robot puts on a server and which goes away by itself
+//     once the technician is done (minutes): Transient, so a power change
+//     waits for it within its timeout, and the error then says what was
+//     retried.
+//   - BOOT_BLOCKED and BOOT_ALREADY_ENABLED: the server is in a state that
+//     waits for something else, on a scale of hours or for the user:
+//     InvalidState, with the way out, rather than a retry until the timeout.
 //   - CONFLICT and SERVER_CANCELLATION_RESERVE_NOT_POSSIBLE-like refusals of
 //     a cancellation: Conflict, the server's own state forbids the write.
 //   - RESET_NOT_AVAILABLE, WOL_NOT_AVAILABLE, BOOT_NOT_AVAILABLE: the server
@@ -70,7 +74,7 @@ var apiCodes = map[string]adapter.Code{
 	"RATE_LIMIT_EXCEEDED":           adapter.RateLimited,
 	"INVALID_INPUT":                 adapter.InvalidInput,
 	"NOT_FOUND":                     adapter.NotFound,
-	"RESET_MANUAL_ACTIVE":           adapter.InvalidState,
+	"RESET_MANUAL_ACTIVE":           adapter.Transient,
 	"BOOT_BLOCKED":                  adapter.InvalidState,
 	"BOOT_ALREADY_ENABLED":          adapter.InvalidState,
 	"SERVER_REVERSAL_NOT_POSSIBLE":  adapter.InvalidState,

@@ -64,7 +64,7 @@ func (a *account) checkCreate(call adapter.Call, req adapter.CreateRequest) erro
 	switch {
 	case call.IdempotencyKey == "":
 		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
-	case !markTail.MatchString(call.Claim + "~00000000~e"):
+	case !claimPattern.MatchString(call.Claim):
 		return adapter.Errorf(adapter.InvalidInput, "the claim is not 32 lower-case hex digits")
 	case !validName(req.Name):
 		return adapter.Errorf(adapter.InvalidInput, "name %s is not a Robot server name: it must be %s", adapter.Quoted(adapter.Redacted(req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)

@@ -1,6 +1,7 @@
 package robot
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -93,11 +94,16 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 			out = append(out, o)
 		}
 	}
+	// Cheapest first, as every adapter lists; the id breaks ties so the
+	// order is stable.
+	slices.SortStableFunc(out, func(x, y adapter.Offer) int {
+		return cmp.Or(cmp.Compare(x.PricePerHour, y.PricePerHour), strings.Compare(x.ID, y.ID))
+	})
 	return out, nil
 }
 
-// offers reads both listings, in every location.
-func (a *account) offers(ctx context.Context) ([]adapter.Offer, error) {
+// loadOffers reads both listings, in every location.
+func (a *account) loadOffers(ctx context.Context) ([]adapter.Offer, error) {
 	var std []struct {
 		Product product `json:"product"`
 	}
@@ -135,7 +141,7 @@ func standardOffers(p product) []adapter.Offer {
 		out = append(out, adapter.Offer{
 			ID: p.ID, Kind: adapter.KindMetal, Location: strings.ToLower(pr.Location),
 			Description: describeProduct(p.Name, p.Description),
-			VCPU:        cores(p.Description), MemoryGiB: memory(p.Description),
+			VCPU:        threads(p.Description), MemoryGiB: memory(p.Description),
 			PricePerMonth: monthly, SetupFee: float64(pr.PriceSetup.Gross), PricePerHour: monthly / hoursPerMonth,
 			Currency: "EUR", Available: true,
 		})
@@ -155,7 +161,7 @@ func marketOffer(p marketProduct) adapter.Offer {
 	return adapter.Offer{
 		ID: marketPrefix + strconv.Itoa(p.ID), Kind: adapter.KindMetal, Location: locationOf(p.Datacenter),
 		Description: describeProduct(p.Name, append([]string{p.CPU}, p.Description...)),
-		VCPU:        cores(p.Description), MemoryGiB: p.MemorySize, DiskGiB: p.HDDSize * max(p.HDDCount, 1),
+		VCPU:        threads(append([]string{p.CPU}, p.Description...)), MemoryGiB: p.MemorySize, DiskGiB: p.HDDSize * max(p.HDDCount, 1),
 		PricePerMonth: monthly, SetupFee: setup, PricePerHour: monthly / hoursPerMonth,
 		Currency: "EUR", Available: true,
 	}

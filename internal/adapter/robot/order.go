@@ -187,6 +187,9 @@ func (a *account) order(ctx context.Context, what string, routes orderRoutes, pr
 		form.Set("location", strings.ToUpper(req.Location))
 	}
 	var out txnEnvelope
+	// Whatever came of it, the order may have taken a market server off
+	// the list.
+	defer a.forgetOffers()
 	if err := a.c.post(ctx, routes.list, form, &out); err != nil {
 		return transaction{}, fail(what+": order offer "+req.OfferID+" (if Robot took the order, applying again finds it among the account's orders and waits for it)", err)
 	}

@@ -53,7 +53,11 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		next.Name = *req.Name
 	}
 	if req.Mark != nil {
-		next.Claim, next.Fingerprint, next.Managed = req.Mark.Claim, shortFP(req.Mark.Fingerprint), true
+		next.Fingerprint, next.Managed = shortFP(req.Mark.Fingerprint), true
+		// A mark without a claim (a rename) keeps the one the server has.
+		if req.Mark.Claim != "" {
+			next.Claim = req.Mark.Claim
+		}
 		if !c.Managed {
 			// An imported server: release gives back its name when it
 			// already was the resource's, else leaves it unnamed.
@@ -86,20 +90,25 @@ func (a *account) markable(ctx context.Context, id string) (server, claimed, err
 }
 
 // Delete releases the claim: the server name goes back to what it was
-// before the claim ("" or the resource's name). With cancel_on_destroy the
-// rental is cancelled first, effective at once, so a release that fails
-// after it is retried on a server still marked. A server already cancelled
-// is not cancelled again.
+// before the claim ("" or the resource's name). With cancel_on_destroy it
+// cancels the rental instead, effective at once, and keeps the mark: the
+// server is then deleting until Robot drops it, a delete retried meanwhile
+// finds it still ours and already cancelled (done), and a create under the
+// same name waits for it to go instead of adopting it.
 func (a *account) Delete(ctx context.Context, id string) error {
 	s, c, err := a.managed(ctx, id, "release")
 	if err != nil {
 		return err
 	}
-	if a.cancelOnDestroy && !s.Cancelled {
+	if a.cancelOnDestroy {
+		if s.Cancelled {
+			return nil
+		}
 		form := url.Values{"cancellation_date": {"now"}}
 		if err := a.c.post(ctx, "/server/{n}/cancellation", form, nil, strconv.Itoa(s.Number)); err != nil && !isCode(err, "CONFLICT", "SERVER_ALREADY_CANCELLED") {
 			return fail("cancel "+describe(s)+" (cancel_on_destroy)", err)
 		}
+		return nil
 	}
 	if err := a.rename(ctx, s.Number, c.released()); err != nil {
 		return fail("release "+describe(s)+" (restore its name)", err)

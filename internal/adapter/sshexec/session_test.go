@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -199,5 +200,55 @@ func TestKeepaliveKeepsALivePeer(t *testing.T) {
 	}
 	if res, err := sess.Run(context.Background(), "greet", "echo hi", nil); err != nil || res.Exit != 0 {
 		t.Fatalf("Run beside keepalives = %+v, %v", res, err)
+	}
+}
+
+// A runaway command costs at most twice the cap, whatever it writes.
+func TestTailKeepsMemoryBounded(t *testing.T) {
+	tl := &tail{max: 100}
+	chunk := bytes.Repeat([]byte("x"), 30)
+	for range 1000 {
+		_, _ = tl.Write(chunk)
+		if len(tl.buf) > 2*tl.max {
+			t.Fatalf("tail holds %d bytes, want at most %d", len(tl.buf), 2*tl.max)
+		}
+	}
+	_, _ = tl.Write([]byte("end"))
+	if got := tl.bytes(); len(got) != 100 || !bytes.HasSuffix(got, []byte("xend")) || !tl.cut {
+		t.Fatalf("tail = %q (cut %v)", got, tl.cut)
+	}
+}
+
+type recordingLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *recordingLog) add(msg string, f map[string]any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprint(msg, f))
+}
+func (l *recordingLog) Debug(_ context.Context, m string, f map[string]any) { l.add(m, f) }
+func (l *recordingLog) Info(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
+func (l *recordingLog) Warn(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
+
+// Logs name the step and the exit, never the line or stdin.
+func TestRunLogsNoLineNorStdin(t *testing.T) {
+	s := newTestServer(t, serverOptions{})
+	log := &recordingLog{}
+	sess := dial(t, s, &Client{Log: log})
+	if _, err := sess.Run(context.Background(), "deliver file 0", "count", strings.NewReader("STDIN-SENTINEL")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.Run(context.Background(), "probe", "nosuch LINE-SENTINEL", nil); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(log.lines, "\n")
+	if !strings.Contains(all, "deliver file 0") || !strings.Contains(all, "exit:127") {
+		t.Fatalf("log %q does not name the steps and exits: the sentinel check would pass vacuously", all)
+	}
+	if strings.Contains(all, "SENTINEL") {
+		t.Fatalf("log %q carries a command line or stdin", all)
 	}
 }

@@ -24,11 +24,13 @@ func (e *Emulator) Conformance() Conformance { return Conformance{e: e} }
 // conformanceRoutes names the request each contract call is judged by.
 // Robot keeps a claim in the server name, so create (claim), update and
 // delete (release) each write it with POST /server/{n}; power is a reset.
+// A delete that cancels the rental (cancel_on_destroy) sends POST
+// /server/{n}/cancellation instead, so delete's route is both.
 var conformanceRoutes = map[string]struct{ method, path string }{
 	"get":    {"GET", "/server/{id}"},
 	"list":   {"GET", "/server"},
 	"create": {"POST", "/server/{id}"},
-	"delete": {"POST", "/server/{id}"},
+	"delete": {"POST", "/server/{id}*"},
 	"update": {"POST", "/server/{id}"},
 	"power":  {"POST", "/reset/{id}"},
 	"any":    {"*", "*"},

@@ -212,6 +212,12 @@ func TestNonDetachedCommandDiesWithItsSession(t *testing.T) {
 	h.rescue(m)
 	c := h.dial(m, m.RescueHostKey())
 	prepare(t, h, c, url)
+	// An earlier install's system, which the new run wipes at once.
+	old := newFS("/etc")
+	_ = old.writeFile("/etc/hostname", []byte("old\n"), 0o644, false)
+	m.mu.Lock()
+	m.disk = disk{fs: old, rootDev: "/dev/md1"}
+	m.mu.Unlock()
 	go runErr(c, "installimage -a -c /root/compute/install.conf -K /root/compute/authorized_keys", "")
 	tm := h.await(installDelay)
 	if !m.InstallRunning() {

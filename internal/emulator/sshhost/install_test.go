@@ -135,13 +135,14 @@ func TestWholeInstallFromRescueToFirstBoot(t *testing.T) {
 	if r := run(t, c, startInstall, ""); r.status != 0 {
 		t.Fatalf("start install: %d %s", r.status, r.err)
 	}
+	installing := h.await(installDelay) // installimage runs once its wait started
 	if r := run(t, c, "pgrep -x installimage", ""); r.status != 0 {
 		t.Fatalf("pgrep while installing = %d", r.status)
 	}
 	if r := run(t, c, "cat /root/compute/install.exit", ""); r.status != 1 {
 		t.Fatalf("install.exit before the install ended: %+v", r)
 	}
-	h.fire(installDelay)
+	installing.ch <- h.clock.Now()
 	h.commandDone("sh -c")
 	if r := run(t, c, "cat /root/compute/install.exit", ""); r.out != "0\n" {
 		log := run(t, c, "cat /root/compute/install.log", "")

@@ -1,0 +1,75 @@
+package install
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The rescue system's working directory and the files in it.
+const (
+	Dir         = "/root/compute"
+	ConfigPath  = Dir + "/install.conf"
+	ScriptPath  = Dir + "/install.sh"
+	SumsPath    = Dir + "/first-boot.sha256"
+	UnitPath    = Dir + "/compute-first-boot.service"
+	FPPath      = Dir + "/install.fp"
+	LogPath     = Dir + "/install.log"
+	ExitPath    = Dir + "/install.exit"
+	HostKeyPath = Dir + "/host_key.pub"
+	// KeysPath is where the rescue system keeps the keys Robot admitted,
+	// which installimage copies to the installed root.
+	KeysPath = "/root/.ssh/authorized_keys"
+	// InstalledFP is where the installed disk keeps its fingerprint.
+	InstalledFP = "/etc/compute/install"
+	UnitName    = "compute-first-boot.service"
+)
+
+// FilePath is where file index waits in rescue for install.sh.
+func FilePath(index int) string { return Dir + "/files/" + strconv.Itoa(index) }
+
+// The fixed lines of the protocol.
+const (
+	HostnameLine = "hostname"
+	IdentifyLine = "dmidecode -s system-uuid"
+	LsblkLine    = "lsblk -dn -o NAME,TRAN"
+	RunningLine  = "pgrep -x installimage"
+	PollLine     = "cat " + ExitPath
+	LogLine      = "cat " + LogPath
+	HostKeyLine  = "cat " + HostKeyPath
+	UnitLine     = "systemctl show -p ActiveState,Result " + UnitName
+	// StartLine starts install.sh detached, so that a dropped session
+	// does not end it, and leaves its status in install.exit. Its own
+	// output goes to /dev/null: a detached process that kept the channel's
+	// stdout and stderr would hold an OpenSSH session open until the
+	// install ends.
+	StartLine = "setsid -f sh -c 'sh " + ScriptPath + " > " + LogPath + " 2>&1; echo $? > " + ExitPath + "' < /dev/null > /dev/null 2>&1"
+	// HostKeyCopyLine copies the installed system's host key where
+	// HostKeyLine reads it, for an install done before (after MountLine).
+	HostKeyCopyLine = "cp /mnt/etc/ssh/ssh_host_ed25519_key.pub " + HostKeyPath
+	// InstalledFPLine reads the installed disk's fingerprint (after MountLine).
+	InstalledFPLine = "cat /mnt" + InstalledFP
+	UnmountLine     = "umount /mnt"
+)
+
+// DeliverLine writes stdin into file index, readable by root only.
+func DeliverLine(index int) string {
+	return "umask 077 && mkdir -p " + Dir + "/files && cat > " + FilePath(index)
+}
+
+// WriteLine writes stdin into one of the rescue files (config, script,
+// unit, sums, fingerprint); they hold no secret, umask 077 all the same.
+func WriteLine(path string) string {
+	return "umask 077 && mkdir -p " + Dir + " && cat > " + path
+}
+
+// MountLine mounts the installed root at /mnt.
+func MountLine(l Layout) string { return "mount " + l.Root() + " /mnt" }
+
+// ReadyLine is the ReadyCommand as one line.
+func ReadyLine(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = word(a)
+	}
+	return strings.Join(words, " ")
+}

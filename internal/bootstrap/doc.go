@@ -1,0 +1,17 @@
+// Package bootstrap is the compute_bootstrap_host resource: a dedicated
+// machine, named by machine_id or taken from an offer, claimed like an
+// instance (the key comes from the account's scope and the hostname), then
+// turned into a host by the account adapter's Bootstrapper: rescue,
+// identify, install with the files delivered over SSH stdin, reboot, ready.
+// The phase reached, the host keys and the machine's identity are kept in
+// state, so an apply that stops is resumed, never installed twice.
+//
+// Plan-time checks (validate.go) call the contract's bootstrap rules
+// (adapter.CheckHostname and its siblings), so an adapter refuses exactly
+// what the plan refuses. File contents (content_wo, and what a secret
+// reference resolves to) never reach state, plan, logs or diagnostics.
+//
+// It imports internal/adapter, internal/tfdiag and internal/tftimeouts,
+// never a concrete adapter: whether an account can bootstrap is its
+// definition's capability.
+package bootstrap

@@ -1,0 +1,103 @@
+package bootstrap
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// Read refreshes the machine through the account's shared listing and keeps
+// the bootstrap's progress as it is: only a bootstrap moves it. Only
+// authoritative absence removes the host from state; a machine another
+// state has claimed since is not refreshed, with a warning, as
+// compute_instance does. ready is read anew: phase ready and the machine
+// running.
+func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	ctx = r.accounts.Logging(ctx)
+	const summary = "Unable to read bootstrap host"
+	var state model
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := withTimeout(ctx, state.Timeouts, "read", defaultReadTimeout)
+	defer cancel()
+	h, machineID, ok := r.target(&resp.Diagnostics, summary, state)
+	if !ok {
+		return
+	}
+	m, err := r.retryRead(ctx, machineID, h.acc.Get)
+	switch {
+	case adapter.IsNotFound(err):
+		resp.Diagnostics.AddWarning("Bootstrap host is gone",
+			fmt.Sprintf("Machine %s (host %q) no longer exists on its account: %s\n\nIt was removed from the state; the next apply claims a machine again.",
+				machineID, state.Hostname.ValueString(), tfdiag.Message(err)))
+		resp.State.RemoveResource(ctx)
+		return
+	case err != nil:
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Reading machine %s (host %q) failed; the state is kept as it was. %s", machineID, state.Hostname.ValueString(), tfdiag.WayOut(err)), err)
+		return
+	}
+	if has(ctx, req.Private, privateImported) {
+		takeImported(&state, m)
+		resp.Diagnostics.Append(mark(ctx, resp.Private, privateImported, false)...)
+	}
+	if !adapter.Held(m, state.Claim.ValueString()) {
+		resp.Diagnostics.AddWarning("Bootstrap host held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Hostname.ValueString())))
+		return
+	}
+	state.setMachine(h.loc, m, state.progress().HostKey)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// takeImported fills what an import can learn: the machine's claim and
+// name, and phase ready, since an imported host is taken as it is and
+// nothing is installed on it.
+func takeImported(state *model, m adapter.Machine) {
+	state.Claim = optional(m.Claim)
+	if state.Hostname.IsNull() && m.Name != "" {
+		state.Hostname = types.StringValue(m.Name)
+	}
+	if state.OfferID.IsNull() && state.MachineID.IsNull() {
+		state.MachineID = types.StringValue(m.ID)
+	}
+	state.Phase = types.StringValue(string(adapter.PhaseReady))
+	state.Disks = types.StringNull()
+}
+
+// ImportState takes ACCOUNT_ID/MACHINE_ID, as compute_instance does. The
+// host is taken as it is: the first refresh records phase ready and the
+// machine's claim, and the first apply records the configuration (image,
+// files, first_boot and the rest, which cannot be read back) without
+// replacing or installing anything.
+func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	loc, machineID, err := adapter.ParseInstanceID(req.ID)
+	if err == nil && r.accounts != nil {
+		loc, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+		if err == nil {
+			def, _ := r.accounts.Registry.Definition(loc.Kind)
+			if !def.Rules.MachineID.Allows(machineID) {
+				err = adapter.Errorf(adapter.InvalidInput, "MACHINE_ID %s is not a machine id of the %s adapter, which must be %s",
+					adapter.Quoted(adapter.Redacted(machineID)), def.Kind, def.Rules.MachineID.Text)
+			}
+		}
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to import bootstrap host",
+			fmt.Sprintf("The import id %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
+				"compute_provider_account's id and MACHINE_ID the machine's own id at the backend.", adapter.Quoted(adapter.RedactID(req.ID)), tfdiag.Message(err)))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(adapter.InstanceID(loc, machineID)))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("machine_id"), types.StringValue(machineID))...)
+	resp.Diagnostics.Append(mark(ctx, resp.Private, privateImported, true)...)
+	resp.Diagnostics.Append(mark(ctx, resp.Private, privateAdopting, true)...)
+}

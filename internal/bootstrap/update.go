@@ -1,0 +1,71 @@
+package bootstrap
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// Update changes only what the machine does not depend on (location and
+// max_monthly_price, read only at the claim; ready_command; timeouts), and
+// two things more: a host whose bootstrap has not reached ready resumes it
+// from the progress in state, and the first apply after an import records
+// the configuration and writes the mark onto a machine that has none.
+func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	ctx = r.accounts.Logging(ctx)
+	const summary = "Unable to update bootstrap host"
+	var plan, state, config model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := withTimeout(ctx, plan.Timeouts, "update", defaultUpdateTimeout)
+	defer cancel()
+	h, machineID, ok := r.target(&resp.Diagnostics, summary, state)
+	if !ok {
+		return
+	}
+	if adopting(ctx, req.Private) {
+		r.adopt(ctx, h, machineID, &plan, resp)
+		return
+	}
+	if state.Phase.ValueString() != string(adapter.PhaseReady) {
+		r.bootstrap(ctx, h, machineID, &plan, &config, state.progress(), &resp.State, &resp.Diagnostics)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// adopt is the first apply after an import: the host is taken as it is,
+// nothing is installed. A machine without the mark gets one, keyed by the
+// configured hostname, with a new claim, when the adapter can write it.
+func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *model, resp *resource.UpdateResponse) {
+	const summary = "Unable to update bootstrap host"
+	m, err := r.retryRead(ctx, machineID, h.acc.Fresh)
+	if err == nil && !m.Managed && h.acc.Capabilities().Has(adapter.CapUpdate) {
+		claim := adapter.NewClaim()
+		mark := adapter.Mark{Key: adapter.IdempotencyKey(h.scope, plan.Hostname.ValueString()), Fingerprint: adapter.Fingerprint(plan.createRequest()), Claim: claim}
+		m, err = h.acc.Update(ctx, machineID, adapter.UpdateRequest{Mark: &mark, Current: &m})
+		if err == nil {
+			plan.Claim = types.StringValue(claim)
+		}
+	}
+	if err != nil {
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Taking over imported machine %s failed; the state is kept as it was. %s", machineID, tfdiag.WayOut(err)), err)
+		return
+	}
+	if plan.Claim.IsUnknown() {
+		plan.Claim = optional(m.Claim)
+	}
+	plan.setMachine(h.loc, m, plan.progress().HostKey)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(mark(ctx, resp.Private, privateAdopting, false)...)
+}
