@@ -52,12 +52,16 @@ func TestValidateRefuses(t *testing.T) {
 		{"first_boot.url", func(r *adapter.BootstrapRequest) { r.FirstBoot.URL = "https://h/$(id)" }},
 		{"first_boot.sha256", func(r *adapter.BootstrapRequest) { r.FirstBoot.SHA256 = "abc" }},
 		{"first_boot.sha256", func(r *adapter.BootstrapRequest) { r.FirstBoot.SHA256 = strings.Repeat("g", 64) }},
+		// The contract's digests are lower case, as sha256sum prints them.
+		{"first_boot.sha256", func(r *adapter.BootstrapRequest) { r.FirstBoot.SHA256 = strings.Repeat("AB", 32) }},
 		{"first_boot.command", func(r *adapter.BootstrapRequest) { r.FirstBoot.Command = nil }},
 		{"first_boot.command[0]", func(r *adapter.BootstrapRequest) { r.FirstBoot.Command[0] = "first-boot" }},
 		{"first_boot.command[2]", func(r *adapter.BootstrapRequest) { r.FirstBoot.Command[2] = "a;b" }},
 		{"first_boot.command[2]", func(r *adapter.BootstrapRequest) { r.FirstBoot.Command[2] = "%h" }},
 		{"first_boot.command[1]", func(r *adapter.BootstrapRequest) { r.FirstBoot.Command[1] = "" }},
 		{"ready_command[0]", func(r *adapter.BootstrapRequest) { r.ReadyCommand = []string{"a b"} }},
+		{"ready_command", func(r *adapter.BootstrapRequest) { r.ReadyCommand = []string{} }},
+		{"disks", func(r *adapter.BootstrapRequest) { r.Disks = "raid5" }},
 	}
 	for _, tc := range cases {
 		r := fullRequest()
@@ -66,7 +70,7 @@ func TestValidateRefuses(t *testing.T) {
 		if !adapter.Is(err, adapter.InvalidInput) || adapter.FieldOf(err) != tc.field {
 			t.Errorf("%s: Validate = %v (field %q), want InvalidInput on %s", tc.field, err, adapter.FieldOf(err), tc.field)
 		}
-		if _, err := Build(r, twoNVMe); err == nil {
+		if _, err := Build(r, twoNVMe, testKeys); err == nil {
 			t.Errorf("%s: Build accepted what Validate refuses", tc.field)
 		}
 	}
@@ -74,10 +78,9 @@ func TestValidateRefuses(t *testing.T) {
 		t.Fatalf("Validate(full request) = %v", err)
 	}
 	r := fullRequest()
-	r.FirstBoot.SHA256 = strings.ToUpper(r.FirstBoot.SHA256)
 	r.ReadyCommand = []string{"/usr/bin/test", "-e", "/var/lib/app/ready"}
 	if err := Validate(r); err != nil {
-		t.Fatalf("Validate(upper-case sha256, ready command) = %v", err)
+		t.Fatalf("Validate(ready command) = %v", err)
 	}
 }
 
@@ -168,12 +171,14 @@ func TestGeneratedLinesStayInTheWordSyntax(t *testing.T) {
 		case 5:
 			r.ReadyCommand = []string{randomValue(rng, "/r"), randomValue(rng, "")}
 		}
-		p, err := Build(r, twoNVMe)
+		p, err := Build(r, twoNVMe, testKeys)
 		if err != nil {
 			continue
 		}
 		accepted++
-		lines := []string{StartLine, PollLine, MountLine(p.Layout), DeliverLine(0), ReadyLine(r.ReadyCommand)}
+		lines := []string{StartLine, PollLine, MountLine(p.Layout), DeliverLine(0), ReadyLine(r.ReadyCommand),
+			HostnameLine, IdentifyLine, LsblkLine, RunningLine, LogLine, HostKeyLine, UnitLine, HostKeyCopyLine,
+			InstalledFPLine, UnmountLine, InstalledHostKeyLine, RunFPLine, LogExistsLine, ClearLine}
 		for _, w := range p.Writes {
 			lines = append(lines, w.Line)
 			if w.Path == ScriptPath {
