@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot/install"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/sshhost"
 )
 
@@ -102,9 +103,9 @@ func TestBootstrapSurvivesSSHDrop(t *testing.T) {
 	var polls atomic.Int32
 	hook := func(c sshhost.Command) {
 		switch {
-		case strings.HasPrefix(c.Line, "umask 077 && mkdir -p /root/compute && cat > "+sumsPath):
+		case c.Line == install.WriteLine(install.ScriptPath):
 			m.DropSessionsAfter(1) // the next command, the start line
-		case c.Line == "cat "+exitPath && c.Exit != 0 && polls.Add(1) == 2:
+		case c.Line == install.PollLine && c.Exit != 0 && polls.Add(1) == 2:
 			m.DropSessionsAfter(1)
 		}
 	}
@@ -174,5 +175,26 @@ func TestBootstrapEscalatesReset(t *testing.T) {
 	defer e.log.mu.Unlock()
 	if !strings.Contains(strings.Join(e.log.all, "\n"), "escalating the reset map[reset:sw") {
 		t.Errorf("no log line says the reset was escalated")
+	}
+}
+
+// TestBootstrapRefusesInvalidRequest: a request the contract's rules
+// refuse (values the plan did not know) comes back InvalidInput on its
+// field before anything is asked of Robot or sent over SSH.
+func TestBootstrapRefusesInvalidRequest(t *testing.T) {
+	e := newMetalEnv(t)
+	id, m := e.claim("node1")
+	req := e.request("node1")
+	req.Files[1].Path = "/etc/agent/a b"
+	e.robot.ResetStats()
+	p, err := e.a.Bootstrap(context.Background(), id, req, adapter.Progress{}, nil)
+	if !adapter.Is(err, adapter.InvalidInput) || adapter.FieldOf(err) != "files[1].path" || p.Phase != adapter.PhaseFailed {
+		t.Fatalf("Bootstrap = %+v, %v (field %q); want InvalidInput on files[1].path", p, err, adapter.FieldOf(err))
+	}
+	if stats := e.robot.Stats(); len(stats) != 0 {
+		t.Errorf("Robot was asked %v for a refused request", stats)
+	}
+	if cmds := m.Commands(); len(cmds) != 0 {
+		t.Errorf("commands ran for a refused request: %+v", cmds)
 	}
 }
