@@ -97,20 +97,30 @@ func TestBootstrapRefusesWrongRescueKey(t *testing.T) {
 
 // TestBootstrapSurvivesSSHDrop cuts every session right after the start
 // line and again during the polls: the install goes on, one install, ready.
+// A start line sent again is where a wrong bootstrap would loop (each
+// delivery arms the next drop), so the test ends the run at the second
+// start line rather than wait for a phase timeout.
 func TestBootstrapSurvivesSSHDrop(t *testing.T) {
 	e := newMetalEnv(t)
 	id, m := e.claim("node1")
-	var polls atomic.Int32
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var polls, starts atomic.Int32
 	hook := func(c sshhost.Command) {
 		switch {
 		case c.Line == install.WriteLine(install.ScriptPath):
 			m.DropSessionsAfter(1) // the next command, the start line
+		case c.Line == install.StartLine && starts.Add(1) > 1:
+			cancel()
 		case c.Line == install.PollLine && c.Exit != 0 && polls.Add(1) == 2:
 			m.DropSessionsAfter(1)
 		}
 	}
 	e.onCommand.Store(&hook)
-	p, err := e.a.Bootstrap(context.Background(), id, e.request("node1"), adapter.Progress{}, nil)
+	p, err := e.a.Bootstrap(ctx, id, e.request("node1"), adapter.Progress{}, nil)
+	if n := starts.Load(); n != 1 {
+		t.Fatalf("the start line was sent %d times; want once, the dropped start waited for", n)
+	}
 	if err != nil || p.Phase != adapter.PhaseReady {
 		t.Fatalf("Bootstrap = %+v, %v", p, err)
 	}
