@@ -184,12 +184,27 @@ func CheckBootstrap(req BootstrapRequest) error {
 		if err := at("first_boot.sha256", CheckSHA256(fb.SHA256)); err != nil {
 			return err
 		}
-		if err := at("first_boot.command", CheckCommand(fb.Command, true)); err != nil {
+		if err := checkArgv(at, "first_boot.command", fb.Command, true); err != nil {
 			return err
 		}
 	}
 	if req.ReadyCommand != nil {
-		return at("ready_command", CheckCommand(req.ReadyCommand, false))
+		return checkArgv(at, "ready_command", req.ReadyCommand, false)
+	}
+	return nil
+}
+
+// checkArgv is CheckCommand with the word at fault named by its index
+// ("first_boot.command[2]"), as the plan-time checks name it; an empty
+// argv is the attribute's own fault.
+func checkArgv(at func(string, error) error, field string, argv []string, installed bool) error {
+	if len(argv) == 0 {
+		return at(field, CheckCommand(argv, installed))
+	}
+	for i, w := range argv {
+		if err := at(fmt.Sprintf("%s[%d]", field, i), CheckCommand([]string{w}, installed && i == 0)); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -56,15 +56,18 @@ func TestCheckBootstrapNamesTheField(t *testing.T) {
 		t.Fatalf("a good request refused: %v", err)
 	}
 	for want, change := range map[string]func(*BootstrapRequest){
-		"hostname":           func(r *BootstrapRequest) { r.Hostname = "a b" },
-		"files[1].path":      func(r *BootstrapRequest) { r.Files = append(r.Files, File{Path: "x", Mode: "0600", Ref: "env://B"}) },
-		"files[0]":           func(r *BootstrapRequest) { r.Files[0].Value = []byte("v") },
-		"first_boot.command": func(r *BootstrapRequest) { r.FirstBoot.Command = []string{"agent"} },
-		"ready_command":      func(r *BootstrapRequest) { r.ReadyCommand = []string{"a b"} },
+		"hostname":              func(r *BootstrapRequest) { r.Hostname = "a b" },
+		"files[1].path":         func(r *BootstrapRequest) { r.Files = append(r.Files, File{Path: "x", Mode: "0600", Ref: "env://B"}) },
+		"files[0]":              func(r *BootstrapRequest) { r.Files[0].Value = []byte("v") },
+		"first_boot.command":    func(r *BootstrapRequest) { r.FirstBoot.Command = nil },
+		"first_boot.command[0]": func(r *BootstrapRequest) { r.FirstBoot.Command = []string{"agent"} },
+		"first_boot.command[1]": func(r *BootstrapRequest) { r.FirstBoot.Command[1] = "a;b" },
+		"ready_command[1]":      func(r *BootstrapRequest) { r.ReadyCommand = []string{"/bin/true", "a b"} },
 	} {
 		r := ok
 		r.Files = append([]File(nil), ok.Files...)
 		fb := *ok.FirstBoot
+		fb.Command = append([]string(nil), ok.FirstBoot.Command...)
 		r.FirstBoot = &fb
 		change(&r)
 		if got := FieldOf(CheckBootstrap(r)); got != want {

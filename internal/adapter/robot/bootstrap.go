@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot/install"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/sshexec"
 )
 
@@ -41,13 +42,15 @@ var DefaultTimeouts = map[adapter.Phase]time.Duration{
 }
 
 // pacing is how often the phases look again while they wait (a boot, the
-// installer, the first boot), doubling from poll up to maxPoll, and how
-// long a probe of an address may take. Tests shorten it.
+// installer, the first boot), doubling from poll up to maxPoll, how long a
+// probe of an address may take, and how long a started install may take
+// to show its log (a fork and an open: far less on any machine) before it
+// counts as never started. Tests shorten it.
 type pacing struct {
-	poll, maxPoll, probe time.Duration
+	poll, maxPoll, probe, start time.Duration
 }
 
-var pace = pacing{poll: 2 * time.Second, maxPoll: 15 * time.Second, probe: 15 * time.Second}
+var pace = pacing{poll: 2 * time.Second, maxPoll: 15 * time.Second, probe: 15 * time.Second, start: 15 * time.Second}
 
 // newDialer makes the SSH client of a run; tests replace it.
 var newDialer = func(a *account) sshexec.Dialer {
@@ -62,6 +65,11 @@ func (a *account) Bootstrap(ctx context.Context, id string, req adapter.Bootstra
 	b := &run{a: a, req: req, p: p, report: report, ssh: newDialer(a)}
 	defer b.closeSessions()
 	start := b.resume()
+	// Refused before anything is sent: the plan-time rules, again, for
+	// values the plan did not know.
+	if err := install.Validate(req); err != nil {
+		return b.fail(start, err)
+	}
 	s, _, err := a.managed(ctx, id, "bootstrap")
 	if err != nil {
 		return b.fail(start, err)

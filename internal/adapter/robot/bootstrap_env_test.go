@@ -54,7 +54,7 @@ const (
 func newMetalEnv(t *testing.T) *metalEnv {
 	t.Helper()
 	oldPace := pace
-	pace = pacing{poll: 5 * time.Millisecond, maxPoll: 40 * time.Millisecond, probe: 3 * time.Second}
+	pace = pacing{poll: 5 * time.Millisecond, maxPoll: 40 * time.Millisecond, probe: 3 * time.Second, start: 2 * time.Second}
 	t.Cleanup(func() { pace = oldPace })
 
 	e := &metalEnv{t: t, log: &lines{}, wrong: &atomic.Bool{}, binary: []byte("#!/bin/true first boot agent\n")}

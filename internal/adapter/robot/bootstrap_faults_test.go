@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot/install"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/sshhost"
 )
 
@@ -96,20 +97,30 @@ func TestBootstrapRefusesWrongRescueKey(t *testing.T) {
 
 // TestBootstrapSurvivesSSHDrop cuts every session right after the start
 // line and again during the polls: the install goes on, one install, ready.
+// A start line sent again is where a wrong bootstrap would loop (each
+// delivery arms the next drop), so the test ends the run at the second
+// start line rather than wait for a phase timeout.
 func TestBootstrapSurvivesSSHDrop(t *testing.T) {
 	e := newMetalEnv(t)
 	id, m := e.claim("node1")
-	var polls atomic.Int32
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var polls, starts atomic.Int32
 	hook := func(c sshhost.Command) {
 		switch {
-		case strings.HasPrefix(c.Line, "umask 077 && mkdir -p /root/compute && cat > "+sumsPath):
+		case c.Line == install.WriteLine(install.ScriptPath):
 			m.DropSessionsAfter(1) // the next command, the start line
-		case c.Line == "cat "+exitPath && c.Exit != 0 && polls.Add(1) == 2:
+		case c.Line == install.StartLine && starts.Add(1) > 1:
+			cancel()
+		case c.Line == install.PollLine && c.Exit != 0 && polls.Add(1) == 2:
 			m.DropSessionsAfter(1)
 		}
 	}
 	e.onCommand.Store(&hook)
-	p, err := e.a.Bootstrap(context.Background(), id, e.request("node1"), adapter.Progress{}, nil)
+	p, err := e.a.Bootstrap(ctx, id, e.request("node1"), adapter.Progress{}, nil)
+	if n := starts.Load(); n != 1 {
+		t.Fatalf("the start line was sent %d times; want once, the dropped start waited for", n)
+	}
 	if err != nil || p.Phase != adapter.PhaseReady {
 		t.Fatalf("Bootstrap = %+v, %v", p, err)
 	}
@@ -174,5 +185,26 @@ func TestBootstrapEscalatesReset(t *testing.T) {
 	defer e.log.mu.Unlock()
 	if !strings.Contains(strings.Join(e.log.all, "\n"), "escalating the reset map[reset:sw") {
 		t.Errorf("no log line says the reset was escalated")
+	}
+}
+
+// TestBootstrapRefusesInvalidRequest: a request the contract's rules
+// refuse (values the plan did not know) comes back InvalidInput on its
+// field before anything is asked of Robot or sent over SSH.
+func TestBootstrapRefusesInvalidRequest(t *testing.T) {
+	e := newMetalEnv(t)
+	id, m := e.claim("node1")
+	req := e.request("node1")
+	req.Files[1].Path = "/etc/agent/a b"
+	e.robot.ResetStats()
+	p, err := e.a.Bootstrap(context.Background(), id, req, adapter.Progress{}, nil)
+	if !adapter.Is(err, adapter.InvalidInput) || adapter.FieldOf(err) != "files[1].path" || p.Phase != adapter.PhaseFailed {
+		t.Fatalf("Bootstrap = %+v, %v (field %q); want InvalidInput on files[1].path", p, err, adapter.FieldOf(err))
+	}
+	if stats := e.robot.Stats(); len(stats) != 0 {
+		t.Errorf("Robot was asked %v for a refused request", stats)
+	}
+	if cmds := m.Commands(); len(cmds) != 0 {
+		t.Errorf("commands ran for a refused request: %+v", cmds)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot/install"
 )
 
 // What the rescue system says about the install.
@@ -24,33 +25,40 @@ const (
 // install runs the installer once: it looks at the machine first, and
 // only when nothing there says this install ran or runs does it deliver
 // the files and start install.sh, detached, then waits for install.exit.
+// Delivery and start are one step: every start line follows a delivery
+// of all files in the same rescue boot, and the run never goes back to
+// guessing from the machine whether an install it started runs (its log
+// appears only once the detached sh got going), so an install that has not
+// shredded the files yet is never started twice, and one that lost its
+// files (the rescue system rebooted) is delivered again.
 func (b *run) install(ctx context.Context) error {
-	lsblk, err := b.must(ctx, "list the drives", "lsblk -dn -o NAME,TRAN", nil)
+	lsblk, err := b.must(ctx, "list the drives", install.LsblkLine, nil)
 	if err != nil {
 		return err
 	}
-	plan, err := planInstall(b.req, string(lsblk.Stdout))
+	layout, err := install.ChooseLayout(b.req.Disks, string(lsblk.Stdout))
 	if err != nil {
 		return err
 	}
-	b.p.InstallFingerprint = plan.fingerprint
+	fp := install.Fingerprint(b.req, layout)
+	b.p.InstallFingerprint = fp
 	for {
-		st, reason, err := b.installState(ctx, plan)
+		st, reason, err := b.installState(ctx, layout, fp)
 		if err != nil {
 			return err
 		}
 		switch st {
 		case installDone:
-			return b.readHostKey(ctx, "cat "+hostKeyPubPath, false)
+			return b.readHostKey(ctx, install.HostKeyLine, false)
 		case installOnDisk:
-			return b.readHostKey(ctx, "cat /mnt/etc/ssh/ssh_host_ed25519_key.pub", true)
+			return b.readHostKey(ctx, install.InstalledHostKeyLine, true)
 		case installFailed:
 			if !b.retrying {
 				return adapter.Errorf(adapter.InvalidState, "the installer failed on %s at %s; fix the cause and run again, which installs again", describe(b.s), reason)
 			}
 			// The caller knows of this failure and runs again: clear it.
 			b.retrying, b.reinstall = false, true
-			if _, err := b.must(ctx, "clear the failed install", "rm -f "+exitPath+" "+logPath, nil); err != nil {
+			if _, err := b.must(ctx, "clear the failed install", install.ClearLine, nil); err != nil {
 				return err
 			}
 		case installRunning:
@@ -59,7 +67,10 @@ func (b *run) install(ctx context.Context) error {
 			}
 		case installNone:
 			b.reinstall = false
-			if err := b.startInstall(ctx, plan); err != nil {
+			if err := b.startInstall(ctx, string(lsblk.Stdout)); err != nil {
+				return err
+			}
+			if err := b.awaitInstall(ctx); err != nil {
 				return err
 			}
 		}
@@ -68,26 +79,26 @@ func (b *run) install(ctx context.Context) error {
 
 // installState looks, in this order, at install.exit (and the install.fp
 // beside it: an exit of another install does not count), install.log
-// (the start line creates it at once), a running installimage and the
+// (the start line's inner sh creates it) or a running installimage, and the
 // disk's fingerprint; a run told to reinstall skips the disk.
-func (b *run) installState(ctx context.Context, plan installPlan) (installState, string, error) {
-	res, err := b.try(ctx, "read the install's exit status", "cat "+exitPath, nil)
+func (b *run) installState(ctx context.Context, l install.Layout, fp string) (installState, string, error) {
+	res, err := b.try(ctx, "read the install's exit status", install.PollLine, nil)
 	if err != nil {
 		return 0, "", err
 	}
 	if res.Exit == 0 {
-		fp, err := b.try(ctx, "read the install's fingerprint", "cat "+fpPath, nil)
+		ran, err := b.try(ctx, "read the install's fingerprint", install.RunFPLine, nil)
 		if err != nil {
 			return 0, "", err
 		}
-		if fp.Exit == 0 && strings.TrimSpace(string(fp.Stdout)) == plan.fingerprint {
+		if ran.Exit == 0 && strings.TrimSpace(string(ran.Stdout)) == fp {
 			if strings.TrimSpace(string(res.Stdout)) == "0" {
 				return installDone, "", nil
 			}
 			return installFailed, b.failedStep(ctx), nil
 		}
 	} else {
-		for _, line := range []string{"test -e " + logPath, "pgrep -x installimage"} {
+		for _, line := range []string{install.LogExistsLine, install.RunningLine} {
 			res, err := b.try(ctx, "look for a running install", line, nil)
 			if err != nil {
 				return 0, "", err
@@ -102,17 +113,17 @@ func (b *run) installState(ctx context.Context, plan installPlan) (installState,
 	}
 	// The installed root, mounted to read its fingerprint; a disk without
 	// a system does not mount. An earlier run may have left it mounted.
-	if _, err := b.try(ctx, "unmount the installed root", "umount /mnt", nil); err != nil {
+	if _, err := b.try(ctx, "unmount the installed root", install.UnmountLine, nil); err != nil {
 		return 0, "", err
 	}
-	res, err = b.try(ctx, "read the installed fingerprint", "mount "+plan.rootDev+" /mnt && cat /mnt"+installedFP, nil)
+	res, err = b.try(ctx, "read the installed fingerprint", install.MountLine(l)+" && "+install.InstalledFPLine, nil)
 	if err != nil {
 		return 0, "", err
 	}
-	if res.Exit == 0 && strings.TrimSpace(string(res.Stdout)) == plan.fingerprint {
+	if res.Exit == 0 && strings.TrimSpace(string(res.Stdout)) == fp {
 		return installOnDisk, "", nil
 	}
-	if _, err := b.try(ctx, "unmount the installed root", "umount /mnt", nil); err != nil {
+	if _, err := b.try(ctx, "unmount the installed root", install.UnmountLine, nil); err != nil {
 		return 0, "", err
 	}
 	return installNone, "", nil
@@ -121,7 +132,7 @@ func (b *run) installState(ctx context.Context, plan installPlan) (installState,
 // failedStep is the last "step: NAME" line of install.log, or the log's
 // last line when no step was named.
 func (b *run) failedStep(ctx context.Context) string {
-	res, err := b.try(ctx, "read the install log", "cat "+logPath, nil)
+	res, err := b.try(ctx, "read the install log", install.LogLine, nil)
 	if err != nil || res.Exit != 0 {
 		return "an unknown step (install.log cannot be read)"
 	}
@@ -143,38 +154,35 @@ func (b *run) failedStep(ctx context.Context) string {
 }
 
 // startInstall writes what install.sh needs into /root/compute (files
-// first, each over stdin into a umask 077 file, resolved at this moment)
-// and starts it detached. A drop after the start line is not retried: the
-// next look at the machine finds install.log and waits.
-func (b *run) startInstall(ctx context.Context, plan installPlan) error {
-	if _, err := b.must(ctx, "clear an earlier install", "rm -f "+exitPath+" "+logPath, nil); err != nil {
-		return err
-	}
+// first, each over stdin into a umask 077 file, resolved at this moment;
+// install.sh last) and sends the start line once. A drop on the start line
+// is not answered by sending it again: awaitInstall finds out whether it
+// ran.
+func (b *run) startInstall(ctx context.Context, lsblk string) error {
 	key, err := b.a.publicKey(ctx)
 	if err != nil {
 		return fail("read the public key of ssh_key "+b.a.sshKey+" from Robot", err)
 	}
+	plan, err := install.Build(b.req, lsblk, key+"\n")
+	if err != nil {
+		return err
+	}
+	if _, err := b.must(ctx, "clear an earlier install", install.ClearLine, nil); err != nil {
+		return err
+	}
 	for i, f := range b.req.Files {
-		f, step := f, "deliver files["+strconv.Itoa(i)+"]"
-		line := "umask 077 && mkdir -p " + filesDir + " && cat > " + filesDir + "/" + strconv.Itoa(i)
-		if _, err := b.must(ctx, step, line, func(ctx context.Context) (io.Reader, error) { return b.content(ctx, i, f) }); err != nil {
+		i, f := i, f
+		if _, err := b.must(ctx, "deliver files["+strconv.Itoa(i)+"]", install.DeliverLine(i), func(ctx context.Context) (io.Reader, error) { return b.content(ctx, i, f) }); err != nil {
 			return err
 		}
 	}
-	writes := []struct{ path, text string }{
-		{keysPath, key + "\n"}, {confPath, plan.conf}, {scriptPath, plan.script}, {fpPath, plan.fingerprint + "\n"},
-	}
-	if plan.unit != "" {
-		writes = append(writes, struct{ path, text string }{unitPath, plan.unit}, struct{ path, text string }{sumsPath, plan.sums})
-	}
-	for _, w := range writes {
+	for _, w := range plan.Writes {
 		w := w
-		line := "umask 077 && mkdir -p " + workDir + " && cat > " + w.path
-		if _, err := b.must(ctx, "write "+w.path, line, func(context.Context) (io.Reader, error) { return strings.NewReader(w.text), nil }); err != nil {
+		if _, err := b.must(ctx, w.Step, w.Line, func(context.Context) (io.Reader, error) { return strings.NewReader(w.Content), nil }); err != nil {
 			return err
 		}
 	}
-	res, err := b.inRescue(ctx, "start the install", startLine, nil)
+	res, err := b.inRescue(ctx, "start the install", install.StartLine, nil)
 	switch {
 	case err != nil && adapter.CodeOf(err) == adapter.Transient:
 		return nil
@@ -200,14 +208,43 @@ func (b *run) content(ctx context.Context, i int, f adapter.File) (io.Reader, er
 	return strings.NewReader(v), nil
 }
 
-// awaitInstall polls install.exit until it exists; drops reconnect.
+// awaitInstall polls install.exit until it exists. While it does not,
+// install.log says whether the install is there at all: the start line's
+// inner sh creates the log, a moment after the start line returned, so a
+// log not seen within pace.start means the start line never ran (it was
+// cut before it did), and a log seen and then gone means the rescue
+// system rebooted and took the install and its files with it. Either
+// way awaitInstall returns, and install looks again and delivers again.
+// Drops reconnect.
 func (b *run) awaitInstall(ctx context.Context) error {
+	since, seen := b.a.clock.Now(), false
 	return b.wait(ctx, "the installer on "+describe(b.s)+" to finish", b.phaseEnd, func(ctx context.Context) (bool, string, error) {
-		res, err := b.inRescue(ctx, "poll the install", "cat "+exitPath, nil)
+		res, err := b.inRescue(ctx, "poll the install", install.PollLine, nil)
 		if err != nil {
 			return false, "installing (no answer)", err
 		}
-		return res.Exit == 0, "installing", nil
+		if res.Exit == 0 {
+			return true, "finished", nil
+		}
+		res, err = b.inRescue(ctx, "look for the install's log", install.LogExistsLine, nil)
+		if err != nil {
+			return false, "installing (no answer)", err
+		}
+		gone := ""
+		switch {
+		case res.Exit == 0:
+			seen = true
+			return false, "installing", nil
+		case seen:
+			gone = "the install's log is gone (the rescue system restarted)"
+		case b.a.clock.Now().Sub(since) >= pace.start:
+			gone = "the install did not start"
+		default:
+			return false, "starting", nil
+		}
+		b.a.c.log.Info(ctx, "bootstrap: the install is not running; delivering the files and starting it again",
+			map[string]any{"server": b.s.Number, "why": gone})
+		return true, gone, nil
 	})
 }
 
@@ -227,7 +264,7 @@ func (b *run) readHostKey(ctx context.Context, line string, mounted bool) error 
 	}
 	b.p.HostKey = key
 	if mounted {
-		_, _ = b.inRescue(ctx, "unmount the installed root", "umount /mnt", nil)
+		_, _ = b.inRescue(ctx, "unmount the installed root", install.UnmountLine, nil)
 	}
 	return nil
 }

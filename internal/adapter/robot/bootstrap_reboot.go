@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot/install"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/sshexec"
 )
 
@@ -103,13 +104,9 @@ func (b *run) awaitReady(ctx context.Context) error {
 	line, step := "", ""
 	switch {
 	case len(b.req.ReadyCommand) > 0:
-		l, err := commandLine("ready_command", b.req.ReadyCommand)
-		if err != nil {
-			return err
-		}
-		line, step = l, "ready command"
+		line, step = install.ReadyLine(b.req.ReadyCommand), "ready command"
 	case b.req.FirstBoot != nil:
-		line, step = "systemctl show -p ActiveState,Result "+unitName, "first boot state"
+		line, step = install.UnitLine, "first boot state"
 	}
 	var failed string
 	err := b.wait(ctx, "the installed system of "+describe(b.s)+" to be ready", b.phaseEnd, func(ctx context.Context) (bool, string, error) {
@@ -149,7 +146,7 @@ func (b *run) awaitReady(ctx context.Context) error {
 			return errReinstall
 		}
 		return adapter.Errorf(adapter.InvalidState, "the first-boot unit %s failed on %s (Result=%s); see journalctl -u %s on the host, fix the cause and run again, which installs again",
-			unitName, describe(b.s), failed, unitName)
+			install.UnitName, describe(b.s), failed, install.UnitName)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot/install"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/sshexec"
 )
 
@@ -60,7 +61,7 @@ func (b *run) answersAsRescue(ctx context.Context) bool {
 	if err != nil || !ok {
 		return false
 	}
-	res, err := b.inRescue(ctx, "hostname", "hostname", nil)
+	res, err := b.inRescue(ctx, "hostname", install.HostnameLine, nil)
 	return err == nil && res.Exit == 0 && strings.TrimSpace(string(res.Stdout)) == "rescue"
 }
 
@@ -85,7 +86,7 @@ func (b *run) resetIntoRescue(ctx context.Context) error {
 			_, err := b.ssh.Dial(ctx, b.target(rescuePin(b.p.RescueHostKey)), b.a.auth)
 			return false, "another host key", err
 		}
-		res, err := b.inRescue(ctx, "hostname", "hostname", nil)
+		res, err := b.inRescue(ctx, "hostname", install.HostnameLine, nil)
 		if err != nil {
 			return false, "rescue answers", err
 		}
@@ -104,7 +105,7 @@ func (b *run) probe(ctx context.Context, pin sshexec.Pin) (bool, sshexec.HostKey
 // identify reads the SMBIOS UUID. A machine whose UUID is not the one
 // recorded is not the machine this bootstrap began on.
 func (b *run) identify(ctx context.Context) error {
-	res, err := b.must(ctx, "read the SMBIOS UUID", "dmidecode -s system-uuid", nil)
+	res, err := b.must(ctx, "read the SMBIOS UUID", install.IdentifyLine, nil)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot/install"
 )
 
 // TestBootstrapWhole takes a rented server to ready: phases in order, the
@@ -50,13 +51,16 @@ func TestBootstrapWhole(t *testing.T) {
 	}
 	e.noSecrets(err)
 	// What the farm cannot show: the generated files, streamed on stdin.
-	plan, err := planInstall(e.request("node1"), "nvme0n1 nvme\nnvme1n1 nvme\n")
+	plan, err := install.Build(e.request("node1"), "nvme0n1 nvme\nnvme1n1 nvme\n", "ssh-ed25519 AAAA account\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, text := range []string{plan.conf, plan.script, plan.unit, plan.sums, plan.fingerprint} {
-		if strings.Contains(text, sentinelFile) || strings.Contains(text, "role: worker") {
-			t.Errorf("a file's content reached the install plan:\n%s", text)
+	if len(plan.Writes) < 5 {
+		t.Fatalf("the plan writes %d files; the search wants them all", len(plan.Writes))
+	}
+	for _, w := range plan.Writes {
+		if strings.Contains(w.Content, sentinelFile) || strings.Contains(w.Content, "role: worker") {
+			t.Errorf("a file's content reached %s:\n%s", w.Path, w.Content)
 		}
 	}
 	t.Logf("whole bootstrap: %s wall time", took.Round(time.Millisecond))

@@ -16,9 +16,12 @@ const (
 	LogPath     = Dir + "/install.log"
 	ExitPath    = Dir + "/install.exit"
 	HostKeyPath = Dir + "/host_key.pub"
-	// KeysPath is where the rescue system keeps the keys Robot admitted,
-	// which installimage copies to the installed root.
-	KeysPath = "/root/.ssh/authorized_keys"
+	// KeysPath holds the keys installimage admits on the installed root:
+	// the account's key as Robot lists it, written by the bootstrap rather
+	// than taken from rescue's own authorized_keys, which admits whatever
+	// keys the last rescue activation named (and which a rescue system need
+	// not keep on its filesystem at all).
+	KeysPath = Dir + "/authorized_keys"
 	// InstalledFP is where the installed disk keeps its fingerprint.
 	InstalledFP = "/etc/compute/install"
 	UnitName    = "compute-first-boot.service"
@@ -49,6 +52,17 @@ const (
 	// InstalledFPLine reads the installed disk's fingerprint (after MountLine).
 	InstalledFPLine = "cat /mnt" + InstalledFP
 	UnmountLine     = "umount /mnt"
+	// InstalledHostKeyLine reads the installed system's public host key
+	// from its disk (after MountLine), for an install done before.
+	InstalledHostKeyLine = "cat /mnt/etc/ssh/ssh_host_ed25519_key.pub"
+	// RunFPLine reads the fingerprint of the install whose exit status
+	// install.exit holds: an exit of another install does not count.
+	RunFPLine = "cat " + FPPath
+	// LogExistsLine tells an install that was started (StartLine's inner
+	// sh creates the log first) from one that never was.
+	LogExistsLine = "test -e " + LogPath
+	// ClearLine forgets an earlier install's outcome before a new start.
+	ClearLine = "rm -f " + ExitPath + " " + LogPath
 )
 
 // DeliverLine writes stdin into file index, readable by root only.

@@ -29,8 +29,9 @@ type Write struct {
 }
 
 // Build validates req, chooses the disks from the machine's lsblk output and
-// generates the rescue files.
-func Build(req adapter.BootstrapRequest, lsblk string) (Plan, error) {
+// generates the rescue files; keys is the authorized_keys content the
+// installed system admits (public keys, never a secret).
+func Build(req adapter.BootstrapRequest, lsblk, keys string) (Plan, error) {
 	if err := Validate(req); err != nil {
 		return Plan{}, err
 	}
@@ -42,6 +43,7 @@ func Build(req adapter.BootstrapRequest, lsblk string) (Plan, error) {
 	add := func(step, path, content string) {
 		p.Writes = append(p.Writes, Write{Step: step, Path: path, Line: WriteLine(path), Content: content})
 	}
+	add("write authorized keys", KeysPath, keys)
 	add("write installimage config", ConfigPath, Config(req, l))
 	if fb := req.FirstBoot; fb != nil {
 		add("write first boot checksum", SumsPath, Sums(*fb))

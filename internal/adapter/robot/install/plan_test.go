@@ -12,6 +12,8 @@ import (
 
 const twoNVMe = "nvme0n1 nvme\nnvme1n1 nvme\nsda sata\n"
 
+const testKeys = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOp7 account\n"
+
 func fullRequest() adapter.BootstrapRequest {
 	return adapter.BootstrapRequest{
 		Image:    "Ubuntu-2404-noble-amd64-base",
@@ -30,7 +32,7 @@ func fullRequest() adapter.BootstrapRequest {
 }
 
 func TestBuildGolden(t *testing.T) {
-	p, err := Build(fullRequest(), twoNVMe)
+	p, err := Build(fullRequest(), twoNVMe, testKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +67,11 @@ ExecStartPost=/usr/bin/install -D -m 0644 /dev/null /var/lib/compute/first-boot.
 [Install]
 WantedBy=multi-user.target
 `,
-		FPPath: p.Fingerprint + "\n",
+		FPPath:   p.Fingerprint + "\n",
+		KeysPath: testKeys,
 		ScriptPath: `set -eu
 echo 'step: installimage'
-installimage -a -c /root/compute/install.conf -K /root/.ssh/authorized_keys
+installimage -a -c /root/compute/install.conf -K /root/compute/authorized_keys
 echo 'step: mount'
 mount /dev/md1 /mnt
 echo 'step: file 0'
@@ -101,7 +104,7 @@ umount /mnt
 		}
 	}
 	if len(got) != len(want) || p.Writes[len(p.Writes)-1].Path != ScriptPath {
-		t.Errorf("writes %v, want the five files, the script last", got)
+		t.Errorf("writes %v, want the six files, the script last", got)
 	}
 	for path, c := range got {
 		if strings.Contains(c, "CONTENT-SENTINEL") || strings.Contains(c, "APP_TOKEN") && path != FPPath {
@@ -115,6 +118,9 @@ func TestFixedLines(t *testing.T) {
 		StartLine:      "setsid -f sh -c 'sh /root/compute/install.sh > /root/compute/install.log 2>&1; echo $? > /root/compute/install.exit' < /dev/null > /dev/null 2>&1",
 		DeliverLine(2): "umask 077 && mkdir -p /root/compute/files && cat > /root/compute/files/2",
 		PollLine:       "cat /root/compute/install.exit",
+		ClearLine:      "rm -f /root/compute/install.exit /root/compute/install.log",
+		LogExistsLine:  "test -e /root/compute/install.log",
+		RunFPLine:      "cat /root/compute/install.fp",
 		MountLine(Layout{Drives: []string{"/dev/nvme0n1"}}):                     "mount /dev/nvme0n1p2 /mnt",
 		MountLine(Layout{Drives: []string{"/dev/sda"}}):                         "mount /dev/sda2 /mnt",
 		MountLine(Layout{Drives: []string{"/dev/sda", "/dev/sdb"}, RAID: true}): "mount /dev/md1 /mnt",
@@ -202,7 +208,7 @@ func TestScriptParsesWithSh(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh on this machine")
 	}
-	p, err := Build(fullRequest(), twoNVMe)
+	p, err := Build(fullRequest(), twoNVMe, testKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +220,7 @@ func TestScriptParsesWithSh(t *testing.T) {
 		t.Fatalf("sh -n install.sh: %v\n%s", err, out)
 	}
 	inner := strings.TrimSuffix(strings.TrimPrefix(StartLine, "setsid -f sh -c '"), "' < /dev/null > /dev/null 2>&1")
-	for _, line := range []string{StartLine, inner, DeliverLine(0), PollLine} {
+	for _, line := range []string{StartLine, inner, DeliverLine(0), PollLine, ClearLine, LogExistsLine} {
 		if out, err := exec.Command(sh, "-n", "-c", line).CombinedOutput(); err != nil {
 			t.Fatalf("sh -n -c %q: %v\n%s", line, err, out)
 		}
