@@ -3,6 +3,7 @@ package robot
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -207,4 +208,59 @@ func TestBootstrapRefusesInvalidRequest(t *testing.T) {
 	if cmds := m.Commands(); len(cmds) != 0 {
 		t.Errorf("commands ran for a refused request: %+v", cmds)
 	}
+}
+
+// TestBootstrapDeliversAgainAfterRescueRestart: the rescue system restarts
+// while the install runs (its filesystem, the delivered files and the
+// detached install with it); the bootstrap sees the install's log gone,
+// delivers the files again and starts once more, and ends ready.
+func TestBootstrapDeliversAgainAfterRescueRestart(t *testing.T) {
+	e := newMetalEnv(t)
+	id, m := e.claim("node1")
+	m.HangInstall(true) // the first install runs until the restart
+	seen := make(chan struct{})
+	var once sync.Once
+	var starts, delivered atomic.Int32
+	hook := func(c sshhost.Command) {
+		switch {
+		case c.Line == install.StartLine:
+			starts.Add(1)
+		case c.Line == install.DeliverLine(0) && c.Exit == 0:
+			delivered.Add(1)
+		case c.Line == install.LogExistsLine && c.Exit == 0:
+			once.Do(func() { close(seen) })
+		}
+	}
+	e.onCommand.Store(&hook)
+	restarted := make(chan error, 1)
+	go func() {
+		<-seen
+		m.HangInstall(false)
+		// Robot's activation was used by the first boot: activate again,
+		// as a rescue restarted from the panel is.
+		if _, err := e.a.activateRescue(context.Background(), m.Number()); err != nil {
+			restarted <- err
+			return
+		}
+		restarted <- m.Reset("hw")
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := e.a.Bootstrap(ctx, id, e.request("node1"), adapter.Progress{}, nil)
+	if rerr := <-restarted; rerr != nil {
+		t.Fatal(rerr)
+	}
+	if err != nil || p.Phase != adapter.PhaseReady {
+		t.Fatalf("Bootstrap = %+v, %v", p, err)
+	}
+	if s, d, n := starts.Load(), delivered.Load(), m.Installs(); s != 2 || d != 2 || n != 2 {
+		t.Errorf("starts %d, deliveries of files[0] %d, installs %d; want 2 each (the lost install and the new one)", s, d, n)
+	}
+	e.log.mu.Lock()
+	logged := strings.Join(e.log.all, "\n")
+	e.log.mu.Unlock()
+	if !strings.Contains(logged, "rescue system restarted") {
+		t.Errorf("no log line says why the files were delivered again")
+	}
+	e.noSecrets(err)
 }
