@@ -108,10 +108,23 @@ func TestRobotSSHDropDuringInstall(t *testing.T) {
 // and installs it, and it ends ready on the same machine.
 func TestRobotInstallerFailureThenRerun(t *testing.T) {
 	t.Parallel()
+	installerFailureThenRerun(t, "lifecycle {\n    create_before_destroy = true\n  }", plancheck.ResourceActionCreateBeforeDestroy)
+}
+
+// TestRobotInstallerFailureThenReplace: the same with Terraform's default
+// replace of the tainted host, whose destroy releases the machine before the
+// create claims it afresh: the adapter takes the failed install it finds
+// there for an earlier attempt's and installs anew.
+func TestRobotInstallerFailureThenReplace(t *testing.T) {
+	t.Parallel()
+	installerFailureThenRerun(t, "", plancheck.ResourceActionDestroyBeforeCreate)
+}
+
+func installerFailureThenRerun(t *testing.T, lifecycle string, replace plancheck.ResourceActionType) {
 	m := acctest.NewMetal(t)
 	n, mach := m.AddServer(t, "")
 	mach.FailInstall("installimage: cannot partition /dev/nvme1n1")
-	config := robotHost(m, nil, fmt.Sprintf(`machine_id = "%d"`, n), "lifecycle {\n    create_before_destroy = true\n  }")
+	config := robotHost(m, nil, fmt.Sprintf(`machine_id = "%d"`, n), lifecycle)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             m.CheckReleased(n, ""),
@@ -137,7 +150,7 @@ func TestRobotInstallerFailureThenRerun(t *testing.T) {
 			{
 				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreateBeforeDestroy),
+					plancheck.ExpectResourceAction(addr, replace),
 				}},
 				ConfigStateChecks: readyChecks(m, t, n),
 				Check:             installsOn(mach, 2),

@@ -119,10 +119,14 @@ type run struct {
 	ssh    sshexec.Dialer
 
 	begun bool
-	// retrying is set when the progress handed in is PhaseFailed: an
-	// installer or first boot that failed may then be run again.
-	retrying  bool
-	reinstall bool
+	// installedHere is set once this call started an install. A failed
+	// installer or first boot that this call did not cause is an earlier
+	// attempt's (a failed apply whose host is retried, replaced or claimed
+	// again after its state was lost): it is cleared and installed anew,
+	// since running again is how a user retries. One this call caused is
+	// its outcome, so a call installs at most twice and never loops.
+	installedHere bool
+	reinstall     bool
 	rescueS   sshexec.Session
 	phaseEnd  time.Time
 }
@@ -134,7 +138,7 @@ type run struct {
 func (b *run) resume() adapter.Phase {
 	phase := b.p.Phase
 	if phase == adapter.PhaseFailed {
-		phase, b.retrying = b.p.FailedPhase, true
+		phase = b.p.FailedPhase
 		if phase == adapter.PhaseReady {
 			return adapter.PhaseReady
 		}

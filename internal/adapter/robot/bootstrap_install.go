@@ -53,11 +53,11 @@ func (b *run) install(ctx context.Context) error {
 		case installOnDisk:
 			return b.readHostKey(ctx, install.InstalledHostKeyLine, true)
 		case installFailed:
-			if !b.retrying {
+			if b.installedHere {
 				return adapter.Errorf(adapter.InvalidState, "the installer failed on %s at %s; fix the cause and run again, which installs again", describe(b.s), reason)
 			}
-			// The caller knows of this failure and runs again: clear it.
-			b.retrying, b.reinstall = false, true
+			// An earlier attempt's failure: clear it and install anew.
+			b.reinstall = true
 			if _, err := b.must(ctx, "clear the failed install", install.ClearLine, nil); err != nil {
 				return err
 			}
@@ -66,7 +66,7 @@ func (b *run) install(ctx context.Context) error {
 				return err
 			}
 		case installNone:
-			b.reinstall = false
+			b.reinstall, b.installedHere = false, true
 			if err := b.startInstall(ctx, string(lsblk.Stdout)); err != nil {
 				return err
 			}

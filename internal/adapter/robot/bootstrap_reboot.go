@@ -141,8 +141,7 @@ func (b *run) awaitReady(ctx context.Context) error {
 		return err
 	}
 	if failed != "" {
-		if b.retrying {
-			b.retrying = false
+		if !b.installedHere {
 			return errReinstall
 		}
 		return adapter.Errorf(adapter.InvalidState, "the first-boot unit %s failed on %s (Result=%s); see journalctl -u %s on the host, fix the cause and run again, which installs again",
