@@ -127,8 +127,8 @@ type run struct {
 	// its outcome, so a call installs at most twice and never loops.
 	installedHere bool
 	reinstall     bool
-	rescueS   sshexec.Session
-	phaseEnd  time.Time
+	rescueS       sshexec.Session
+	phaseEnd      time.Time
 }
 
 // resume picks the phase to start from. Phases up to installing all start
