@@ -259,7 +259,7 @@ func TestBootstrapDeliversAgainAfterRescueRestart(t *testing.T) {
 	e.log.mu.Lock()
 	logged := strings.Join(e.log.all, "\n")
 	e.log.mu.Unlock()
-	if !strings.Contains(logged, "rescue system restarted") {
+	if !strings.Contains(logged, "delivering the files and starting it again") || !strings.Contains(logged, "restarted") {
 		t.Errorf("no log line says why the files were delivered again")
 	}
 	e.noSecrets(err)

@@ -66,6 +66,12 @@ func (b *run) install(ctx context.Context) error {
 				return err
 			}
 		case installNone:
+			if b.installedHere {
+				// The poll that would have seen the log go may have met
+				// the reboot itself, and install looked again instead.
+				b.a.c.log.Info(ctx, "bootstrap: the install is not running; delivering the files and starting it again",
+					map[string]any{"server": b.s.Number, "why": "the rescue system holds no trace of the install this run started (it restarted)"})
+			}
 			b.reinstall, b.installedHere = false, true
 			if err := b.startInstall(ctx, string(lsblk.Stdout)); err != nil {
 				return err
