@@ -54,7 +54,10 @@ const (
 func newMetalEnv(t *testing.T) *metalEnv {
 	t.Helper()
 	oldPace := pace
-	pace = pacing{poll: 5 * time.Millisecond, maxPoll: 40 * time.Millisecond, probe: 3 * time.Second, start: 2 * time.Second}
+	// start stays seconds long: it is how long a started install may take
+	// to write its log before it counts as never started, and a loaded
+	// machine (-race, parallel packages) can take that long.
+	pace = pacing{poll: 5 * time.Millisecond, maxPoll: 40 * time.Millisecond, probe: 3 * time.Second, start: 6 * time.Second}
 	t.Cleanup(func() { pace = oldPace })
 
 	e := &metalEnv{t: t, log: &lines{}, wrong: &atomic.Bool{}, binary: []byte("#!/bin/true first boot agent\n")}

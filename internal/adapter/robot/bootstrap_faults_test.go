@@ -253,8 +253,11 @@ func TestBootstrapDeliversAgainAfterRescueRestart(t *testing.T) {
 	if err != nil || p.Phase != adapter.PhaseReady {
 		t.Fatalf("Bootstrap = %+v, %v", p, err)
 	}
-	if s, d, n := starts.Load(), delivered.Load(), m.Installs(); s != 2 || d != 2 || n != 2 {
-		t.Errorf("starts %d, deliveries of files[0] %d, installs %d; want 2 each (the lost install and the new one)", s, d, n)
+	// The restart follows the first sight of the install's log, which the
+	// detached sh writes before installimage begins: the lost install may
+	// have reached installimage or not, so it counts once or not at all.
+	if s, d, n := starts.Load(), delivered.Load(), m.Installs(); s != 2 || d != 2 || n < 1 || n > 2 {
+		t.Errorf("starts %d, deliveries of files[0] %d, installs %d; want 2 starts and 2 deliveries (the lost install and the new one) and 1 or 2 installs", s, d, n)
 	}
 	e.log.mu.Lock()
 	logged := strings.Join(e.log.all, "\n")
