@@ -33,6 +33,9 @@ resource "compute_instance" "web" {
   name     = %q
   offer_id = "AX42"
   image    = %q
+  # A destroy that waited for a released server to vanish would wait
+  # forever; this bound makes such a wait fail the test soon.
+  timeouts { delete = "30s" }
   %s
 }
 `, name, robotImage, strings.Join(extra, "\n  "))
