@@ -10,6 +10,9 @@
 //
 // It imports the provider package, terraform-plugin-testing and the standard
 // library; the emulator is reached only through its command line and HTTP.
+// The bootstrap host example, which needs a dedicated-server world of its
+// own (an SSH farm and a first-boot server), runs in process against
+// acctest.Metal instead.
 package examples_test
 
 import (
@@ -33,6 +36,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
@@ -41,11 +45,17 @@ import (
 const emulatorToken = "demo-token"
 
 // robotUser and robotPassword are the Robot webservice's credentials, which
-// the examples read through env://ROBOT_USER and env://ROBOT_PASSWORD.
+// the examples read through env://ROBOT_USER and env://ROBOT_PASSWORD: the
+// ones acctest.Metal's emulator accepts, given to the standalone emulator
+// too, so every example keeps its own references.
 const (
-	robotUser     = "demo-user"
-	robotPassword = "demo-password"
+	robotUser     = acctest.RobotUser
+	robotPassword = acctest.RobotPassword
 )
+
+// appToken is the bootstrap example's secret file (env://APP_TOKEN), fresh
+// per run.
+var appToken = "example-app-token-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 
 // hostSecret is the content of the quick start's secret file
 // (env://QUICKSTART_HOST_TOKEN), fresh per run so that finding it outside
@@ -98,6 +108,7 @@ func run(m *testing.M) int {
 		"ROBOT_USER":            robotUser,
 		"ROBOT_PASSWORD":        robotPassword,
 		"QUICKSTART_HOST_TOKEN": hostSecret,
+		"APP_TOKEN":             appToken,
 	} {
 		os.Setenv(k, v)
 	}

@@ -59,7 +59,10 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 }
 
 // deleteMachine deletes the machine, already gone counting as deleted, and
-// waits until the backend says it is gone.
+// waits until the backend says it is gone, or that it no longer carries the
+// provider's mark: a backend that rents machines (Robot) keeps the server
+// after a delete, which gives it back by taking the mark off, and waiting
+// for it to vanish would wait forever.
 func (r *Resource) deleteMachine(ctx context.Context, acc *adapter.Cached, machineID string) error {
 	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("delete machine %s", machineID), func(ctx context.Context) error {
 		err := acc.Delete(ctx, machineID)
@@ -71,12 +74,12 @@ func (r *Resource) deleteMachine(ctx context.Context, acc *adapter.Cached, machi
 	if err != nil {
 		return err
 	}
-	return adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be gone", machineID), func(ctx context.Context) (bool, error) {
-		_, err := r.fresh(ctx, acc, machineID)
+	return adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be gone or released", machineID), func(ctx context.Context) (bool, error) {
+		m, err := r.fresh(ctx, acc, machineID)
 		if adapter.IsNotFound(err) {
 			return true, nil
 		}
-		return false, err
+		return err == nil && !m.Managed, err
 	})
 }
 

@@ -80,7 +80,7 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 					"out of the plan and the state (Terraform 1.11 or later); `user_data_sha256` records its digest. Terraform " +
 					"itself still saves what it is given in a saved plan file: a literal value in the configuration's copy, a " +
 					"`-var` or `TF_VAR_` value in its variables, sensitive or not. Pass user data that holds a secret with " +
-					"`file()`, or through a variable marked `ephemeral = true`.",
+					"`file()`, or through a variable marked `ephemeral = true`." + notes(adapter.FieldUserData),
 			},
 			"user_data_sha256": schema.StringAttribute{
 				Computed: true,

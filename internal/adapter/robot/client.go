@@ -47,7 +47,7 @@ func newClient(endpoint string, env adapter.Env, userRef, passRef string, timeou
 	}
 	c := &client{
 		base: strings.TrimSuffix(endpoint, "/"), secrets: env.Secrets, userRef: userRef, passRef: passRef,
-		timeout: timeout, userAgent: env.UserAgent, log: log,
+		timeout: timeout, userAgent: env.UserAgent, log: textNumbers{log},
 	}
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.refuseRedirect}
 	return c

@@ -92,9 +92,12 @@ var capabilities = adapter.Capabilities{
 var notes = map[string]string{
 	adapter.FieldName: "up to " + strconv.Itoa(maxUserName) + " printable ASCII characters without `~cm~`; the server name " +
 		"Robot shows is this name followed by the claim mark",
-	adapter.FieldLabels:       "Robot has no labels: only an empty map",
-	adapter.FieldOfferID:      "a standard product id such as `AX42`, or `market-<id>` for a server market (auction) offer",
-	adapter.FieldImage:        "an installimage image name such as `Ubuntu-2404-noble-amd64-base` (used by compute_bootstrap_host)",
+	adapter.FieldLabels:  "Robot has no labels: only an empty map",
+	adapter.FieldOfferID: "a standard product id such as `AX42`, or `market-<id>` for a server market (auction) offer",
+	adapter.FieldImage: "an installimage image name such as `Ubuntu-2404-noble-amd64-base`, which compute_bootstrap_host installs; " +
+		"a compute_instance installs nothing on Robot: it claims the rented server as it is and only records the image " +
+		"(a change releases the server and claims one again), so to install one use compute_bootstrap_host",
+	adapter.FieldUserData:     "refused: Robot servers take no user data; deliver files and a first-boot command with compute_bootstrap_host",
 	adapter.FieldLocation:     "`fsn1`, `nbg1` or `hel1`; a server in datacenter `FSN1-DC14` is in `fsn1`",
 	adapter.FieldPricePerHour: "the gross monthly price (VAT included) spread over 730 hours",
 }
