@@ -57,7 +57,7 @@ func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, res
 				Optional: true,
 				MarkdownDescription: "Only offers in this location." + d.registry.Notes(adapter.FieldLocation) +
 					" Unset: each account's own default location" + locationSettings(d.registry) + ". " +
-					"A location the backend does not know is an error that lists the known ones.",
+					"A location the backend does not know is an error that lists the known ones where the backend lists its locations, and `[]` where it only says where it sells.",
 				Validators: []validator.String{locationCheck{}},
 			},
 			"min_vcpu": schema.Int64Attribute{
