@@ -126,8 +126,12 @@ func (a *account) inFlight(ctx context.Context, routes orderRoutes, product, loc
 		case t.Status == txnInProcess:
 			return t, true, nil
 		case t.Status == txnReady && t.ServerNumber != nil:
+			// A server missing from the listing was delivered after it was
+			// taken (an order whose answer was lost can be delivered by
+			// the time the create looks again), so nobody listed it as
+			// claimed: the claim that follows finds out.
 			i := slices.IndexFunc(list, func(s server) bool { return s.Number == *t.ServerNumber })
-			if i >= 0 && list[i].Name == "" && !list[i].Cancelled {
+			if i < 0 || list[i].Name == "" && !list[i].Cancelled {
 				return t, true, nil
 			}
 		}
