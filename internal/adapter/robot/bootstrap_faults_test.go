@@ -267,3 +267,20 @@ func TestBootstrapDeliversAgainAfterRescueRestart(t *testing.T) {
 	}
 	e.noSecrets(err)
 }
+
+// TestBootstrapRetriesTheWebservice: two 503s on the rescue activation are
+// retried, as every read of the contract is, instead of failing the phase.
+func TestBootstrapRetriesTheWebservice(t *testing.T) {
+	e := newMetalEnv(t)
+	id, _ := e.claim("node1")
+	if err := e.robot.Faults().FailNext("POST", "/boot/{id}/rescue", 2, 503, "MAINTENANCE"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := e.a.Bootstrap(context.Background(), id, e.request("node1"), adapter.Progress{}, nil)
+	if err != nil || p.Phase != adapter.PhaseReady {
+		t.Fatalf("Bootstrap = %+v, %v; want ready after two 503s", p, err)
+	}
+	if left := e.robot.Faults().Rules(); len(left) != 0 {
+		t.Errorf("the 503s were never met: %+v", left)
+	}
+}

@@ -6,12 +6,13 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
 // The webservice calls of the bootstrap: the rescue system (arm, read,
 // disarm, the last activation), a reset of a given type, and the public
-// half of the account's SSH key. Each is one request; the phases decide
-// what to retry.
+// half of the account's SSH key, each retried (see retried).
 
 // rescueInfo is GET/POST /boot/{n}/rescue and GET …/rescue/last. The
 // password is not kept: the bootstrap logs in with the account's key, and
@@ -54,9 +55,37 @@ func (r rescueInfo) pin() string {
 	return best
 }
 
+// The bootstrap's webservice calls run inside one long Bootstrap call that
+// nothing above retries, so each is retried here, as the contract's Retry
+// decides (Transient and RateLimited, with Robot's retry-after; never an
+// unanswered request), until the phase's context ends. Each is safe to
+// send again: a rescue already armed is read back, a second reset only
+// restarts a machine that is being restarted.
+// A refusal that is not retried comes back as the client returned it, so
+// callers still tell Robot's own codes apart (BOOT_ALREADY_ENABLED).
+func (a *account) retried(ctx context.Context, what string, fn func(context.Context) error) error {
+	var raw error
+	err := adapter.Retry(ctx, a.clock, adapter.DefaultBackoff, what, func(ctx context.Context) error {
+		raw = fn(ctx)
+		if raw == nil {
+			return nil
+		}
+		return classify(raw)
+	})
+	if err != nil && raw != nil {
+		if retry, _ := adapter.RetryDecision(classify(raw), 1, adapter.DefaultBackoff); !retry {
+			return raw
+		}
+	}
+	return err
+}
+
 func (a *account) rescueState(ctx context.Context, n int) (rescueInfo, error) {
 	var out rescueEnvelope
-	err := a.c.get(ctx, "/boot/{n}/rescue", &out, strconv.Itoa(n))
+	err := a.retried(ctx, "read the rescue system of server "+strconv.Itoa(n), func(ctx context.Context) error {
+		out = rescueEnvelope{}
+		return a.c.get(ctx, "/boot/{n}/rescue", &out, strconv.Itoa(n))
+	})
 	return out.Rescue, err
 }
 
@@ -64,7 +93,10 @@ func (a *account) rescueState(ctx context.Context, n int) (rescueInfo, error) {
 // never had one (NOT_FOUND).
 func (a *account) lastRescue(ctx context.Context, n int) (info rescueInfo, found bool, err error) {
 	var out rescueEnvelope
-	err = a.c.get(ctx, "/boot/{n}/rescue/last", &out, strconv.Itoa(n))
+	err = a.retried(ctx, "read the last rescue activation of server "+strconv.Itoa(n), func(ctx context.Context) error {
+		out = rescueEnvelope{}
+		return a.c.get(ctx, "/boot/{n}/rescue/last", &out, strconv.Itoa(n))
+	})
 	if isCode(err, "NOT_FOUND", "BOOT_NOT_AVAILABLE") {
 		return rescueInfo{}, false, nil
 	}
@@ -77,7 +109,10 @@ func (a *account) lastRescue(ctx context.Context, n int) (info rescueInfo, found
 func (a *account) activateRescue(ctx context.Context, n int) (rescueInfo, error) {
 	form := url.Values{"os": {"linux"}, "arch": {"64"}, "authorized_key[]": {a.sshKey}}
 	var out rescueEnvelope
-	err := a.c.post(ctx, "/boot/{n}/rescue", form, &out, strconv.Itoa(n))
+	err := a.retried(ctx, "activate the rescue system of server "+strconv.Itoa(n), func(ctx context.Context) error {
+		out = rescueEnvelope{}
+		return a.c.post(ctx, "/boot/{n}/rescue", form, &out, strconv.Itoa(n))
+	})
 	if isCode(err, "BOOT_ALREADY_ENABLED") {
 		return a.rescueState(ctx, n)
 	}
@@ -86,12 +121,16 @@ func (a *account) activateRescue(ctx context.Context, n int) (rescueInfo, error)
 
 // deactivateRescue disarms rescue, so the next boot starts the disk.
 func (a *account) deactivateRescue(ctx context.Context, n int) error {
-	return a.c.do(ctx, http.MethodDelete, "/boot/{n}/rescue", []string{strconv.Itoa(n)}, nil, nil)
+	return a.retried(ctx, "deactivate the rescue system of server "+strconv.Itoa(n), func(ctx context.Context) error {
+		return a.c.do(ctx, http.MethodDelete, "/boot/{n}/rescue", []string{strconv.Itoa(n)}, nil, nil)
+	})
 }
 
 // resetServer sends one reset of kind ("sw", "hw").
 func (a *account) resetServer(ctx context.Context, n int, kind string) error {
-	return a.c.post(ctx, "/reset/{n}", url.Values{"type": {kind}}, nil, strconv.Itoa(n))
+	return a.retried(ctx, "reset ("+kind+") server "+strconv.Itoa(n), func(ctx context.Context) error {
+		return a.c.post(ctx, "/reset/{n}", url.Values{"type": {kind}}, nil, strconv.Itoa(n))
+	})
 }
 
 // publicKey is the account's public SSH key (the ssh_key setting names it
@@ -103,7 +142,9 @@ func (a *account) publicKey(ctx context.Context) (string, error) {
 			Data string `json:"data"`
 		} `json:"key"`
 	}
-	if err := a.c.get(ctx, "/key/{fingerprint}", &out, a.sshKey); err != nil {
+	if err := a.retried(ctx, "read the account's SSH key", func(ctx context.Context) error {
+		return a.c.get(ctx, "/key/{fingerprint}", &out, a.sshKey)
+	}); err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(out.Key.Data), nil
