@@ -1,10 +1,7 @@
 package hcloud
 
 import (
-	"net"
-	"net/url"
 	"regexp"
-	"strings"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
@@ -86,34 +83,8 @@ func checkLocationName(v string) error {
 	return nil
 }
 
-// checkEndpoint accepts https anywhere and plain http only to a loopback
-// host, so a token is never sent in clear text over a network. Messages do
-// not repeat the value, which callers show redacted (adapter.Redacted): a
-// user part, path, query or fragment may hold a credential.
+// checkEndpoint is the contract's rule for base URLs, worded for this
+// adapter's credentials.
 func checkEndpoint(v string) error {
-	u, err := url.Parse(v)
-	if err == nil && u.User != nil {
-		return adapter.Errorf(adapter.InvalidConfig, "the endpoint carries credentials (user@ or user:password@); remove them, the API token comes from the token setting")
-	}
-	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return adapter.Errorf(adapter.InvalidConfig, "it is not a base URL (a base URL has no user part, query or fragment); use https://api.hetzner.cloud/v1 or an https URL of a compatible API")
-	}
-	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if isLoopback(u.Hostname()) {
-			return nil
-		}
-		return adapter.Errorf(adapter.InvalidConfig, "it uses plain http to a host that is not loopback, which would send the API token unencrypted; use https, or http only to 127.0.0.1, ::1 or localhost")
-	}
-	return adapter.Errorf(adapter.InvalidConfig, "it has scheme %s; use https (or http to a loopback host)", adapter.Quoted(adapter.Redacted(u.Scheme)))
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return adapter.CheckBaseURL(v, "the API token", "the token setting", "https://api.hetzner.cloud/v1 or an https URL of a compatible API")
 }

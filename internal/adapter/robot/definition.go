@@ -1,11 +1,8 @@
 package robot
 
 import (
-	"net"
-	"net/url"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
@@ -137,33 +134,8 @@ func checkBool(v string) error {
 	return nil
 }
 
-// checkEndpoint accepts https anywhere and plain http only to a loopback
-// host, so the password is never sent in clear text over a network. Messages
-// do not repeat the value, which callers show redacted.
+// checkEndpoint is the contract's rule for base URLs, worded for this
+// adapter's credentials.
 func checkEndpoint(v string) error {
-	u, err := url.Parse(v)
-	if err == nil && u.User != nil {
-		return adapter.Errorf(adapter.InvalidConfig, "the endpoint carries credentials (user@ or user:password@); remove them, they come from the user and password settings")
-	}
-	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return adapter.Errorf(adapter.InvalidConfig, "it is not a base URL (a base URL has no user part, query or fragment); use %s", DefaultEndpoint)
-	}
-	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if isLoopback(u.Hostname()) {
-			return nil
-		}
-		return adapter.Errorf(adapter.InvalidConfig, "it uses plain http to a host that is not loopback, which would send the password unencrypted; use https, or http only to 127.0.0.1, ::1 or localhost")
-	}
-	return adapter.Errorf(adapter.InvalidConfig, "it has scheme %s; use https (or http to a loopback host)", adapter.Quoted(adapter.Redacted(u.Scheme)))
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return adapter.CheckBaseURL(v, "the password", "the user and password settings", DefaultEndpoint)
 }
