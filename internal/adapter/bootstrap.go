@@ -136,7 +136,9 @@ type Progress struct {
 // its code: Transient for a phase that ran out of time or a machine that
 // stopped answering (running again continues), InvalidState for an
 // installer or first boot that failed (running again after the cause is
-// fixed installs again), AccessDenied for a host key that does not match
+// fixed installs again: a failure the call finds on the machine and did
+// not cause itself is an earlier attempt's, and is run anew, whatever p
+// says), AccessDenied for a host key that does not match
 // its pin (nothing was sent to that host).
 type Bootstrapper interface {
 	Bootstrap(ctx context.Context, id string, req BootstrapRequest, p Progress, report func(Progress)) (Progress, error)

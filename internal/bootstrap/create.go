@@ -62,22 +62,11 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 			fmt.Sprintf("Machine %s already carried this host's key (account and hostname), from an earlier apply that was interrupted or "+
 				"a tainted host this apply replaces, so it was claimed again; the bootstrap continues from where the machine stands.", m.ID))
 	}
-	r.bootstrap(ctx, h, m.ID, &plan, &config, startProgress(m), &resp.State, &resp.Diagnostics)
-}
-
-// startProgress is where a new host's bootstrap starts. A machine claimed
-// again by its key carries an earlier attempt of this same host: an apply
-// that was interrupted, or the tainted host this apply replaces with
-// create_before_destroy (which still holds it). Applying again is how a
-// user retries a failure, so the adapter is told that it runs again after
-// one (whose phase is not known past the claim): an installer or first
-// boot that failed on the machine is run anew instead of being this
-// apply's outcome too. A machine claimed fresh starts from nothing.
-func startProgress(m adapter.Machine) adapter.Progress {
-	if !m.Adopted {
-		return adapter.Progress{}
-	}
-	return adapter.Progress{Phase: adapter.PhaseFailed, FailedPhase: adapter.PhaseClaiming}
+	// A new host starts from nothing, whether its machine was claimed fresh
+	// or again by its key: the adapter works out from the machine how far
+	// an earlier attempt got, and takes a failure it finds there for that
+	// attempt's, to be run anew (adapter.Bootstrapper).
+	r.bootstrap(ctx, h, m.ID, &plan, &config, adapter.Progress{}, &resp.State, &resp.Diagnostics)
 }
 
 // bootstrap runs the phases from p, logging each phase the adapter reports,
