@@ -126,9 +126,15 @@ func WayOut(err error) string {
 	case adapter.InvalidInput:
 		return "Fix the value in the configuration."
 	case adapter.Conflict:
-		return "Another machine stands in the way; rename this one, or import the existing machine with an import block."
+		// Not "import it": as often the machine in the way is one that must
+		// not be taken over (another state's, or named for another use),
+		// which the error itself says.
+		return "Something on the backend stands in the way of this; the error below names it and what to do about it."
 	case adapter.InvalidState:
-		return "The machine is in a state that does not allow this; wait until it settles and run the command again."
+		// Not "wait": the state in the way is as often the account's (no
+		// free server to claim, an order cancelled) as a machine's that
+		// settles by itself; the error says which.
+		return "The backend cannot do this in its current state; the error below says what stands in the way and what to do."
 	case adapter.Unsupported:
 		return "This adapter cannot do that; change the configuration so it is not needed."
 	}
