@@ -182,8 +182,16 @@ func New(opts Options) *Emulator {
 }
 
 func (e *Emulator) routes() {
+	for pattern, h := range e.handlers() {
+		method, path, _ := strings.Cut(pattern, " ")
+		e.mux.HandleFunc(method+" "+APIPrefix+path, h)
+	}
+}
+
+// handlers are the API's routes, keyed as PVE's schema names them.
+func (e *Emulator) handlers() map[string]http.HandlerFunc {
 	const vm = "/nodes/{node}/qemu/{vmid}"
-	for pattern, h := range map[string]http.HandlerFunc{
+	return map[string]http.HandlerFunc{
 		"GET /version":                                e.version,
 		"GET /nodes":                                  e.listNodes,
 		"GET /cluster/status":                         e.clusterStatus,
@@ -202,9 +210,6 @@ func (e *Emulator) routes() {
 		"GET /nodes/{node}/tasks/{upid}/log":          e.taskLog,
 		"GET /storage/{storage}":                      e.getStorage,
 		"GET /nodes/{node}/storage/{storage}/content": e.storageContent,
-	} {
-		method, path, _ := strings.Cut(pattern, " ")
-		e.mux.HandleFunc(method+" "+APIPrefix+path, h)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +26,10 @@ type harness struct {
 	url    string
 	client *http.Client
 	token  string
+	last   string // the UPID task last saw
 }
+
+func (h *harness) lastTask() string { return h.last }
 
 func start(t *testing.T, opts proxmox.Options) *harness {
 	t.Helper()
@@ -114,6 +118,7 @@ func (h *harness) ok(method, path string, kv ...string) any {
 func (h *harness) task(method, path string, kv ...string) (upid, exit string) {
 	h.t.Helper()
 	upid, _ = h.ok(method, path, kv...).(string)
+	h.last = upid
 	if !strings.HasPrefix(upid, "UPID:") {
 		h.t.Fatalf("%s %s answered %q, not a UPID", method, path, upid)
 	}
@@ -142,4 +147,47 @@ func expectError(t *testing.T, a answer, status int, phrase string) {
 	if a.body["data"] != nil {
 		t.Fatalf("error body %s: want data null", a.raw)
 	}
+}
+
+// fakeClock is a clock a test steps by hand.
+type fakeClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	waiters []fakeWaiter
+}
+
+type fakeWaiter struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_760_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	c.waiters = append(c.waiters, fakeWaiter{at: c.now.Add(d), ch: ch})
+	return ch
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.waiters[:0]
+	for _, w := range c.waiters {
+		if !w.at.After(c.now) {
+			w.ch <- c.now
+			continue
+		}
+		kept = append(kept, w)
+	}
+	c.waiters = kept
 }
