@@ -18,7 +18,8 @@
 // {"data":null}, with "errors" by parameter for a 400.
 //
 // Snippets (cloud-init user data) reach a node over SFTP: each node runs
-// an SSH server on its own loopback address (see nodes_ssh.go).
+// an SSH server on its own loopback address with the sftp subsystem over
+// storage local (see nodes_ssh.go and snippets_fs.go).
 //
 // It imports the standard library, x/crypto/ssh, pkg/sftp and
 // internal/emulator/faults; never the provider's adapters.
@@ -105,6 +106,9 @@ type Options struct {
 	Latency time.Duration
 	// Clock times tasks and boots; the wall clock if nil.
 	Clock Clock
+	// SSHPort is the port the nodes' SSH servers share under NewServer; 0
+	// picks a free one.
+	SSHPort int
 }
 
 // Emulator is the PVE API in memory. It is safe for concurrent use.

@@ -2,6 +2,8 @@ package proxmox_test
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"crypto/tls"
 	"encoding/json"
 	"io"
@@ -190,4 +192,13 @@ func (c *fakeClock) Advance(d time.Duration) {
 		kept = append(kept, w)
 	}
 	c.waiters = kept
+}
+
+func mustEd25519(t *testing.T) ed25519.PrivateKey {
+	t.Helper()
+	_, k, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -20,6 +21,7 @@ type node struct {
 	// storage holds the files of storage local by path below its root
 	// (/var/lib/vz), "snippets/NAME".
 	storage map[string][]byte
+	modes   map[string]os.FileMode
 }
 
 // vm is one QEMU guest or template. conf holds the config keys verbatim

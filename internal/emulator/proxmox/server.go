@@ -111,6 +111,10 @@ func NewServer(ctx context.Context, opts Options) (*Emulator, string, func(), er
 		return nil, "", nil, err
 	}
 	e := New(opts)
+	if err := e.StartSSH(opts.SSHPort); err != nil {
+		ln.Close()
+		return nil, "", nil, err
+	}
 	stop := e.Serve(ctx, ln, cert)
 	return e, "https://" + ln.Addr().String(), stop, nil
 }
