@@ -67,6 +67,11 @@ func TestAgentFaults(t *testing.T) {
 		t.Fatalf("hung agent answered: %v", err)
 	}
 	h.e.Conformance().Clear()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel2()
+	if a, err := h.do(ctx2, "GET", path, url.Values{}); err != nil || a.status != 200 {
+		t.Fatalf("agent after Clear: %v %v", a, err)
+	}
 	h.ok("PUT", "/nodes/pve1/qemu/100/config", "delete", "agent")
 	expectError(t, h.call("GET", path), 500, "No QEMU guest agent configured")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -12,8 +13,15 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/proxmox"
 )
 
+// Eight clones to one VMID, all past the first look and waiting for the
+// template's lock file together: the one that gets it first wins, the
+// others find the VMID taken when their turn comes.
 func TestConcurrentClonesToOneVMIDOneWins(t *testing.T) {
-	h := start(t, proxmox.Options{CloneDuration: 20 * time.Millisecond, LockTimeout: 5 * time.Second})
+	h := start(t, proxmox.Options{CloneDuration: time.Millisecond, LockTimeout: 10 * time.Second})
+	release, err := h.e.HoldLockFile(9000)
+	if err != nil {
+		t.Fatal(err)
+	}
 	const n = 8
 	answers := make([]answer, n)
 	var wg sync.WaitGroup
@@ -24,12 +32,19 @@ func TestConcurrentClonesToOneVMIDOneWins(t *testing.T) {
 			answers[i] = h.call("POST", "/nodes/pve1/qemu/9000/clone", "newid", "4242", "name", fmt.Sprintf("c%d", i), "description", fmt.Sprintf("key %d", i))
 		}()
 	}
+	for h.e.LockWaits() < n {
+		runtime.Gosched()
+	}
+	release()
 	wg.Wait()
 	won := 0
 	for _, a := range answers {
 		switch {
 		case a.status == http.StatusOK:
 			won++
+			if _, err := h.e.WaitTask(a.data().(string), 5*time.Second); err != nil {
+				t.Fatal(err)
+			}
 		default:
 			expectError(t, a, 500, "unable to create VM 4242 - VM 4242 already exists")
 		}
@@ -37,10 +52,22 @@ func TestConcurrentClonesToOneVMIDOneWins(t *testing.T) {
 	if won != 1 {
 		t.Fatalf("%d clones to VM 4242 succeeded, want exactly 1", won)
 	}
+	// A clone arriving once the VMID is taken is refused at once, even
+	// while the template's lock file is held.
+	release, err = h.e.HoldLockFile(9000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	before := h.e.LockWaits()
+	expectError(t, h.call("POST", "/nodes/pve1/qemu/9000/clone", "newid", "4242"), 500, "unable to create VM 4242 - VM 4242 already exists")
+	if h.e.LockWaits() != before {
+		t.Fatal("a clone to a taken VMID waited for the lock")
+	}
 }
 
 func TestCloneHoldsLocks(t *testing.T) {
-	h := start(t, proxmox.Options{LockTimeout: 50 * time.Millisecond})
+	h := start(t, proxmox.Options{CloneDuration: time.Nanosecond, LockTimeout: 50 * time.Millisecond})
 	h.e.HoldClones()
 	upid := h.ok("POST", "/nodes/pve1/qemu/9000/clone", "newid", "300", "name", "a").(string)
 	// The new VM is locked "clone": writes and power are refused.
