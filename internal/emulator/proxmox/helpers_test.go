@@ -88,7 +88,7 @@ func (h *harness) do(ctx context.Context, method, path string, form url.Values) 
 	raw, _ := io.ReadAll(resp.Body)
 	a := answer{status: resp.StatusCode, phrase: strings.TrimPrefix(resp.Status, resp.Status[:4]), raw: string(raw)}
 	if err := json.Unmarshal(raw, &a.body); err != nil {
-		h.t.Fatalf("%s %s: body %q is not JSON: %v", method, path, raw, err)
+		h.t.Fatalf("%s %s: %s with body %q, not JSON: %v", method, path, resp.Status, raw, err)
 	}
 	return a, nil
 }
