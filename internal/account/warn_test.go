@@ -7,13 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
 // quiet is a backend that answers every check; only its settings matter here.
@@ -66,78 +64,42 @@ func quietDefinition() adapter.Definition {
 // unknown stands for a value known only at apply.
 const unknown = "(known after apply)"
 
-// warnings lists the warnings of diags as "PATH: SUMMARY: DETAIL".
-func warnings(diags []*tfprotov6.Diagnostic) []string {
-	var out []string
-	for _, d := range diags {
-		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
-			out = append(out, d.Attribute.String()+": "+d.Summary+": "+d.Detail)
-		}
-	}
-	return out
-}
-
 // TestAccountSettingWarns: a setting whose value its adapter warns about is
 // a warning on that setting, naming it with its value and the way out, at
 // plan and again at apply; the same setting with a harmless value is quiet.
 func TestAccountSettingWarns(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	p := provider.New("test", provider.WithRegistry(adapter.NewRegistry(quietDefinition())))
-	srv, err := providerserver.NewProtocol6WithError(p())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil || len(schemas.Diagnostics) > 0 {
-		t.Fatalf("schema: %v %v", err, schemas.Diagnostics)
-	}
-	providerType := schemas.Provider.ValueType().(tftypes.Object)
-	cfg := dynamic(t, providerType, nullsBut(providerType, nil))
-	if resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &cfg}); err != nil || len(resp.Diagnostics) > 0 {
-		t.Fatalf("configure: %v %v", err, resp.Diagnostics)
-	}
-	accountType := schemas.ResourceSchemas["compute_provider_account"].ValueType().(tftypes.Object)
-	blockType := accountType.AttributeTypes["quiet_box"].(tftypes.Object)
+	p := acctest.NewProto(t, adapter.NewRegistry(quietDefinition()))
+	blockType := p.Type("compute_provider_account").AttributeTypes["quiet_box"].(tftypes.Object)
 
 	plan := func(settings map[string]string) (warns []string) {
 		t.Helper()
 		values := map[string]tftypes.Value{}
 		for k, v := range settings {
-			values[k] = tftypes.NewValue(tftypes.String, v)
+			values[k] = acctest.String(v)
 			if v == unknown {
 				values[k] = tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
 			}
 		}
-		config := nullsBut(accountType, map[string]tftypes.Value{
-			"name":      tftypes.NewValue(tftypes.String, "box"),
-			"quiet_box": nullsBut(blockType, values),
-		})
-		c := dynamic(t, accountType, config)
-		prior := dynamic(t, accountType, tftypes.NewValue(accountType, nil))
-		planned, err := srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-			TypeName: "compute_provider_account", PriorState: &prior, ProposedNewState: &c, Config: &c,
-		})
-		if err != nil || hasError(planned.Diagnostics) {
-			t.Fatalf("plan: %v %v", err, planned.Diagnostics)
+		config := map[string]tftypes.Value{"name": acctest.String("box"), "quiet_box": acctest.NullsBut(blockType, values)}
+		planned, diags := p.Plan("compute_provider_account", config)
+		if planned == nil {
+			t.Fatalf("plan: %v", diags)
 		}
-		warns = append(warns, warnings(planned.Diagnostics)...)
+		warns = acctest.Diagnostics(diags, tfprotov6.DiagnosticSeverityWarning)
 		if slices.Contains(slices.Collect(maps.Values(settings)), unknown) {
 			// Not applied: Terraform applies only known values.
 			return warns
 		}
-		applied, err := srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-			TypeName: "compute_provider_account", PriorState: &prior, PlannedState: planned.PlannedState, Config: &c,
-		})
-		if err != nil || hasError(applied.Diagnostics) {
-			t.Fatalf("apply: %v %v", err, applied.Diagnostics)
+		diags = p.Apply("compute_provider_account", config, planned)
+		if acctest.HasError(diags) {
+			t.Fatalf("apply: %v", diags)
 		}
-		for _, w := range warnings(applied.Diagnostics) {
+		for _, w := range acctest.Diagnostics(diags, tfprotov6.DiagnosticSeverityWarning) {
 			warns = append(warns, "apply "+w)
 		}
 		return warns
 	}
-
 	got := plan(map[string]string{"token": "env://" + acctest.TokenEnv, "insecure": "true", "loud": "off"})
 	want := `AttributeName("quiet_box").AttributeName("insecure"): Account setting weakens the account: quiet_box.insecure = "true" of compute_provider_account: ` + insecureWarning
 	if len(got) != 2 || got[0] != want || got[1] != "apply "+want {
@@ -155,34 +117,4 @@ func TestAccountSettingWarns(t *testing.T) {
 	if len(got) != 2 || !strings.Contains(got[0], `quiet_box.loud = "on" of compute_provider_account: loud is on by default; set loud = "off"`) {
 		t.Errorf("a risky default warns nothing when left out:\n%s", strings.Join(got, "\n"))
 	}
-}
-
-func hasError(diags []*tfprotov6.Diagnostic) bool {
-	for _, d := range diags {
-		if d.Severity == tfprotov6.DiagnosticSeverityError {
-			return true
-		}
-	}
-	return false
-}
-
-// nullsBut is an object of typ whose attributes are null but for values.
-func nullsBut(typ tftypes.Object, values map[string]tftypes.Value) tftypes.Value {
-	attrs := map[string]tftypes.Value{}
-	for name, at := range typ.AttributeTypes {
-		attrs[name] = tftypes.NewValue(at, nil)
-		if v, ok := values[name]; ok {
-			attrs[name] = v
-		}
-	}
-	return tftypes.NewValue(typ, attrs)
-}
-
-func dynamic(t *testing.T, typ tftypes.Type, v tftypes.Value) tfprotov6.DynamicValue {
-	t.Helper()
-	d, err := tfprotov6.NewDynamicValue(typ, v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
