@@ -1,0 +1,5 @@
+package proxmox
+
+type sshNodes struct{}
+
+func (s *sshNodes) close() {}
