@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
@@ -54,7 +55,11 @@ func NewProxmox(t testing.TB, opts ...func(*pveemu.Options)) *Proxmox {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	o := pveemu.Options{Tokens: map[string]string{ProxmoxTokenID: ProxmoxSecret}}
+	// Guests boot at once: a process does not ask an agent that was silent
+	// again for 30 s of wall time, which FastClock cannot shorten, so a
+	// create that read the agent before the guest booted would wait that
+	// long for its address.
+	o := pveemu.Options{Tokens: map[string]string{ProxmoxTokenID: ProxmoxSecret}, BootDuration: time.Millisecond}
 	for _, f := range opts {
 		f(&o)
 	}
