@@ -2,7 +2,11 @@ package acctest
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -168,4 +172,53 @@ func (p *Proxmox) CheckDestroy(*terraform.State) error {
 		return fmt.Errorf("VMs remain after destroy: %s", strings.Join(names, ", "))
 	}
 	return nil
+}
+
+// API sends one request to the PVE API with the token, as a user at the
+// GUI or with pvesh would, behind the provider's back: form is the body
+// (application/x-www-form-urlencoded) or the query of a GET.
+func (p *Proxmox) API(t testing.TB, method, path string, form url.Values) {
+	t.Helper()
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{
+		// The emulator's own certificate, made for this test.
+		InsecureSkipVerify: true, //nolint:gosec // loopback, this test's emulator
+	}}}
+	u := p.Endpoint + pveemu.APIPrefix + path
+	var body io.Reader
+	if method == http.MethodGet {
+		u += "?" + form.Encode()
+	} else {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "PVEAPIToken="+ProxmoxTokenID+"="+ProxmoxSecret)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: %s", method, path, resp.Status)
+	}
+}
+
+// SetTags writes a VM's tags through the API, as a user editing them in
+// the GUI would: "" removes every tag, the managed one included.
+func (p *Proxmox) SetTags(t testing.TB, vmid int, tags string) {
+	t.Helper()
+	vm, ok := p.PVE.VM(vmid)
+	if !ok {
+		t.Fatalf("no VM %d", vmid)
+	}
+	form := url.Values{"tags": {tags}}
+	if tags == "" {
+		form = url.Values{"delete": {"tags"}}
+	}
+	p.API(t, http.MethodPut, "/nodes/"+vm.Node+"/qemu/"+strconv.Itoa(vmid)+"/config", form)
 }
