@@ -15,6 +15,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/account"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/hcloud"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/proxmox"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/robot"
 	"github.com/seedcompute/terraform-provider-compute/internal/bootstrap"
 	"github.com/seedcompute/terraform-provider-compute/internal/instance"
@@ -44,7 +45,7 @@ func WithRegistry(r *adapter.Registry) Option { return func(p *computeProvider) 
 
 // DefaultRegistry holds the adapters the provider ships.
 func DefaultRegistry() *adapter.Registry {
-	return adapter.NewRegistry(hcloud.Definition(), robot.Definition())
+	return adapter.NewRegistry(hcloud.Definition(), proxmox.Definition(), robot.Definition())
 }
 
 // New returns the constructor that providerserver.Serve and the acceptance

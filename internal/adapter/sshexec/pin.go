@@ -20,6 +20,11 @@ type Pin struct {
 	Type        string
 	Fingerprint string
 	PublicKey   string
+	// AnyOf, when set, pins a host to any of these SHA256 fingerprints
+	// ("SHA256:…"), whatever its key type: an account that lists the host
+	// keys of every node of a cluster (Proxmox's ssh_host_keys) pins each
+	// node to the list, never trusting one on first use.
+	AnyOf []string
 }
 
 // HostKey is a key a host offered, in every form a message or a pin needs.
@@ -69,11 +74,22 @@ type checkedPin struct {
 	algorithms []string
 	key        ssh.PublicKey // when pinned by public key
 	md5        bool          // Fingerprint is the legacy MD5 form
+	anyOf      []string      // SHA256 fingerprints, for Pin.AnyOf
 }
 
 // checkPin validates p. Its errors are InvalidInput and name the part of
 // the pin at fault; a pin is public, so it may be shown.
 func checkPin(p Pin) (checkedPin, error) {
+	if len(p.AnyOf) > 0 {
+		var fps []string
+		for _, f := range p.AnyOf {
+			if !strings.HasPrefix(f, "SHA256:") || len(f) <= len("SHA256:") {
+				return checkedPin{}, adapter.Errorf(adapter.InvalidInput, "the pinned host key fingerprint %q is not SHA256:…", f)
+			}
+			fps = append(fps, strings.TrimRight(f, "="))
+		}
+		return checkedPin{pin: p, anyOf: fps}, nil
+	}
 	if p.PublicKey != "" {
 		key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(p.PublicKey))
 		if err != nil {
@@ -121,6 +137,13 @@ func isHex(c byte) bool {
 // matches compares the offered key with the pin, in the pin's own form.
 func (c checkedPin) matches(k ssh.PublicKey) bool {
 	switch {
+	case c.anyOf != nil:
+		got := []byte(ssh.FingerprintSHA256(k))
+		ok := false
+		for _, f := range c.anyOf {
+			ok = subtle.ConstantTimeCompare([]byte(f), got) == 1 || ok
+		}
+		return ok
 	case c.key != nil:
 		return bytes.Equal(c.key.Marshal(), k.Marshal())
 	case keyTypes[k.Type()] != c.typ:
@@ -136,6 +159,9 @@ func (c checkedPin) matches(k ssh.PublicKey) bool {
 
 // expected says what the pin asks for, for messages.
 func (c checkedPin) expected() string {
+	if c.anyOf != nil {
+		return "one of " + strings.Join(c.anyOf, ", ")
+	}
 	if c.key != nil {
 		return c.key.Type() + " " + ssh.FingerprintSHA256(c.key)
 	}

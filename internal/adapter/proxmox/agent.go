@@ -1,0 +1,126 @@
+package proxmox
+
+import (
+	"context"
+	"net/netip"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// addresses are a guest's first global IPv4 and IPv6.
+type addresses struct{ v4, v6 string }
+
+// agentMemory remembers the VMs whose agent did not answer, so that a
+// process asks each of them once per quiet period: a refresh of ten VMs
+// with a hung agent costs ten bounded requests, not ten per read.
+type agentMemory struct {
+	mu     sync.Mutex
+	quiet  time.Duration
+	silent map[int]time.Time
+}
+
+func (m *agentMemory) skip(vmid int, now time.Time) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	at, ok := m.silent[vmid]
+	return ok && now.Sub(at) < m.quiet
+}
+
+func (m *agentMemory) note(vmid int, now time.Time, answered bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.silent == nil {
+		m.silent = map[int]time.Time{}
+	}
+	if answered {
+		delete(m.silent, vmid)
+	} else {
+		m.silent[vmid] = now
+	}
+}
+
+// agentParallel bounds the agent requests of one listing in flight at once.
+const agentParallel = 16
+
+// iface is one interface of network-get-interfaces.
+type iface struct {
+	Name      string `json:"name"`
+	Addresses []struct {
+		Type    string `json:"ip-address-type"`
+		Address string `json:"ip-address"`
+	} `json:"ip-addresses"`
+}
+
+// addressesOf asks the guest agent once, bounded by agent_timeout. Any
+// failure (a timeout, "QEMU guest agent is not running", no agent
+// configured) is no address: the VM reads as pending, never as an error,
+// and the read is not repeated.
+func (a *account) addressesOf(ctx context.Context, node string, vmid int) addresses {
+	if a.agents.skip(vmid, a.clock.Now()) {
+		return addresses{}
+	}
+	var out struct {
+		Result []iface `json:"result"`
+	}
+	err := a.c.do(ctx, call{method: "GET", route: "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
+		args: []string{node, strconv.Itoa(vmid)}, timeout: a.agentTimeout}, &out)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.agents.note(vmid, a.clock.Now(), false)
+		}
+		return addresses{}
+	}
+	a.agents.note(vmid, a.clock.Now(), true)
+	return pickAddresses(out.Result)
+}
+
+// pickAddresses is the first global IPv4 (not 127/8, not 169.254/16) and
+// the first global IPv6 (not ::1, not fe80::/10) of any interface but lo.
+func pickAddresses(ifs []iface) addresses {
+	var ad addresses
+	for _, i := range ifs {
+		if i.Name == "lo" {
+			continue
+		}
+		for _, x := range i.Addresses {
+			ip, err := netip.ParseAddr(x.Address)
+			if err != nil || ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast() {
+				continue
+			}
+			switch {
+			case ip.Is4() && ad.v4 == "":
+				ad.v4 = ip.String()
+			case ip.Is6() && !ip.Is4In6() && ad.v6 == "":
+				ad.v6 = ip.String()
+			}
+		}
+	}
+	return ad
+}
+
+// addressesAll asks the agents of every running VM of list, at most
+// agentParallel at once.
+func (a *account) addressesAll(ctx context.Context, list []resource) map[int]addresses {
+	out := map[int]addresses{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, agentParallel)
+	for _, r := range list {
+		if r.Status != statusRunning || r.Lock != "" {
+			continue
+		}
+		wg.Add(1)
+		go func(r resource) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			ad := a.addressesOf(ctx, r.Node, r.VMID)
+			mu.Lock()
+			out[r.VMID] = ad
+			mu.Unlock()
+		}(r)
+	}
+	wg.Wait()
+	return out
+}

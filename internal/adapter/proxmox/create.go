@@ -1,0 +1,243 @@
+package proxmox
+
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// maxCloneAttempts bounds how often a create finds its slot taken by a
+// concurrent create of another key before the contract's retry takes over.
+const maxCloneAttempts = 8
+
+// Create makes (or finishes, or adopts) the VM of call.IdempotencyKey, in
+// the order of the design:
+//
+//  1. validate flavor, template, node and user data (plan);
+//  2. probe the key's slots (slots.go): a free VMID, or the VM of the key;
+//  3. the key's VM: adopt it when adapter.Adoptable allows, and finish it;
+//  4. a free slot: clone the template there, the mark in the clone call's
+//     description, queued per template; "already exists" sends the create
+//     back to the probe, which then finds the winner or the next slot;
+//  5. finish: wait for the clone's lock, configure, grow the disk, write
+//     the snippet, start, drop cm-new; read the VM back.
+func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
+	what := "create VM " + strconv.Quote(req.Name)
+	if err := checkCall(call, req); err != nil {
+		return adapter.Machine{}, err
+	}
+	f, tpl, n, err := a.plan(ctx, req)
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	// The fingerprint of what the user asked for: the location as given,
+	// not the node the create happens to pick.
+	fpReq := req
+	if fpReq.Location == "" {
+		fpReq.Location = a.node
+	}
+	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(fpReq), Claim: call.Claim}
+	for range maxCloneAttempts {
+		s, err := a.probe(ctx, what, call.IdempotencyKey)
+		if err != nil {
+			return adapter.Machine{}, err
+		}
+		if s.ours {
+			return a.adopt(ctx, what, s, mark, f, req)
+		}
+		err = a.clone(ctx, what, tpl, n, s.vmid, req.Name, mark)
+		switch {
+		case err == nil:
+			r := resource{VMID: s.vmid, Node: n.Node, Name: req.Name}
+			return a.finish(ctx, what, r, mark, f, req, true)
+		case isAlreadyExists(err):
+			continue
+		}
+		return adapter.Machine{}, err
+	}
+	return adapter.Machine{}, adapter.Errorf(adapter.Transient, "%s: concurrent creates took every slot this one tried, %d times in a row; it is tried again", what, maxCloneAttempts)
+}
+
+func checkCall(call adapter.Call, req adapter.CreateRequest) error {
+	switch {
+	case call.IdempotencyKey == "":
+		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
+	case !hex32.MatchString(call.Claim):
+		return adapter.Errorf(adapter.InvalidInput, "the claim is not 32 lower-case hex digits")
+	case !validName(req.Name):
+		return adapter.Errorf(adapter.InvalidInput, "name %s is not a VM name: it must be %s", adapter.Quoted(adapter.Redacted(req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)
+	}
+	return nil
+}
+
+// clone clones tpl to vmid on n, holding the template's queue from the POST
+// until the clone task ended, so this process never contends for the
+// template's lock. The task goes on in PVE when ctx ends; a rerun finds
+// the VM by its key and waits for the clone's lock instead of cloning again.
+func (a *account) clone(ctx context.Context, what string, tpl resource, n node, vmid int, name string, mark adapter.Mark) error {
+	q := a.queue(tpl.VMID)
+	q.Lock()
+	defer q.Unlock()
+	full := "0"
+	if a.fullClone {
+		full = "1"
+	}
+	form := url.Values{
+		"newid":       {strconv.Itoa(vmid)},
+		"name":        {name},
+		"description": {withMark("", mark)},
+		"full":        {full},
+	}
+	if n.Node != tpl.Node {
+		form.Set("target", n.Node)
+	}
+	if a.storage != "" && a.fullClone {
+		form.Set("storage", a.storage)
+	}
+	var upid string
+	if err := a.c.post(ctx, "/nodes/{node}/qemu/{vmid}/clone", form, &upid, tpl.Node, strconv.Itoa(tpl.VMID)); err != nil {
+		if isAlreadyExists(err) {
+			return err
+		}
+		return fail(what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), err)
+	}
+	return a.waitTask(ctx, what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), tpl.Node, upid)
+}
+
+// adopt takes over the key's VM when adapter.Adoptable allows it, and
+// finishes it: an interrupted create's VM gets the rest of its create.
+func (a *account) adopt(ctx context.Context, what string, s slot, mark adapter.Mark, f flavor, req adapter.CreateRequest) (adapter.Machine, error) {
+	prior := a.markedMachine(s)
+	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
+		return adapter.Machine{}, err
+	}
+	tags := s.r.tags()
+	// Fresh unless it was started: a VM that never had its config written
+	// (no compute tag yet) or still carries cm-new.
+	fresh := slices.Contains(tags, tagNew) || !slices.Contains(tags, tagManaged)
+	m, err := a.finish(ctx, what, s.r, mark, f, req, fresh)
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	if prior.Claim != mark.Claim {
+		m.Adopted, m.PriorClaim = true, prior.Claim
+	}
+	return m, nil
+}
+
+// finish is every create's tail, idempotent: it also finishes a VM an
+// interrupted create left.
+func (a *account) finish(ctx context.Context, what string, r resource, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) (adapter.Machine, error) {
+	id := strconv.Itoa(r.VMID)
+	status, err := a.waitUnlocked(ctx, what, r)
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	cfg, err := a.config(ctx, r.Node, r.VMID)
+	if err != nil {
+		return adapter.Machine{}, fail(what+": read the configuration of VM "+id, err)
+	}
+	if req.UserData != "" && a.snippets.enabled() {
+		if err := a.writeSnippet(ctx, r.Node, r.VMID, req.UserData); err != nil {
+			return adapter.Machine{}, err
+		}
+	}
+	if err := a.setConfig(ctx, r.Node, r.VMID, a.configForm(cfg, r.VMID, mark, f, req, fresh)); err != nil {
+		return adapter.Machine{}, fail(what+": configure VM "+id, err)
+	}
+	if err := a.grow(ctx, what, r, cfg, f); err != nil {
+		return adapter.Machine{}, err
+	}
+	if req.PowerOn && fresh {
+		// A VM an interrupted create started already only lacks the
+		// removal of cm-new.
+		if status != statusRunning {
+			if err := a.postTask(ctx, what+": start VM "+id, r.Node, "/nodes/{node}/qemu/{vmid}/status/start", nil, r.Node, id); err != nil {
+				return adapter.Machine{}, err
+			}
+		}
+		r.Tags = markedTags(tagSet(cfg["tags"]), mark.Claim, true)
+		if err := a.dropNew(ctx, r); err != nil {
+			return adapter.Machine{}, err
+		}
+	}
+	m, err := a.Get(ctx, id)
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	m.Key, m.Fingerprint = mark.Key, mark.Fingerprint
+	return m, nil
+}
+
+// configForm is the post-clone config write: flavor, tags, cloud-init, the
+// claim in the description; a cloud-init drive when the template has none.
+func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) url.Values {
+	_, _, user := cfg.mark()
+	form := url.Values{
+		"cores":       {strconv.Itoa(f.Cores)},
+		"memory":      {strconv.Itoa(f.MemoryMiB)},
+		"tags":        {markedTags(tagSet(cfg["tags"]), mark.Claim, fresh)},
+		"description": {withMark(user, mark)},
+	}
+	if a.ipconfig != "" {
+		form.Set("ipconfig0", a.ipconfig)
+	}
+	if a.ciUser != "" {
+		form.Set("ciuser", a.ciUser)
+	}
+	if a.keys != "" {
+		// PVE wants sshkeys URL-encoded, spaces as %20.
+		form.Set("sshkeys", strings.ReplaceAll(url.QueryEscape(strings.TrimSpace(a.keys)+"\n"), "+", "%20"))
+	}
+	if req.UserData != "" && a.snippets.enabled() {
+		form.Set("cicustom", a.snippets.cicustom(vmid))
+	}
+	if !cfg.hasCloudInit() {
+		storage := a.storage
+		if storage == "" {
+			storage, _, _ = strings.Cut(cfg[cfg.bootDisk()], ":")
+		}
+		form.Set("ide2", storage+":cloudinit")
+	}
+	return form
+}
+
+// grow resizes the boot disk up to the flavor's size; PVE refuses to
+// shrink, so a larger disk is left as it is.
+func (a *account) grow(ctx context.Context, what string, r resource, cfg vmConfig, f flavor) error {
+	disk := cfg.bootDisk()
+	if disk == "" || cfg.diskGiB(disk) >= float64(f.DiskGiB) {
+		return nil
+	}
+	var upid *string
+	err := a.c.do(ctx, call{method: "PUT", route: "/nodes/{node}/qemu/{vmid}/resize", args: []string{r.Node, strconv.Itoa(r.VMID)},
+		form: url.Values{"disk": {disk}, "size": {strconv.Itoa(f.DiskGiB) + "G"}}}, &upid)
+	if err != nil {
+		return fail(what+": grow disk "+disk+" of VM "+strconv.Itoa(r.VMID), err)
+	}
+	if upid != nil && *upid != "" {
+		return a.waitTask(ctx, what+": grow disk "+disk, r.Node, *upid)
+	}
+	return nil
+}
+
+// waitUnlocked waits until no lock is on the VM: a clone that an earlier,
+// interrupted create started is still running, and is never started again.
+func (a *account) waitUnlocked(ctx context.Context, what string, r resource) (string, error) {
+	id := strconv.Itoa(r.VMID)
+	var status string
+	err := adapter.WaitFor(ctx, a.clock, a.opts.task, what+": wait for VM "+id+"'s lock to go", func(ctx context.Context) (bool, error) {
+		var cur current
+		if err := a.c.get(ctx, "/nodes/{node}/qemu/{vmid}/status/current", &cur, r.Node, id); err != nil {
+			return false, fail("read VM "+id, err)
+		}
+		adapter.ReportState(ctx, "lock "+cur.Lock)
+		status = cur.Status
+		return cur.Lock == "", nil
+	})
+	return status, err
+}

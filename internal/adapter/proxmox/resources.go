@@ -1,0 +1,138 @@
+package proxmox
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// resource is one VM as GET /cluster/resources?type=vm lists it: one read
+// covers every node, so a VM is found wherever it runs (a migrated one too)
+// and its absence there is authoritative: pmxcfs knows every VM of the
+// cluster, those on offline nodes included, and the listing has no pages.
+type resource struct {
+	VMID     int    `json:"vmid"`
+	Name     string `json:"name"`
+	Node     string `json:"node"`
+	Status   string `json:"status"`
+	Template int    `json:"template"`
+	Tags     string `json:"tags"`
+	Lock     string `json:"lock"`
+	MaxCPU   int    `json:"maxcpu"`
+	MaxMem   int64  `json:"maxmem"`
+	MaxDisk  int64  `json:"maxdisk"`
+	Type     string `json:"type"`
+}
+
+func (r resource) id() string { return strconv.Itoa(r.VMID) }
+
+func (r resource) tags() []string { return tagSet(r.Tags) }
+
+func (r resource) managed() bool { return slices.Contains(r.tags(), tagManaged) }
+
+// vms lists every VM and template of the cluster.
+func (a *account) vms(ctx context.Context) ([]resource, error) {
+	var out []resource
+	err := a.c.do(ctx, call{method: "GET", route: "/cluster/resources", query: map[string][]string{"type": {"vm"}}}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(out, func(r resource) bool { return r.Type != "" && r.Type != "qemu" }), nil
+}
+
+// find is the VM vmid in list.
+func find(list []resource, vmid int) (resource, bool) {
+	i := slices.IndexFunc(list, func(r resource) bool { return r.VMID == vmid })
+	if i < 0 {
+		return resource{}, false
+	}
+	return list[i], true
+}
+
+// parseID reads a machine id, the VMID in decimal.
+func parseID(id string) (int, error) {
+	if !validVMID(id) {
+		return 0, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a VMID; it must be %s", adapter.Quoted(adapter.Redacted(id)), rules.MachineID.Text)
+	}
+	n, _ := strconv.Atoi(id)
+	return n, nil
+}
+
+// PVE's statuses and locks.
+const (
+	statusRunning = "running"
+	statusStopped = "stopped"
+	statusUnknown = "unknown"
+	lockDestroyed = "destroyed"
+)
+
+// toMachine maps a listed VM onto the contract, addresses from addrs (the
+// agent's, or none). Conservative: running only with an address; a VM never
+// started (cm-new) is pending, not stopped; a lock of a delete is
+// deleting; a clone's or create's lock on a new VM is pending; a node that
+// is offline leaves the status unknown.
+func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
+	tags := r.tags()
+	m := adapter.Machine{
+		ID:       r.id(),
+		Name:     r.Name,
+		RawState: r.Status,
+		OfferID:  a.offerOf(r.MaxCPU, r.MaxMem),
+		Location: r.Node,
+		IPv4:     ad.v4,
+		IPv6:     ad.v6,
+		Labels:   map[string]string{},
+		Managed:  slices.Contains(tags, tagManaged),
+		Claim:    claimTag(tags),
+	}
+	fresh := slices.Contains(tags, tagNew)
+	if r.Lock != "" {
+		m.RawState = r.Status + " (locked: " + r.Lock + ")"
+	}
+	switch {
+	case r.Lock == lockDestroyed:
+		m.State = adapter.StateDeleting
+	case (r.Lock == "clone" || r.Lock == "create") && fresh:
+		m.State = adapter.StatePending
+	case r.Status == statusRunning && m.HasAddress():
+		m.State = adapter.StateRunning
+	case r.Status == statusRunning:
+		m.State = adapter.StatePending
+	case r.Status == statusStopped && fresh:
+		m.State = adapter.StatePending
+	case r.Status == statusStopped:
+		m.State = adapter.StateStopped
+	default:
+		m.State = adapter.StateUnknown
+	}
+	m.Actions = []adapter.PowerAction{}
+	if m.Managed && r.Lock == "" {
+		state := m.State
+		if r.Status == statusRunning {
+			// A running VM whose agent is silent can be stopped or
+			// restarted all the same.
+			state = adapter.StateRunning
+		} else if r.Status == statusStopped {
+			state = adapter.StateStopped
+		}
+		m.Actions = adapter.ActionsFor(state, capabilities)
+	}
+	return m
+}
+
+// offerOf names the flavor with these cores and memory, when exactly one
+// has them; "" otherwise (the state keeps what was asked for).
+func (a *account) offerOf(cores int, maxmem int64) string {
+	found := ""
+	for name, f := range a.flavors {
+		if f.Cores == cores && int64(f.MemoryMiB)<<20 == maxmem {
+			if found != "" {
+				return ""
+			}
+			found = name
+		}
+	}
+	return found
+}
