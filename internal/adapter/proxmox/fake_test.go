@@ -254,7 +254,7 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		data(w, map[string]any{"result": []map[string]any{
 			{"name": "lo", "ip-addresses": []map[string]any{{"ip-address-type": "ipv4", "ip-address": "127.0.0.1"}, {"ip-address-type": "ipv6", "ip-address": "::1"}}},
-			{"name": "eth0", "ip-addresses": []map[string]any{{"ip-address-type": "ipv6", "ip-address": "fe80::1"}, {"ip-address-type": "ipv4", "ip-address": vm.guest4}, {"ip-address-type": "ipv6", "ip-address": "2001:db8::" + strconv.FormatInt(int64(vmid), 16)}}},
+			{"name": "eth0", "ip-addresses": []map[string]any{{"ip-address-type": "ipv6", "ip-address": "fe80::1"}, {"ip-address-type": "ipv4", "ip-address": vm.guest4}, {"ip-address-type": "ipv6", "ip-address": "2001:db8::" + strconv.FormatInt(int64(vmid%0xffff), 16)}}},
 		}})
 	case rt == "DELETE /nodes/{node}/qemu/{vmid}":
 		if vm.Status == "running" {
