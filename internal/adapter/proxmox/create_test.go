@@ -126,7 +126,7 @@ func TestConcurrentCreatesOfOneKey(t *testing.T) {
 	}
 	wg.Wait()
 	for i := range ids {
-		if errs[i] != nil && !adapter.Is(errs[i], adapter.Transient) {
+		if errs[i] != nil {
 			t.Fatalf("create %d: %v", i, errs[i])
 		}
 	}
@@ -233,6 +233,27 @@ func TestInterruptedCloneIsFinished(t *testing.T) {
 	}
 	if n := f.count("POST /nodes/{node}/qemu/{vmid}/clone"); n != 1 || m.State != adapter.StateRunning {
 		t.Errorf("%d clones, state %s", n, m.State)
+	}
+}
+
+// A clone refused because another create of the key got the VMID first
+// finishes the winner's VM instead of failing.
+func TestCloneLostToTheSameKey(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	call := callFor(a, "raced")
+	winner := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(createReq("raced")), Claim: adapter.NewClaim()}
+	f.onClone = func(newid int) {
+		f.onClone = nil
+		f.vms[newid] = &fakeVM{resource: resource{VMID: newid, Name: "raced", Node: "pve2", Status: "stopped", Type: "qemu"},
+			cfg: map[string]string{"description": withMark("", winner), "scsi0": "local-lvm:vm-1-disk-0,size=10G", "ide2": "local-lvm:cloudinit"}, agent: true, guest4: "192.0.2.9"}
+	}
+	m, err := a.Create(context.Background(), call, createReq("raced"))
+	if err != nil || !m.Adopted || m.PriorClaim != winner.Claim || m.State != adapter.StateRunning {
+		t.Fatalf("%+v %v", m, err)
+	}
+	if n := len(f.vms); n != 2 {
+		t.Errorf("%d VMs and templates, want the template and one VM", n)
 	}
 }
 

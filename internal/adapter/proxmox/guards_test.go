@@ -26,6 +26,9 @@ func TestUntaggedRefused(t *testing.T) {
 	if f.vms[4242] == nil || f.vms[4242].Status != "running" || f.count("DELETE /nodes/{node}/qemu/{vmid}") != 0 {
 		t.Error("the untagged VM was touched")
 	}
+	if _, err := a.Get(ctx, "9000"); !adapter.IsNotFound(err) {
+		t.Errorf("a template read as a machine: %v", err)
+	}
 	if got, err := a.Get(ctx, "4242"); err != nil || got.Managed || len(got.Actions) != 0 {
 		t.Errorf("Get of the untagged VM: %+v %v", got, err)
 	}
