@@ -12,6 +12,7 @@ require (
 	github.com/hashicorp/terraform-plugin-log v0.11.0
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	github.com/hetznercloud/hcloud-go/v2 v2.52.0
+	github.com/pkg/sftp v1.13.12
 	golang.org/x/crypto v0.59.0
 )
 

@@ -5,16 +5,22 @@
 //	                        [-action-duration 10s] [-action-polls 1]
 //	                        [-robot-user demo-user] [-robot-password demo-password] [-robot-servers 2] [-robot-ssh-port 0]
 //	                        [-robot-ssh-key-out FILE] [-robot-boot-duration 50ms] [-robot-install-duration 200ms]
+//	                        [-proxmox-token 'root@pam!demo=SECRET'] [-proxmox-ssh-port 0] [-proxmox-ssh-key-out FILE]
+//	                        [-proxmox-clone-duration 200ms]
 //
 // It prints one line per API, "NAME URL" (e.g. "hcloud
 // http://127.0.0.1:43123/v1", "robot http://127.0.0.1:43123/robot"),
 // "robot-ssh PORT", the port the Robot servers' SSH answers on,
-// "robot-ssh-key FINGERPRINT FILE", the Robot account's SSH key, and
+// "robot-ssh-key FINGERPRINT FILE", the Robot account's SSH key,
+// "proxmox URL FINGERPRINT" (Proxmox VE over https on a port of its own,
+// with its certificate's fingerprint), "proxmox-token TOKEN",
+// "proxmox-ssh PORT", "proxmox-ssh-key FINGERPRINT FILE" and
+// "proxmox-ssh-hostkeys PIN,PIN" (the nodes' SFTP for snippets), and
 // "first-boot URL SHA256", a demo first-boot binary on an https server
 // only the servers trust, then serves until SIGINT or SIGTERM: all a
 // bootstrap needs, on loopback. The control API (/_emulator/stats,
 // /_emulator/faults, /_emulator/actions, /_emulator/robot/...,
-// /_emulator/ssh/...; -h lists what each takes) is on the same port. It
+// /_emulator/proxmox/..., /_emulator/ssh/...; -h lists what each takes) is on the same port. It
 // imports the emulators only, never the provider.
 package main
 

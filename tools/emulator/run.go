@@ -14,6 +14,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/metal"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/proxmox"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/sshhost"
 )
@@ -32,6 +33,11 @@ type config struct {
 	robotSSHKeyOut string
 	robotBoot      time.Duration
 	robotInstall   time.Duration
+
+	proxmoxToken     string
+	proxmoxSSHPort   int
+	proxmoxSSHKeyOut string
+	proxmoxClone     time.Duration
 }
 
 // api is one emulated API on the shared port. mount is its path prefix
@@ -54,6 +60,7 @@ type api struct {
 type emulators struct {
 	apis []api
 	key  demoKey
+	pve  *pve
 	stop func()
 }
 
@@ -90,13 +97,24 @@ func apis(cfg config, fetch *http.Client) (emulators, error) {
 		stop()
 		return emulators{}, err
 	}
-	return emulators{key: key, stop: stop, apis: []api{
+	pv, err := startProxmox(cfg)
+	if err != nil {
+		stop()
+		return emulators{}, err
+	}
+	stopRobot := stop
+	stop = func() {
+		pv.stop()
+		stopRobot()
+	}
+	return emulators{key: key, pve: pv, stop: stop, apis: []api{
 		{name: "hcloud", base: hcloud.BasePath, handler: hcloud.New(hcloud.Options{
 			Token: cfg.token, ReadOnlyToken: cfg.readOnlyToken, Latency: cfg.latency,
 			ActionDuration: cfg.actionDuration, ActionPolls: cfg.actionPolls,
 		})},
 		{name: "robot", mount: "/robot", control: robot.ControlPrefix, handler: rb},
 		{name: "ssh", controlOnly: true, control: strings.TrimSuffix(sshhost.ControlPrefix, "/"), handler: farm.Handler()},
+		{name: "proxmox", controlOnly: true, control: proxmox.ControlPrefix, handler: pv.e},
 	}}, nil
 }
 
@@ -119,11 +137,18 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		"the key is made at start and its public half registered under /key (printed as \"robot-ssh-key FINGERPRINT FILE\", FILE - when not written)")
 	fs.DurationVar(&cfg.robotBoot, "robot-boot-duration", metal.BootDelay, "how long a Robot server takes to boot into rescue or its installed system (real hardware: minutes)")
 	fs.DurationVar(&cfg.robotInstall, "robot-install-duration", sshhost.DefaultInstallDuration, "how long installimage runs on a Robot server (real hardware: ten to twenty minutes)")
+	fs.StringVar(&cfg.proxmoxToken, "proxmox-token", defaultProxmoxToken, "the Proxmox VE API `token` accepted, USER@REALM!TOKENID=SECRET (printed as \"proxmox-token TOKEN\", for an account's api_token)")
+	fs.IntVar(&cfg.proxmoxSSHPort, "proxmox-ssh-port", 0, "the `port` every Proxmox node's SSH (SFTP for snippets) answers on, each on its own loopback address; 0 picks a free one (printed as \"proxmox-ssh PORT\")")
+	fs.StringVar(&cfg.proxmoxSSHKeyOut, "proxmox-ssh-key-out", "", "a `file` to write the private key the Proxmox nodes admit for root to (OpenSSH PEM, mode 0600), for an account's ssh_private_key "+
+		"(printed as \"proxmox-ssh-key FINGERPRINT FILE\", FILE - when not written)")
+	fs.DurationVar(&cfg.proxmoxClone, "proxmox-clone-duration", defaultProxmoxClone, "how long a Proxmox clone task runs, holding the template's lock (real linked clones: seconds; full clones: minutes)")
 	fs.Usage = func() {
 		out := fs.Output()
 		fmt.Fprintln(out, "Usage: emulator [flags]")
-		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API and Robot webservice on one loopback port and prints \"hcloud URL\", \"robot URL\",\n"+
-			"\"robot-ssh PORT\", \"robot-ssh-key FINGERPRINT FILE\" and \"first-boot URL SHA256\" (an https server of a demo first-boot\n"+
+		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API and Robot webservice on one loopback port, and Proxmox VE over https on\n"+
+			"another, and prints \"hcloud URL\", \"robot URL\", \"robot-ssh PORT\", \"robot-ssh-key FINGERPRINT FILE\",\n"+
+			"\"proxmox URL CERT-FINGERPRINT\", \"proxmox-token TOKEN\", \"proxmox-ssh PORT\", \"proxmox-ssh-key FINGERPRINT FILE\",\n"+
+			"\"proxmox-ssh-hostkeys PIN,PIN\" and \"first-boot URL SHA256\" (an https server of a demo first-boot\n"+
 			"binary whose CA only the Robot servers trust) once it listens.\n\nFlags:")
 		fs.PrintDefaults()
 		fmt.Fprint(out, controlHelp)
@@ -139,6 +164,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.robotBoot <= 0 || cfg.robotInstall <= 0 {
 		return cfg, fmt.Errorf("-robot-boot-duration %s, -robot-install-duration %s: want positive durations such as 50ms or 2m", cfg.robotBoot, cfg.robotInstall)
+	}
+	if cfg.proxmoxClone <= 0 {
+		return cfg, fmt.Errorf("-proxmox-clone-duration %s: want a positive duration such as 200ms or 30s", cfg.proxmoxClone)
 	}
 	if cfg.robotServers < 0 {
 		return cfg, fmt.Errorf("-robot-servers %d: want 0 or more", cfg.robotServers)
@@ -178,6 +206,17 @@ Robot webservice (HTTP Basic with -robot-user and -robot-password; its control A
   POST   /_emulator/robot/orders    change it for the orders placed from then on: {"polls": 3}, {"duration": "2m"};
                                     {"fail_next": 1} cancels the next order, {"lose_next": 1} drops its answer
   DELETE /_emulator/robot/orders    back to delivery at the first read
+
+Proxmox VE (PVEAPIToken with -proxmox-token on its own https port; its control API needs none):
+  /_emulator/proxmox/stats and /_emulator/proxmox/faults: as /_emulator/stats and /_emulator/faults, for the PVE API
+  GET    /_emulator/proxmox/vms         every VM and template: [{"vmid": 9000, "node": "pve1", "template": true, "config": {...}}]
+  POST   /_emulator/proxmox/vms         make one behind the provider's back: {"Name": "legacy", "Node": "pve1", "Tags": ""}
+  GET    /_emulator/proxmox/counters    {"authorized": N, "lock_waits": N, "lock_timeouts": N, "held_clones": N}
+  POST   /_emulator/proxmox/clones/hold     clone tasks from now on stay running (VM locked "clone") until released
+  POST   /_emulator/proxmox/clones/release  let them finish
+  POST   /_emulator/proxmox/agent       {"vmid": 0, "fault": "hang"|"not_running"|""} (vmid 0: every VM)
+  POST   /_emulator/proxmox/nodes       {"name": "pve2", "online": false}
+  POST   /_emulator/proxmox/locks       {"vmid": 9000, "lock": "backup"} ("" clears it)
 
 SSH farm (the machines behind the Robot servers):
   GET    /_emulator/ssh/machines    each machine: [{"number": 2100001, "booted": "rescue", "installs": 0, "first_boot": [...], ...}]
@@ -259,6 +298,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			fmt.Fprintf(out, "robot-ssh %d\nrobot-ssh-key %s %s\n", rb.SSHPort(), served.key.fingerprint, keyFile)
 		}
 	}
+	served.pve.announce(out)
 	fmt.Fprintf(out, "first-boot %s %s\n", files.url, files.sha256)
 	if err := out.Flush(); err != nil {
 		_ = ln.Close()

@@ -1,0 +1,217 @@
+package proxmox
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// configParams are the config keys the emulator models; PVE has many
+// more, which it would take and the emulator refuses as undefined, so a
+// client sending one learns it here rather than against PVE.
+var configParams = []string{
+	"name", "description", "tags", "cores", "sockets", "memory", "agent", "onboot", "boot",
+	"ciuser", "cipassword", "citype", "sshkeys", "cicustom", "nameserver", "searchdomain",
+	"ipconfig[n]", "net[n]", "scsi[n]", "ide[n]", "virtio[n]", "sata[n]",
+	"delete", "digest", "skiplock",
+}
+
+func (e *Emulator) getConfig(w http.ResponseWriter, r *http.Request) {
+	if err := checkParams(r, "current", "snapshot"); err != nil {
+		writeError(w, err)
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeData(w, v.configData())
+}
+
+var cloudinitRE = regexp.MustCompile(`^([a-zA-Z0-9][a-zA-Z0-9_.-]*):cloudinit$`)
+
+// setConfig is POST (async: answers a qmconfig UPID) and PUT (sync:
+// answers null) of …/config. Both refuse a locked VM, take its lock file,
+// check digest, apply delete= and the values, all or nothing.
+func (e *Emulator) setConfig(async bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		allowed := configParams
+		if async {
+			allowed = append(allowed[:len(allowed):len(allowed)], "background_delay")
+		}
+		if err := checkParams(r, allowed...); err != nil {
+			writeError(w, err)
+			return
+		}
+		e.mu.Lock()
+		v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
+		if err == nil && !boolParam(r, "skiplock") {
+			err = v.checkLock()
+		}
+		e.mu.Unlock()
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		release, err := e.locks.acquire(v.vmid)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		defer release()
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if err := e.applyConfigLocked(r, v); err != nil {
+			writeError(w, err)
+			return
+		}
+		if async {
+			writeData(w, e.doneTaskLocked(v.node, "qmconfig", strconv.Itoa(v.vmid), requestUser(r), "OK").upid)
+			return
+		}
+		writeData(w, nil)
+	}
+}
+
+func (e *Emulator) applyConfigLocked(r *http.Request, v *vm) *apiError {
+	if _, gone := e.vms[v.vmid]; !gone {
+		return failf(http.StatusInternalServerError, "Configuration file 'nodes/%s/qemu-server/%d.conf' does not exist", v.node, v.vmid)
+	}
+	if !boolParam(r, "skiplock") {
+		if err := v.checkLock(); err != nil {
+			return err
+		}
+	}
+	if d := r.Form.Get("digest"); d != "" && d != v.digest() {
+		return failf(http.StatusInternalServerError, "detected modified configuration - file changed by other user? Try again.")
+	}
+	set := map[string]string{}
+	errs := map[string]string{}
+	for k := range r.Form {
+		switch k {
+		case "node", "vmid", "delete", "digest", "skiplock", "background_delay":
+			continue
+		}
+		val := r.Form.Get(k)
+		switch k {
+		case "tags":
+			tags, terr := normalizeTags(val)
+			if terr != nil {
+				return terr
+			}
+			val = tags
+		case "cores", "sockets":
+			if n, err := strconv.Atoi(val); err != nil || n < 1 {
+				errs[k] = "value must have a minimum value of 1"
+			}
+		case "memory":
+			if n, err := strconv.Atoi(strings.TrimPrefix(val, "current=")); err != nil || n < 16 {
+				errs[k] = "value must have a minimum value of 16"
+			}
+		}
+		if m := cloudinitRE.FindStringSubmatch(val); m != nil && (strings.HasPrefix(k, "ide") || strings.HasPrefix(k, "scsi") || strings.HasPrefix(k, "sata")) {
+			val = m[1] + ":vm-" + strconv.Itoa(v.vmid) + "-cloudinit,media=cdrom"
+		}
+		set[k] = val
+	}
+	var deletes []string
+	for _, k := range strings.FieldsFunc(r.Form.Get("delete"), func(r rune) bool { return r == ',' || r == ';' || r == ' ' }) {
+		if _, both := set[k]; both {
+			errs["delete"] = "unable to delete and set the same option '" + k + "'"
+		}
+		deletes = append(deletes, k)
+	}
+	if len(errs) > 0 {
+		return paramError(errs)
+	}
+	for _, k := range deletes {
+		delete(v.conf, k)
+	}
+	for k, val := range set {
+		v.conf[k] = val
+	}
+	return nil
+}
+
+var sizeRE = regexp.MustCompile(`^(\+?)(\d+(?:\.\d+)?[KMGT]?)$`)
+
+// resize is PUT …/resize, a qmresize task in PVE 8: the worker refuses to
+// shrink with "shrinking disks is not supported".
+func (e *Emulator) resize(w http.ResponseWriter, r *http.Request) {
+	if err := checkParams(r, "disk", "size", "digest", "skiplock"); err != nil {
+		writeError(w, err)
+		return
+	}
+	m := sizeRE.FindStringSubmatch(r.Form.Get("size"))
+	if m == nil {
+		writeError(w, paramError(map[string]string{"size": "value does not match the regex pattern"}))
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
+	if err == nil && !boolParam(r, "skiplock") {
+		err = v.checkLock()
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	disk := r.Form.Get("disk")
+	current, ok := diskSize(v.conf[disk])
+	if !ok {
+		writeError(w, failf(http.StatusInternalServerError, "disk '%s' does not exist", disk))
+		return
+	}
+	size, _ := parseSize(m[2])
+	if m[1] == "+" {
+		size += current
+	}
+	exit := "OK"
+	switch {
+	case size < current:
+		exit = "shrinking disks is not supported"
+	case size > current:
+		v.conf[disk] = setSize(v.conf[disk], size)
+	}
+	writeData(w, e.doneTaskLocked(v.node, "resize", strconv.Itoa(v.vmid), requestUser(r), exit).upid)
+}
+
+// destroy is DELETE …/{vmid}: refused while running or locked; the
+// qmdestroy task keeps the VM listed with lock "destroyed" for
+// DestroyDuration and then removes it.
+func (e *Emulator) destroy(w http.ResponseWriter, r *http.Request) {
+	if err := checkParams(r, "purge", "destroy-unreferenced-disks", "skiplock"); err != nil {
+		writeError(w, err)
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
+	if err == nil {
+		err = v.checkLock()
+	}
+	if err == nil && v.status == "running" {
+		err = failf(http.StatusInternalServerError, "VM %d is running - destroy failed", v.vmid)
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	v.lock = "destroyed"
+	t := e.newTaskLocked(v.node, "qmdestroy", strconv.Itoa(v.vmid), requestUser(r))
+	go func() {
+		<-e.clock.After(e.opts.DestroyDuration)
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.vms[v.vmid] == v {
+			delete(e.vms, v.vmid)
+		}
+		e.finishLocked(t, "OK")
+	}()
+	writeData(w, t.upid)
+}
