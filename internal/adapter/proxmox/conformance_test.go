@@ -30,7 +30,7 @@ type confTarget struct {
 	emu *pveemu.Emulator
 }
 
-func newConfTarget(t *testing.T) confTarget {
+func newConfTarget(t testing.TB) confTarget {
 	t.Helper()
 	emu, endpoint, stop, err := pveemu.NewServer(context.Background(), pveemu.Options{
 		Tokens: map[string]string{confTokenID: confSecret}, CloneDuration: 20 * time.Millisecond,

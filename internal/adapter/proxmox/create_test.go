@@ -190,7 +190,7 @@ func TestTwentyCreatesOfOneTemplate(t *testing.T) {
 
 // waitFor polls cond on the fake's state; it never sleeps in place of a
 // condition, it only yields between checks.
-func waitFor(t *testing.T, cond func() bool) {
+func waitFor(t testing.TB, cond func() bool) {
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
