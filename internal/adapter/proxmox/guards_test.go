@@ -2,7 +2,9 @@ package proxmox
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -183,3 +185,50 @@ func addrs(ips ...string) []struct {
 	}
 	return out
 }
+
+// A token of another shape than USER@REALM!TOKENID=SECRET is refused on
+// api_token before anything is sent, without repeating it.
+func TestTokenShape(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	a.c.secrets = adapter.SecretResolver{Provider: map[string]string{"pve_token": "just-a-secret-9931"}}
+	err := a.Check(context.Background())
+	if !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != settingAPIToken || strings.Contains(err.Error(), "just-a-secret-9931") {
+		t.Errorf("token shape: %v", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.authed != 0 {
+		t.Errorf("%d requests were sent", f.authed)
+	}
+}
+
+// The request log names the route template, never the filled path, the
+// query or the token.
+func TestRequestLogShowsRoutesOnly(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	rec := &recordLog{}
+	a.c.log = rec
+	if _, err := a.Create(context.Background(), callFor(a, "logged"), createReq("logged")); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(rec.lines, "\n")
+	if !strings.Contains(all, "/nodes/{node}/qemu/{vmid}/clone") || strings.Contains(all, fakeSecret) || strings.Contains(all, "type=vm") || strings.Contains(all, "/qemu/1") {
+		t.Errorf("log:\n%s", all)
+	}
+}
+
+type recordLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *recordLog) add(msg string, f map[string]any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprint(msg, f))
+}
+func (l *recordLog) Debug(_ context.Context, m string, f map[string]any) { l.add(m, f) }
+func (l *recordLog) Info(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
+func (l *recordLog) Warn(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
