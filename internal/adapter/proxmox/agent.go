@@ -2,6 +2,7 @@ package proxmox
 
 import (
 	"context"
+	"errors"
 	"net/netip"
 	"strconv"
 	"sync"
@@ -66,7 +67,9 @@ func (a *account) addressesOf(ctx context.Context, node string, vmid int) addres
 	err := a.c.do(ctx, call{method: "GET", route: "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
 		args: []string{node, strconv.Itoa(vmid)}, timeout: a.agentTimeout}, &out)
 	if err != nil {
-		if ctx.Err() == nil {
+		// Only silence earns the quiet period: an agent that answers
+		// "not running" (a guest still booting) is asked again next read.
+		if ctx.Err() == nil && errors.Is(err, errRequestBound) {
 			a.agents.note(vmid, a.clock.Now(), false)
 		}
 		return addresses{}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,7 +146,12 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	}
 	c.logLine(ctx, k, start, resp.StatusCode, nil)
 	if resp.StatusCode >= 300 {
-		return withheld(parseAPIError(k.method+" "+k.route, resp.StatusCode, resp.Status, data), tok)
+		e := parseAPIError(k.method+" "+k.route, resp.StatusCode, resp.Status, data)
+		// PVE sends no Retry-After; a proxy in front of it may.
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+			e.retryAfter = time.Duration(secs) * time.Second
+		}
+		return withheld(e, tok)
 	}
 	if out == nil {
 		return nil

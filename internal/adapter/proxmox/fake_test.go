@@ -37,6 +37,9 @@ type fake struct {
 	// clones that found the template's lock taken.
 	templateLocks map[int]int
 	contention    int
+	// onClone runs (under the fake's lock) as a clone request arrives,
+	// before the VMID is checked: a concurrent create that got there first.
+	onClone func(newid int)
 	// agentHang makes every agent request wait until the client leaves.
 	agentHang bool
 	// failNext fails the next request of a route with status and reason.
@@ -254,7 +257,7 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		data(w, map[string]any{"result": []map[string]any{
 			{"name": "lo", "ip-addresses": []map[string]any{{"ip-address-type": "ipv4", "ip-address": "127.0.0.1"}, {"ip-address-type": "ipv6", "ip-address": "::1"}}},
-			{"name": "eth0", "ip-addresses": []map[string]any{{"ip-address-type": "ipv6", "ip-address": "fe80::1"}, {"ip-address-type": "ipv4", "ip-address": vm.guest4}, {"ip-address-type": "ipv6", "ip-address": "2001:db8::" + strconv.FormatInt(int64(vmid), 16)}}},
+			{"name": "eth0", "ip-addresses": []map[string]any{{"ip-address-type": "ipv6", "ip-address": "fe80::1"}, {"ip-address-type": "ipv4", "ip-address": vm.guest4}, {"ip-address-type": "ipv6", "ip-address": "2001:db8::" + strconv.FormatInt(int64(vmid%0xffff), 16)}}},
 		}})
 	case rt == "DELETE /nodes/{node}/qemu/{vmid}":
 		if vm.Status == "running" {
@@ -282,6 +285,9 @@ func (f *fake) task(node, kind string, vmid int, hold chan struct{}) string {
 
 func (f *fake) clone(w http.ResponseWriter, r *http.Request, tpl *fakeVM) {
 	newid, _ := strconv.Atoi(r.PostForm.Get("newid"))
+	if f.onClone != nil {
+		f.onClone(newid)
+	}
 	if _, ok := f.vms[newid]; ok {
 		pveError(w, 500, fmt.Sprintf("unable to create VM %d - VM %d already exists", newid, newid))
 		return

@@ -44,11 +44,33 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 	if cur.Name != "" {
 		r.Name = cur.Name
 	}
+	cfg, err := a.config(ctx, r.Node, vmid)
+	if err != nil {
+		if isNotExist(err) {
+			return adapter.Machine{}, adapter.Errorf(adapter.Transient, "read VM %s: it is listed on node %s but its configuration is not there (moving or being deleted); try again", id, r.Node)
+		}
+		return adapter.Machine{}, fail("read the configuration of VM "+id, err)
+	}
 	var ad addresses
 	if r.Status == statusRunning && r.Lock == "" {
 		ad = a.addressesOf(ctx, r.Node, vmid)
 	}
-	return a.toMachine(r, ad), nil
+	return withMarkOf(a.toMachine(r, ad), cfg), nil
+}
+
+// withMarkOf completes a machine read directly with the mark its
+// description carries: key and fingerprint, which the listing cannot show,
+// and the claim as written in the clone call or the last mark.
+func withMarkOf(m adapter.Machine, cfg vmConfig) adapter.Machine {
+	mark, managed, _ := cfg.mark()
+	if !managed {
+		return m
+	}
+	m.Key, m.Fingerprint = mark.Key, mark.Fingerprint
+	if mark.Claim != "" {
+		m.Claim = mark.Claim
+	}
+	return m
 }
 
 // resource finds one VM in the cluster listing; NotFound when it is not

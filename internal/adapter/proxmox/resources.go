@@ -109,15 +109,7 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 	}
 	m.Actions = []adapter.PowerAction{}
 	if m.Managed && r.Lock == "" {
-		state := m.State
-		if r.Status == statusRunning {
-			// A running VM whose agent is silent can be stopped or
-			// restarted all the same.
-			state = adapter.StateRunning
-		} else if r.Status == statusStopped {
-			state = adapter.StateStopped
-		}
-		m.Actions = adapter.ActionsFor(state, capabilities)
+		m.Actions = adapter.ActionsFor(m.State, capabilities)
 	}
 	return m
 }

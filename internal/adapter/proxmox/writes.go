@@ -58,9 +58,10 @@ func (a *account) Delete(ctx context.Context, id string) error {
 		}
 		return fail(what, err)
 	}
-	if err := a.waitTask(ctx, what, r.Node, upid); err != nil {
-		return err
-	}
+	// Accepted: PVE destroys the VM in its task, which lists it locked
+	// "destroyed" (deleting) until it is gone; the caller waits for that.
+	// The snippet goes now, since nothing will start the VM again.
+	_ = upid
 	return a.removeSnippet(ctx, r.Node, r.VMID)
 }
 
@@ -135,6 +136,10 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	if err != nil {
 		return adapter.Machine{}, err
 	}
+	if !r.managed() && req.Mark == nil {
+		return adapter.Machine{}, adapter.Errorf(adapter.AccessDenied,
+			"%s: %s is not tagged %q, so it is not managed by the provider and is not changed; import it to manage it", what, describe(r), tagManaged)
+	}
 	form := map[string][]string{}
 	if req.Name != nil && *req.Name != r.Name {
 		if !validName(*req.Name) {
@@ -147,9 +152,18 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		if err != nil {
 			return adapter.Machine{}, fail(what+": read its configuration", err)
 		}
-		_, _, user := cfg.mark()
-		form["description"] = []string{withMark(user, *req.Mark)}
-		form["tags"] = []string{markedTags(tagSet(cfg["tags"]), req.Mark.Claim, false)}
+		old, _, user := cfg.mark()
+		mark := *req.Mark
+		if mark.Claim == "" {
+			// A rename's mark: the key follows the name, the claim stays.
+			mark.Claim = old.Claim
+			if mark.Claim == "" {
+				mark.Claim = claimTag(tagSet(cfg["tags"]))
+			}
+		}
+		tags := tagSet(cfg["tags"])
+		form["description"] = []string{withMark(user, mark)}
+		form["tags"] = []string{markedTags(tags, mark.Claim, slices.Contains(tags, tagNew))}
 	}
 	if len(form) > 0 {
 		if err := a.setConfig(ctx, r.Node, vmid, form); err != nil {

@@ -1,0 +1,234 @@
+package proxmox
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// A VM without the compute tag is never deleted or powered.
+func TestUntaggedRefused(t *testing.T) {
+	f := newFake(t)
+	f.addVM(4242, "hand-made", "prod", "made by hand", "running")
+	a := testAccount(t, f, nil)
+	ctx := context.Background()
+	if err := a.Delete(ctx, "4242"); !adapter.Is(err, adapter.AccessDenied) || !strings.Contains(err.Error(), "hand-made") || !strings.Contains(err.Error(), "import") {
+		t.Errorf("delete: %v", err)
+	}
+	for _, act := range adapter.PowerActions {
+		if err := a.Power(ctx, "4242", act); !adapter.Is(err, adapter.AccessDenied) {
+			t.Errorf("%s: %v", act, err)
+		}
+	}
+	if f.vms[4242] == nil || f.vms[4242].Status != "running" || f.count("DELETE /nodes/{node}/qemu/{vmid}") != 0 {
+		t.Error("the untagged VM was touched")
+	}
+	if _, err := a.Get(ctx, "9000"); !adapter.IsNotFound(err) {
+		t.Errorf("a template read as a machine: %v", err)
+	}
+	if got, err := a.Get(ctx, "4242"); err != nil || got.Managed || len(got.Actions) != 0 {
+		t.Errorf("Get of the untagged VM: %+v %v", got, err)
+	}
+}
+
+// An agent that never answers costs one bounded request per VM: Get says
+// pending without an address, within agent_timeout, and the next read in
+// the quiet period does not ask again.
+func TestSilentAgentIsBounded(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, map[string]string{"agent_timeout": "100ms"})
+	m, err := a.Create(context.Background(), callFor(a, "quiet"), createReq("quiet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.agents = agentMemory{quiet: time.Minute} // forget the create's own read
+	f.mu.Lock()
+	f.agentHang = true
+	f.counts = map[string]int{}
+	f.mu.Unlock()
+	start := time.Now()
+	got, err := a.Get(context.Background(), m.ID)
+	took := time.Since(start)
+	if err != nil || got.State != adapter.StatePending || got.RawState != "running" || got.HasAddress() {
+		t.Fatalf("silent agent: %+v %v", got, err)
+	}
+	if took > 2*time.Second {
+		t.Errorf("the read took %s with agent_timeout 100ms", took)
+	}
+	if _, err := a.List(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.count("GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"); n != 1 {
+		t.Errorf("%d agent requests, want 1 (no retry, no second ask within the quiet period)", n)
+	}
+}
+
+// A certificate that does not match the pin ends the handshake: nothing,
+// hence no token, reaches the server.
+func TestPinMismatchSendsNothing(t *testing.T) {
+	f := newFake(t)
+	wrong := strings.Repeat("ab", 32)
+	a := testAccount(t, f, map[string]string{"tls_fingerprint": wrong})
+	err := a.Check(context.Background())
+	if !adapter.Is(err, adapter.AccessDenied) || adapter.FieldOf(err) != settingTLSFingerprint {
+		t.Fatalf("mismatch: %v", err)
+	}
+	for _, want := range []string{colons(wrong), colons(f.fingerprint()), strings.TrimPrefix(f.srv.URL, "https://"), "pvenode cert info"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not name %s: %v", want, err)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.authed != 0 {
+		t.Errorf("%d requests reached the server", f.authed)
+	}
+}
+
+func TestPinAndInsecureRefused(t *testing.T) {
+	_, err := trust{pin: strings.Repeat("ab", 32), insecure: true}.transport("h:8006")
+	if !adapter.Is(err, adapter.InvalidConfig) {
+		t.Errorf("pin and insecure: %v", err)
+	}
+}
+
+// Without snippet settings, user data other than "" or "#cloud-config" is
+// refused at plan, naming the field and never the content.
+func TestUserDataWithoutSnippets(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	for _, ud := range []string{"", "#cloud-config", "  #cloud-config\n"} {
+		req := createReq("u")
+		req.UserData = ud
+		if err := a.Validate(context.Background(), req); err != nil {
+			t.Errorf("%q: %v", ud, err)
+		}
+	}
+	req := createReq("u")
+	req.UserData = "#cloud-config\nruncmd: [echo secret-ud-7731]\n"
+	err := a.Validate(context.Background(), req)
+	if !adapter.Is(err, adapter.InvalidInput) || adapter.FieldOf(err) != adapter.FieldUserData || strings.Contains(err.Error(), "secret-ud-7731") || !strings.Contains(err.Error(), "snippet_storage") {
+		t.Errorf("user data: %v", err)
+	}
+}
+
+func TestValidateNamesTheValue(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	for _, tc := range []struct {
+		mut   func(*adapter.CreateRequest)
+		field string
+		says  string
+	}{
+		{func(r *adapter.CreateRequest) { r.OfferID = "huge" }, adapter.FieldOfferID, "large, small"},
+		{func(r *adapter.CreateRequest) { r.Image = "debian" }, adapter.FieldImage, "ubuntu-24.04-cloud"},
+		{func(r *adapter.CreateRequest) { r.Location = "pve9" }, adapter.FieldLocation, "pve1, pve2"},
+	} {
+		req := createReq("v")
+		tc.mut(&req)
+		err := a.Validate(context.Background(), req)
+		if !adapter.Is(err, adapter.InvalidInput) || adapter.FieldOf(err) != tc.field || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: %v", tc.field, err)
+		}
+	}
+}
+
+// A VM being cloned reads as pending, never as absent nor stopped.
+func TestLockedStates(t *testing.T) {
+	a := &account{}
+	for _, tc := range []struct {
+		r    resource
+		want adapter.State
+	}{
+		{resource{Status: "stopped", Lock: "clone", Tags: "compute;cm-new"}, adapter.StatePending},
+		{resource{Status: "stopped", Lock: "destroyed", Tags: "compute"}, adapter.StateDeleting},
+		{resource{Status: "stopped", Tags: "compute;cm-new"}, adapter.StatePending},
+		{resource{Status: "stopped", Tags: "compute"}, adapter.StateStopped},
+		{resource{Status: "running", Tags: "compute"}, adapter.StatePending},
+		{resource{Status: "unknown", Tags: "compute"}, adapter.StateUnknown},
+		{resource{Status: "paused", Tags: "compute"}, adapter.StateUnknown},
+	} {
+		if got := a.toMachine(tc.r, addresses{}); got.State != tc.want {
+			t.Errorf("%+v: %s, want %s", tc.r, got.State, tc.want)
+		}
+	}
+	if got := a.toMachine(resource{Status: "running", Tags: "compute"}, addresses{v4: "192.0.2.1"}); got.State != adapter.StateRunning {
+		t.Errorf("running with an address: %s", got.State)
+	}
+}
+
+func TestPickAddresses(t *testing.T) {
+	got := pickAddresses([]iface{
+		{Name: "lo", Addresses: addrs("127.0.0.1", "::1")},
+		{Name: "eth0", Addresses: addrs("169.254.3.3", "fe80::1", "192.0.2.7", "2001:db8::7", "192.0.2.8")},
+	})
+	if got.v4 != "192.0.2.7" || got.v6 != "2001:db8::7" {
+		t.Errorf("%+v", got)
+	}
+}
+
+func addrs(ips ...string) []struct {
+	Type    string `json:"ip-address-type"`
+	Address string `json:"ip-address"`
+} {
+	out := make([]struct {
+		Type    string `json:"ip-address-type"`
+		Address string `json:"ip-address"`
+	}, len(ips))
+	for i, ip := range ips {
+		out[i].Address = ip
+	}
+	return out
+}
+
+// A token of another shape than USER@REALM!TOKENID=SECRET is refused on
+// api_token before anything is sent, without repeating it.
+func TestTokenShape(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	a.c.secrets = adapter.SecretResolver{Provider: map[string]string{"pve_token": "just-a-secret-9931"}}
+	err := a.Check(context.Background())
+	if !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != settingAPIToken || strings.Contains(err.Error(), "just-a-secret-9931") {
+		t.Errorf("token shape: %v", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.authed != 0 {
+		t.Errorf("%d requests were sent", f.authed)
+	}
+}
+
+// The request log names the route template, never the filled path, the
+// query or the token.
+func TestRequestLogShowsRoutesOnly(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	rec := &recordLog{}
+	a.c.log = rec
+	if _, err := a.Create(context.Background(), callFor(a, "logged"), createReq("logged")); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(rec.lines, "\n")
+	if !strings.Contains(all, "/nodes/{node}/qemu/{vmid}/clone") || strings.Contains(all, fakeSecret) || strings.Contains(all, "type=vm") || strings.Contains(all, "/qemu/1") {
+		t.Errorf("log:\n%s", all)
+	}
+}
+
+type recordLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *recordLog) add(msg string, f map[string]any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprint(msg, f))
+}
+func (l *recordLog) Debug(_ context.Context, m string, f map[string]any) { l.add(m, f) }
+func (l *recordLog) Info(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
+func (l *recordLog) Warn(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
