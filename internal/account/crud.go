@@ -65,6 +65,7 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 		addSettingError(diags, b, summary, "", err)
 		return
 	}
+	warnSettings(diags, b, loc.Settings)
 	id := loc.String()
 	health, err := r.check(ctx, id, timeout, true)
 	if err != nil && (prior == nil || prior.ValueString() != id) {

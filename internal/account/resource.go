@@ -154,6 +154,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	b := set[0]
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("adapter"), types.StringValue(b.kind))...)
 	if b.unknown {
+		warnSettings(&resp.Diagnostics, b, knownSettings(b))
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
 		// A setting the configuration leaves out takes its default whatever
 		// the unknown values turn out to be; left to the schema, it would
@@ -166,6 +167,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		addSettingError(&resp.Diagnostics, b, "Invalid account configuration", "", err)
 		return
 	}
+	warnSettings(&resp.Diagnostics, b, loc.Settings)
 	id := loc.String()
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, b.path(), object(b.def, loc.Settings))...)

@@ -16,9 +16,15 @@ import (
 // CLI configuration: the provider runs as a real plugin process, so the
 // CLI's logs and files are exactly what a user's would be.
 type CLI struct {
-	t   testing.TB
-	Dir string
-	env []string
+	t       testing.TB
+	Dir     string
+	env     []string
+	backend string
+}
+
+// Config replaces main.tf with config, under the same terraform block.
+func (c *CLI) Config(config string) {
+	c.Write("main.tf", "terraform {\n  required_providers {\n    compute = { source = \"seedcompute/compute\" }\n  }\n  "+c.backend+"}\n"+config)
 }
 
 // NewCLI prepares a working directory holding config (main.tf) and a CLI
@@ -80,6 +86,7 @@ func newCLI(t testing.TB, config string, mirror bool, backend string) *CLI {
 		"TF_CLI_ARGS=-no-color",
 	)
 	c.Write("main.tf", "terraform {\n  required_providers {\n    compute = { source = \"seedcompute/compute\" }\n  }\n  "+backend+"}\n"+config)
+	c.backend = backend
 	return c
 }
 

@@ -21,6 +21,12 @@ type Setting struct {
 	Scope bool
 	// Check validates a non-empty value; its error message names the way out.
 	Check func(value string) error
+	// Warn says why a valid value deserves a warning, "" when it does not:
+	// an option that turns off TLS verification is allowed, but every plan
+	// should say what it costs. The sentence names the way out; the account
+	// shows it on the setting, with the value, on every plan and apply. It
+	// sees the value after defaults, so a risky default warns too.
+	Warn func(value string) string
 }
 
 // SettingRole is what a setting means beyond its adapter.

@@ -111,11 +111,17 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			return
 		}
 	}
+	// A replacement (new user data, say) is planned again as a create, so
+	// the machine that replaces is checked as a new one.
 	changed := !creating && (!plan.OfferID.Equal(state.OfferID) || !plan.Image.Equal(state.Image) || !plan.Location.Equal(state.Location))
-	if (creating || changed) && accountKnown && known(plan.OfferID, plan.Image, plan.Name) && !plan.Location.IsUnknown() {
-		var location types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldLocation), &location)...)
-		r.checkCatalog(ctx, &plan, def, location.IsNull(), resp)
+	var location types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldLocation), &location)...)
+	// A location neither the instance nor its account sets is the adapter's
+	// choice at create, and checked as "" (any); one known only at apply
+	// leaves the check to apply.
+	located := !plan.Location.IsUnknown() || location.IsNull()
+	if (creating || changed) && accountKnown && known(plan.OfferID, plan.Image, plan.Name) && located {
+		r.checkCatalog(ctx, &plan, userData, def, location.IsNull() && !plan.Location.IsUnknown(), resp)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 	if !creating && !resp.Plan.Raw.Equal(req.State.Raw) {
@@ -256,13 +262,16 @@ func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
 	return errA == nil && errB == nil && a == b
 }
 
-// checkCatalog asks the adapter whether the request would be accepted. A
+// checkCatalog asks the adapter whether the request would be accepted,
+// user data included when it is known (a backend may take none, or only
+// with settings the account lacks). User data is sensitive: the adapter's
+// refusal never repeats it, and nor does anything added here. A
 // refusal is an error on the attribute at fault, or on the account when the
 // location is the account's own; a backend that cannot answer now, or a
 // secret that cannot be resolved where the plan runs, only warns, since
 // apply checks again (a saved plan may be applied where the secret is); a
 // secret that arrives at apply skips the check.
-func (r *Resource) checkCatalog(ctx context.Context, plan *model, def adapter.Definition, locationFromAccount bool, resp *resource.ModifyPlanResponse) {
+func (r *Resource) checkCatalog(ctx context.Context, plan *model, userData types.String, def adapter.Definition, locationFromAccount bool, resp *resource.ModifyPlanResponse) {
 	acc, _, err := r.accounts.Open(plan.Account.ValueString())
 	if err == nil {
 		labels, _ := plan.labels(ctx)
@@ -271,6 +280,8 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, def adapter.De
 			OfferID:  plan.OfferID.ValueString(),
 			Image:    plan.Image.ValueString(),
 			Location: plan.Location.ValueString(),
+			// Unknown until apply: Create sees it, and refuses it there.
+			UserData: userData.ValueString(),
 			Labels:   labels,
 		})
 	}

@@ -138,8 +138,8 @@ func TestRobotInstanceLifecycle(t *testing.T) {
 }
 
 // TestRobotInstanceUserDataRefused: Robot takes no user data, so an
-// instance with user_data is refused, on the attribute, with the way out
-// (compute_bootstrap_host), before any server is claimed.
+// instance with user_data is refused at plan, on the attribute, with the way
+// out (compute_bootstrap_host), before any server is claimed.
 func TestRobotInstanceUserDataRefused(t *testing.T) {
 	t.Parallel()
 	m := acctest.NewMetal(t)
@@ -150,6 +150,7 @@ func TestRobotInstanceUserDataRefused(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      robotInstance(m, "web-1", `user_data = "#cloud-config\n"`),
+				PlanOnly:    true,
 				ExpectError: acctest.Match(`user_data.*Robot servers take no user data.*compute_bootstrap_host`),
 			},
 			{

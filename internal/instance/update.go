@@ -155,7 +155,7 @@ func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machine
 // not be found by a later create of web-1. An imported machine, or one whose
 // state has no claim yet, gets its first mark and a claim (written back
 // through *claim), fingerprinted from the configuration it is now managed
-// with.
+// with; one that lost its mark since this state claimed it gets none.
 func (r *Resource) changes(ctx context.Context, plan, state *model, current adapter.Machine, scope string, userData types.String, claim *string) (adapter.UpdateRequest, error) {
 	var ureq adapter.UpdateRequest
 	name := plan.Name.ValueString()
@@ -172,7 +172,12 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 		}
 		ureq.Labels = labels
 	}
-	if !current.Managed || ureq.Name != nil || *claim == "" {
+	// A machine that lost its mark while this state held it (the state has
+	// a claim) is not marked again: only an import, which leaves no claim,
+	// brings an unmarked machine under management, and the adapter refuses
+	// to power or delete one, with its own way out.
+	lostMark := !current.Managed && *claim != ""
+	if !lostMark && (!current.Managed || ureq.Name != nil || *claim == "") {
 		fp := current.Fingerprint
 		if !current.Managed || fp == "" {
 			fp = adapter.Fingerprint(adapter.CreateRequest{

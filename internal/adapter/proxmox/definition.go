@@ -65,7 +65,7 @@ func definition(opts options) adapter.Definition {
 					"or the GUI's Certificates panel shows it; when set, only that certificate is accepted and the chain is not verified"},
 			{Name: settingCAFile, Check: checkCAFile,
 				Description: "absolute path to a PEM bundle of the CAs that sign the server's certificate, in place of the system's roots"},
-			{Name: settingInsecure, Default: "false", Check: checkBool,
+			{Name: settingInsecure, Default: "false", Check: checkBool, Warn: warnInsecure,
 				Description: "true turns certificate verification off (every plan warns); prefer tls_fingerprint"},
 			{Name: settingNode, Role: adapter.RoleLocation, Check: checkNodeName,
 				Description: "node machines are created on when the instance names no location; without it the online node with the most free memory that fits the flavor"},
@@ -103,6 +103,15 @@ func definition(opts options) adapter.Definition {
 			return newAccount(settings, env, opts)
 		},
 	}
+}
+
+// warnInsecure is the warning every plan shows while verification is off.
+func warnInsecure(v string) string {
+	if v != "true" {
+		return ""
+	}
+	return "the server's certificate is not verified, so anyone on the path can pose as the cluster and read the API token; " +
+		"set tls_fingerprint to the certificate's SHA-256 (pvenode cert info) or ca_file, and remove insecure_skip_tls_verify"
 }
 
 var capabilities = adapter.Capabilities{

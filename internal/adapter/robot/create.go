@@ -73,9 +73,14 @@ func (a *account) checkCreate(call adapter.Call, req adapter.CreateRequest) erro
 	case req.MachineID == "" && req.OfferID == "":
 		return adapter.Errorf(adapter.InvalidInput, "set offer_id (a product such as AX42, see compute_offers) or machine_id (a server number)").WithField(adapter.FieldOfferID)
 	case req.UserData != "":
-		return adapter.Errorf(adapter.InvalidInput, "Robot servers take no user data at create; deliver files with compute_bootstrap_host instead").WithField(adapter.FieldUserData)
+		return errUserData()
 	}
 	return nil
+}
+
+// errUserData refuses user data, at plan (Validate) and at create alike.
+func errUserData() error {
+	return adapter.Errorf(adapter.InvalidInput, "Robot servers take no user data at create; deliver files with compute_bootstrap_host instead").WithField(adapter.FieldUserData)
 }
 
 // byKey finds the server carrying key: a managed name whose key, derived

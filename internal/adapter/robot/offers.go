@@ -231,8 +231,12 @@ func unknownOffer(id, loc string, others []string) error {
 }
 
 // Validate checks a create request against Robot before anything is
-// claimed: the location, the server named by machine_id, the offer.
+// claimed: no user data, the location, the server named by machine_id, the
+// offer.
 func (a *account) Validate(ctx context.Context, req adapter.CreateRequest) error {
+	if req.UserData != "" {
+		return errUserData()
+	}
 	loc := req.Location
 	if loc == "" {
 		loc = a.location
