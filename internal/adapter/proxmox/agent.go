@@ -110,7 +110,7 @@ func (a *account) addressesAll(ctx context.Context, list []resource) map[int]add
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, agentParallel)
 	for _, r := range list {
-		if r.Status != statusRunning || r.Lock != "" {
+		if !agentAsked(r) {
 			continue
 		}
 		wg.Add(1)
@@ -126,4 +126,17 @@ func (a *account) addressesAll(ctx context.Context, list []resource) map[int]add
 	}
 	wg.Wait()
 	return out
+}
+
+// agentAsked says whether a read asks r's agent: a running VM's, also
+// under a lock that leaves the guest running (a nightly backup, a
+// migration, a snapshot), so such a VM keeps its address and reads as
+// running rather than pending while the lock lasts; not while it is being
+// cloned, created or destroyed, when there is no guest to ask.
+func agentAsked(r resource) bool {
+	switch r.Lock {
+	case "clone", "create", lockDestroyed:
+		return false
+	}
+	return r.Status == statusRunning
 }

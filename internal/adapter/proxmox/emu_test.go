@@ -233,3 +233,34 @@ func TestEmulatorSnippets(t *testing.T) {
 		t.Error("the snippet outlived its VM")
 	}
 }
+
+// A nightly backup locks a running VM without stopping its guest: the VM
+// keeps its address and reads as running, through the listing and
+// directly, and only its actions wait for the lock.
+func TestEmulatorBackupLockKeepsRunning(t *testing.T) {
+	c := newConfTarget(t)
+	a := c.open(t, nil)
+	m, err := a.Create(context.Background(), callFor(a, "backed"), emuReq("backed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitRunning(t, a, m.ID)
+	vmid, _ := strconv.Atoi(m.ID)
+	if err := c.emu.SetConfigLock(vmid, "backup"); err != nil {
+		t.Fatal(err)
+	}
+	b := c.open(t, nil)
+	list, err := b.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err := b.Get(context.Background(), m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, got := range append(list, direct) {
+		if got.ID == m.ID && (got.State != adapter.StateRunning || !got.HasAddress() || got.RawState != "running (locked: backup)") {
+			t.Errorf("under a backup lock: %s %q, address %q", got.State, got.RawState, got.IPv4)
+		}
+	}
+}

@@ -52,7 +52,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 		return adapter.Machine{}, fail("read the configuration of VM "+id, err)
 	}
 	var ad addresses
-	if r.Status == statusRunning && r.Lock == "" {
+	if agentAsked(r) {
 		ad = a.addressesOf(ctx, r.Node, vmid)
 	}
 	return withMarkOf(a.toMachine(r, ad), cfg), nil
