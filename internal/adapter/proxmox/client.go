@@ -200,7 +200,10 @@ func (c *client) transportError(parent, bound context.Context, route string, tim
 	}
 	var pin *pinMismatch
 	if errors.As(err, &pin) {
-		return &adapter.Error{Code: adapter.AccessDenied, Field: settingTLSFingerprint, Err: pin, Message: pin.Error() +
+		// InvalidConfig, not AccessDenied: nothing refused the token (it
+		// was never sent), and the way out is the account's
+		// tls_fingerprint, not its credentials.
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: pin, Message: pin.Error() +
 			"; nothing was sent to it. Compare with `pvenode cert info` on the node: if the node's certificate changed, set tls_fingerprint to its fingerprint, otherwise something else answers at that address"}
 	}
 	if parent.Err() != nil {

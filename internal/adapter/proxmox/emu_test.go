@@ -199,10 +199,10 @@ func TestEmulatorPinMismatch(t *testing.T) {
 	a := c.open(t, map[string]string{"tls_fingerprint": strings.Repeat("0F", 32)})
 	before := c.emu.Authorized()
 	err := a.Check(context.Background())
-	if !adapter.Is(err, adapter.AccessDenied) || !strings.Contains(err.Error(), c.emu.CertFingerprint()) {
+	if !adapter.Is(err, adapter.InvalidConfig) || !strings.Contains(err.Error(), c.emu.CertFingerprint()) {
 		t.Errorf("pin mismatch: %v", err)
 	}
-	if _, err := a.Create(context.Background(), callFor(a, "x"), emuReq("x")); !adapter.Is(err, adapter.AccessDenied) {
+	if _, err := a.Create(context.Background(), callFor(a, "x"), emuReq("x")); !adapter.Is(err, adapter.InvalidConfig) {
 		t.Errorf("create: %v", err)
 	}
 	if n := c.emu.Authorized() - before; n != 0 {

@@ -75,7 +75,7 @@ func TestPinMismatchSendsNothing(t *testing.T) {
 	wrong := strings.Repeat("ab", 32)
 	a := testAccount(t, f, map[string]string{"tls_fingerprint": wrong})
 	err := a.Check(context.Background())
-	if !adapter.Is(err, adapter.AccessDenied) || adapter.FieldOf(err) != settingTLSFingerprint {
+	if !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != settingTLSFingerprint {
 		t.Fatalf("mismatch: %v", err)
 	}
 	for _, want := range []string{colons(wrong), colons(f.fingerprint()), strings.TrimPrefix(f.srv.URL, "https://"), "pvenode cert info"} {
