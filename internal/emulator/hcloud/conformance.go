@@ -23,53 +23,49 @@ func (e *Emulator) Conformance() Conformance { return Conformance{e: e} }
 // conformanceRoutes names the request each contract call is judged by: Delete and Power
 // read the server first, and a fault on that read would prove only what a
 // fault on Get proves.
-var conformanceRoutes = map[string]struct{ method, path string }{
-	"get":    {"GET", "/servers/{id}"},
-	"list":   {"GET", "/servers"},
-	"create": {"POST", "/servers"},
-	"delete": {"DELETE", "/servers/{id}"},
-	"power":  {"POST", "/servers/{id}/actions/*"},
-	"update": {"PUT", "/servers/{id}"},
-	"any":    {"*", "*"},
+var conformanceRoutes = map[string]faults.Target{
+	"get":    {Method: "GET", Path: "/servers/{id}"},
+	"list":   {Method: "GET", Path: "/servers"},
+	"create": {Method: "POST", Path: "/servers"},
+	"delete": {Method: "DELETE", Path: "/servers/{id}"},
+	"power":  {Method: "POST", Path: "/servers/{id}/actions/*"},
+	"update": {Method: "PUT", Path: "/servers/{id}"},
+	"any":    {Method: "*", Path: "*"},
 }
 
 // FailNext fails the next n requests of op (every one until Clear when n <=
 // 0) the way the API fails for class.
 func (c Conformance) FailNext(op, class string, n int) error {
-	route, ok := conformanceRoutes[op]
-	if !ok {
-		return fmt.Errorf("hcloud emulator: no conformance op %q", op)
-	}
-	r := faults.Rule{Method: route.method, Path: route.path, Count: max(n, 0)}
-	switch class {
-	case "server_error":
-		r.Status, r.Code = http.StatusInternalServerError, "server_error"
-	case "rate_limited":
-		// The API says when to retry only through its budget headers: an
-		// empty budget of 3600 an hour, full again in an hour.
-		r.Status, r.Code = http.StatusTooManyRequests, "rate_limit_exceeded"
-		r.Headers = map[string]string{
-			"RateLimit-Limit": "3600", "RateLimit-Remaining": "0",
-			"RateLimit-Reset": strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10),
+	r, err := faults.ConformanceRule("hcloud", conformanceRoutes, op, class, n, func(r *faults.Rule) error {
+		switch class {
+		case "server_error":
+			r.Status, r.Code = http.StatusInternalServerError, "server_error"
+		case "rate_limited":
+			// The API says when to retry only through its budget headers: an
+			// empty budget of 3600 an hour, full again in an hour.
+			r.Status, r.Code = http.StatusTooManyRequests, "rate_limit_exceeded"
+			r.Headers = map[string]string{
+				"RateLimit-Limit": "3600", "RateLimit-Remaining": "0",
+				"RateLimit-Reset": strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10),
+			}
+		case "auth_refused":
+			r.Status, r.Code = http.StatusForbidden, "forbidden"
+		case "locked":
+			r.Status, r.Code = http.StatusLocked, "locked"
+		case "partial_listing":
+			if op != "list" {
+				return fmt.Errorf("hcloud emulator: partial_listing is a fault of list, not of %s", op)
+			}
+			// One server a page, and every page after the first fails.
+			c.e.SetMaxPageSize(1)
+			r.Skip, r.Status, r.Code = 1, http.StatusInternalServerError, "server_error"
+		default:
+			return fmt.Errorf("hcloud emulator: no conformance fault class %q", class)
 		}
-	case "auth_refused":
-		r.Status, r.Code = http.StatusForbidden, "forbidden"
-	case "locked":
-		r.Status, r.Code = http.StatusLocked, "locked"
-	case "hang":
-		// Held until the client leaves, and then never run.
-		r.DelayIfConnected = faults.Duration(24 * time.Hour)
-	case "drop_after_commit":
-		r.Drop = true
-	case "partial_listing":
-		if op != "list" {
-			return fmt.Errorf("hcloud emulator: partial_listing is a fault of list, not of %s", op)
-		}
-		// One server a page, and every page after the first fails.
-		c.e.SetMaxPageSize(1)
-		r.Skip, r.Status, r.Code = 1, http.StatusInternalServerError, "server_error"
-	default:
-		return fmt.Errorf("hcloud emulator: no conformance fault class %q", class)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return c.e.faults.AddRule(r)
 }

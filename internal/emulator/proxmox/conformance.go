@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 )
@@ -23,50 +22,46 @@ func (e *Emulator) Conformance() Conformance { return Conformance{e: e} }
 // conformanceRoutes names the request each contract call is judged by.
 // Get and List both start from the cluster-wide listing; create is the
 // clone; update the config write; power any status action.
-var conformanceRoutes = map[string]struct{ method, path string }{
-	"get":    {"GET", "/cluster/resources"},
-	"list":   {"GET", "/cluster/resources"},
-	"create": {"POST", "/nodes/{node}/qemu/{vmid}/clone"},
-	"delete": {"DELETE", "/nodes/{node}/qemu/{vmid}"},
-	"update": {"POST", "/nodes/{node}/qemu/{vmid}/config"},
-	"power":  {"POST", "/nodes/{node}/qemu/{vmid}/status/*"},
-	"any":    {"*", "*"},
+var conformanceRoutes = map[string]faults.Target{
+	"get":    {Method: "GET", Path: "/cluster/resources"},
+	"list":   {Method: "GET", Path: "/cluster/resources"},
+	"create": {Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/clone"},
+	"delete": {Method: "DELETE", Path: "/nodes/{node}/qemu/{vmid}"},
+	"update": {Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/config"},
+	"power":  {Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/status/*"},
+	"any":    {Method: "*", Path: "*"},
 }
 
 // FailNext fails the next n requests of op (every one until Clear when
 // n <= 0) the way PVE fails for class.
 func (c Conformance) FailNext(op, class string, n int) error {
-	route, ok := conformanceRoutes[op]
-	if !ok {
-		return fmt.Errorf("proxmox emulator: no conformance op %q", op)
-	}
-	r := faults.Rule{Method: route.method, Path: route.path, Count: max(n, 0)}
-	switch class {
-	case "server_error":
-		r.Status, r.Message = http.StatusInternalServerError, "got unexpected error (emulated)"
-	case "rate_limited":
-		return fmt.Errorf("proxmox emulator: PVE has no rate limits: %w", errors.ErrUnsupported)
-	case "auth_refused":
-		r.Status, r.Message = http.StatusForbidden, "Permission check failed (/vms, VM.Audit)"
-	case "locked":
-		switch op {
-		case "list", "any":
-			return fmt.Errorf("proxmox emulator: PVE's listing never reports a lock as an error: %w", errors.ErrUnsupported)
-		case "get":
-			// The listing never fails for a lock; the direct read does.
-			r.Path = "/nodes/{node}/qemu/{vmid}/status/current"
+	r, err := faults.ConformanceRule("proxmox", conformanceRoutes, op, class, n, func(r *faults.Rule) error {
+		switch class {
+		case "server_error":
+			r.Status, r.Message = http.StatusInternalServerError, "got unexpected error (emulated)"
+		case "rate_limited":
+			return fmt.Errorf("proxmox emulator: PVE has no rate limits: %w", errors.ErrUnsupported)
+		case "auth_refused":
+			r.Status, r.Message = http.StatusForbidden, "Permission check failed (/vms, VM.Audit)"
+		case "locked":
+			switch op {
+			case "list", "any":
+				return fmt.Errorf("proxmox emulator: PVE's listing never reports a lock as an error: %w", errors.ErrUnsupported)
+			case "get":
+				// The listing never fails for a lock; the direct read does.
+				r.Path = "/nodes/{node}/qemu/{vmid}/status/current"
+			}
+			// The VMID in the text is not the request's: the rule is fixed.
+			r.Status, r.Message = http.StatusInternalServerError, "can't lock file '/var/lock/qemu-server/lock-100.conf' - got timeout"
+		case "partial_listing":
+			return fmt.Errorf("proxmox emulator: GET /cluster/resources answers the whole cluster at once, it has no pages to lose: %w", errors.ErrUnsupported)
+		default:
+			return fmt.Errorf("proxmox emulator: no conformance fault class %q", class)
 		}
-		// The VMID in the text is not the request's: the rule is fixed.
-		r.Status, r.Message = http.StatusInternalServerError, "can't lock file '/var/lock/qemu-server/lock-100.conf' - got timeout"
-	case "hang":
-		// Held until the client leaves, and then never run.
-		r.DelayIfConnected = faults.Duration(24 * time.Hour)
-	case "drop_after_commit":
-		r.Drop = true
-	case "partial_listing":
-		return fmt.Errorf("proxmox emulator: GET /cluster/resources answers the whole cluster at once, it has no pages to lose: %w", errors.ErrUnsupported)
-	default:
-		return fmt.Errorf("proxmox emulator: no conformance fault class %q", class)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return c.e.faults.AddRule(r)
 }

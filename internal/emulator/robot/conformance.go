@@ -26,49 +26,45 @@ func (e *Emulator) Conformance() Conformance { return Conformance{e: e} }
 // delete (release) each write it with POST /server/{n}; power is a reset.
 // A delete that cancels the rental (cancel_on_destroy) sends POST
 // /server/{n}/cancellation instead, so delete's route is both.
-var conformanceRoutes = map[string]struct{ method, path string }{
-	"get":    {"GET", "/server/{id}"},
-	"list":   {"GET", "/server"},
-	"create": {"POST", "/server/{id}"},
-	"delete": {"POST", "/server/{id}*"},
-	"update": {"POST", "/server/{id}"},
-	"power":  {"POST", "/reset/{id}"},
-	"any":    {"*", "*"},
+var conformanceRoutes = map[string]faults.Target{
+	"get":    {Method: "GET", Path: "/server/{id}"},
+	"list":   {Method: "GET", Path: "/server"},
+	"create": {Method: "POST", Path: "/server/{id}"},
+	"delete": {Method: "POST", Path: "/server/{id}*"},
+	"update": {Method: "POST", Path: "/server/{id}"},
+	"power":  {Method: "POST", Path: "/reset/{id}"},
+	"any":    {Method: "*", Path: "*"},
 }
 
 // FailNext fails the next n requests of op (every one until Clear when
 // n <= 0) the way Robot fails for class.
 func (c Conformance) FailNext(op, class string, n int) error {
-	route, ok := conformanceRoutes[op]
-	if !ok {
-		return fmt.Errorf("robot emulator: no conformance op %q", op)
-	}
-	r := faults.Rule{Method: route.method, Path: route.path, Count: max(n, 0)}
-	switch class {
-	case "server_error":
-		r.Status, r.Code = http.StatusInternalServerError, codeInternalError
-	case "rate_limited":
-		// Robot says when to come back only through the budget in the
-		// body: max_request requests per interval seconds.
-		r.Status, r.Code, r.Message = http.StatusForbidden, codeRateLimitExceeded, "rate limit exceeded"
-	case "auth_refused":
-		r.Status, r.Code, r.Message = http.StatusUnauthorized, codeUnauthorized, "Unable to authenticate"
-	case "locked":
-		// Robot locks nothing but a server under a technician's manual
-		// reset, and says so only to a reset.
-		if op != "power" {
-			return fmt.Errorf("robot emulator: Robot shows no lock on %s: %w", op, errors.ErrUnsupported)
+	r, err := faults.ConformanceRule("robot", conformanceRoutes, op, class, n, func(r *faults.Rule) error {
+		switch class {
+		case "server_error":
+			r.Status, r.Code = http.StatusInternalServerError, codeInternalError
+		case "rate_limited":
+			// Robot says when to come back only through the budget in the
+			// body: max_request requests per interval seconds.
+			r.Status, r.Code, r.Message = http.StatusForbidden, codeRateLimitExceeded, "rate limit exceeded"
+		case "auth_refused":
+			r.Status, r.Code, r.Message = http.StatusUnauthorized, codeUnauthorized, "Unable to authenticate"
+		case "locked":
+			// Robot locks nothing but a server under a technician's manual
+			// reset, and says so only to a reset.
+			if op != "power" {
+				return fmt.Errorf("robot emulator: Robot shows no lock on %s: %w", op, errors.ErrUnsupported)
+			}
+			r.Status, r.Code, r.Message = http.StatusConflict, codeResetManualActive, "a manual reset is under way"
+		case "partial_listing":
+			return fmt.Errorf("robot emulator: GET /server answers every server at once, it has no pages to lose: %w", errors.ErrUnsupported)
+		default:
+			return fmt.Errorf("robot emulator: no conformance fault class %q", class)
 		}
-		r.Status, r.Code, r.Message = http.StatusConflict, codeResetManualActive, "a manual reset is under way"
-	case "hang":
-		// Held until the client leaves, and then never run.
-		r.DelayIfConnected = faults.Duration(24 * time.Hour)
-	case "drop_after_commit":
-		r.Drop = true
-	case "partial_listing":
-		return fmt.Errorf("robot emulator: GET /server answers every server at once, it has no pages to lose: %w", errors.ErrUnsupported)
-	default:
-		return fmt.Errorf("robot emulator: no conformance fault class %q", class)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return c.e.faults.AddRule(r)
 }
