@@ -74,32 +74,16 @@ type Counters struct {
 //	POST /nodes               {"name":"pve2","online":false}
 //	POST /locks               {"vmid":9000,"lock":"backup"} sets a config lock ("" clears)
 func (e *Emulator) control() map[string]http.Handler {
-	refuse := func(w http.ResponseWriter, err error) {
-		controlJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-	}
-	decode := func(w http.ResponseWriter, r *http.Request, v any, shape string) bool {
-		dec := json.NewDecoder(r.Body)
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(v); err != nil {
-			refuse(w, fmt.Errorf("reading the body: %w; send %s", err, shape))
-			return false
-		}
-		return true
-	}
 	return map[string]http.Handler{
 		"GET /vms": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { controlJSON(w, http.StatusOK, e.VMs()) }),
-		"POST /vms": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var s VMSeed
-			if !decode(w, r, &s, `{"Name":"web","Node":"pve1","Tags":"","Description":""}`) {
-				return
-			}
+		"POST /vms": decoded(`{"Name":"web","Node":"pve1","Tags":"","Description":""}`, func(w http.ResponseWriter, s VMSeed) error {
 			id, err := e.AddVM(s)
 			if err != nil {
-				refuse(w, err)
-				return
+				return err
 			}
 			v, _ := e.VM(id)
 			controlJSON(w, http.StatusCreated, v)
+			return nil
 		}),
 		"GET /counters": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			controlJSON(w, http.StatusOK, Counters{Authorized: e.Authorized(), LockWaits: e.LockWaits(), LockTimeouts: e.LockTimeouts(), HeldClones: e.HeldClones()})
@@ -111,49 +95,55 @@ func (e *Emulator) control() map[string]http.Handler {
 		"POST /clones/release": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			controlJSON(w, http.StatusOK, map[string]int{"released": e.ReleaseClones()})
 		}),
-		"POST /agent": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body struct {
-				VMID  int        `json:"vmid"`
-				Fault AgentFault `json:"fault"`
-			}
-			if !decode(w, r, &body, `{"vmid":0,"fault":"hang"}`) {
-				return
-			}
-			if err := e.SetAgentFault(body.VMID, body.Fault); err != nil {
-				refuse(w, err)
-				return
-			}
-			w.WriteHeader(http.StatusNoContent)
-		}),
-		"POST /nodes": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body struct {
-				Name   string `json:"name"`
-				Online bool   `json:"online"`
-			}
-			if !decode(w, r, &body, `{"name":"pve2","online":false}`) {
-				return
-			}
-			if err := e.SetNodeOnline(body.Name, body.Online); err != nil {
-				refuse(w, err)
-				return
-			}
-			w.WriteHeader(http.StatusNoContent)
-		}),
-		"POST /locks": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body struct {
-				VMID int    `json:"vmid"`
-				Lock string `json:"lock"`
-			}
-			if !decode(w, r, &body, `{"vmid":9000,"lock":"backup"}`) {
-				return
-			}
-			if err := e.SetConfigLock(body.VMID, body.Lock); err != nil {
-				refuse(w, err)
-				return
-			}
-			w.WriteHeader(http.StatusNoContent)
-		}),
+		"POST /agent": applied(`{"vmid":0,"fault":"hang"}`, func(b agentBody) error { return e.SetAgentFault(b.VMID, b.Fault) }),
+		"POST /nodes": applied(`{"name":"pve2","online":false}`, func(b nodeBody) error { return e.SetNodeOnline(b.Name, b.Online) }),
+		"POST /locks": applied(`{"vmid":9000,"lock":"backup"}`, func(b lockBody) error { return e.SetConfigLock(b.VMID, b.Lock) }),
 	}
+}
+
+// The bodies of the control routes that change one thing.
+type (
+	agentBody struct {
+		VMID  int        `json:"vmid"`
+		Fault AgentFault `json:"fault"`
+	}
+	nodeBody struct {
+		Name   string `json:"name"`
+		Online bool   `json:"online"`
+	}
+	lockBody struct {
+		VMID int    `json:"vmid"`
+		Lock string `json:"lock"`
+	}
+)
+
+// decoded reads a JSON body of type T, refusing unknown fields with the
+// shape to send, and hands it to handle, whose error is a 400.
+func decoded[T any](shape string, handle func(http.ResponseWriter, T) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var v T
+		dec := json.NewDecoder(r.Body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&v); err != nil {
+			controlJSON(w, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf("reading the body: %v; send %s", err, shape)})
+			return
+		}
+		if err := handle(w, v); err != nil {
+			controlJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		}
+	})
+}
+
+// applied is decoded for a change with nothing to answer: 204 when apply
+// succeeds.
+func applied[T any](shape string, apply func(T) error) http.Handler {
+	return decoded(shape, func(w http.ResponseWriter, v T) error {
+		if err := apply(v); err != nil {
+			return err
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	})
 }
 
 func controlJSON(w http.ResponseWriter, status int, v any) {
