@@ -93,13 +93,16 @@ resource "compute_provider_account" "from_provider_block" {
 	})
 }
 
-// TestProviderAccountExample applies the account example, checks its health
-// check reached the emulator, and imports it with the id from import.sh.
+// TestProviderAccountExample applies the account example, checks that the
+// health checks of its Hetzner Cloud and Proxmox VE accounts reached the
+// emulator (the latter through the pinned certificate, with the token from
+// env://PROXMOX_API_TOKEN), and imports the first with the id from import.sh.
 func TestProviderAccountExample(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t)
 	address, id := importCommandID(t, accountImportSH, e)
 	hcl := pointAtEmulator(t, readExample(t, accountTF), e)
+	const lab = "compute_provider_account.lab"
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providers(),
 		Steps: []resource.TestStep{
@@ -109,9 +112,23 @@ func TestProviderAccountExample(t *testing.T) {
 					resource.TestCheckResourceAttr(address, "id", id),
 					resource.TestCheckResourceAttr(address, "adapter", "hcloud"),
 					resource.TestCheckResourceAttr(address, "health.reachable", "true"),
+					resource.TestCheckResourceAttr(lab, "adapter", "proxmox"),
+					resource.TestCheckResourceAttr(lab, "health.reachable", "true"),
+					resource.TestCheckResourceAttr(lab, "proxmox.node", "pve1"),
+					func(*terraform.State) error {
+						// The check is one authenticated read of the API.
+						if n := e.pveStats(t)["GET /version"]; n < 1 {
+							return fmt.Errorf("the Proxmox account's health check sent %d GET /version, want at least 1", n)
+						}
+						return nil
+					},
 				),
 			},
 			{
+				// The import starts a state of its own, holding only what it
+				// imports: an output of another account would be null there,
+				// which the test framework cannot read.
+				Config:            removeBlock(t, hcl, `output "lab_account_health" {`),
 				ResourceName:      address,
 				ImportState:       true,
 				ImportStateId:     id,

@@ -53,6 +53,11 @@ const (
 	robotPassword = acctest.RobotPassword
 )
 
+// proxmoxToken is the Proxmox VE API token the standalone emulator
+// accepts by default, which the examples read through
+// env://PROXMOX_API_TOKEN.
+const proxmoxToken = "root@pam!demo=demo-proxmox-secret"
+
 // appToken is the bootstrap example's secret file (env://APP_TOKEN), fresh
 // per run.
 var appToken = "example-app-token-" + strconv.FormatInt(time.Now().UnixNano(), 36)
@@ -109,6 +114,7 @@ func run(m *testing.M) int {
 		"ROBOT_PASSWORD":        robotPassword,
 		"QUICKSTART_HOST_TOKEN": hostSecret,
 		"APP_TOKEN":             appToken,
+		"PROXMOX_API_TOKEN":     proxmoxToken,
 	} {
 		os.Setenv(k, v)
 	}
@@ -153,6 +159,10 @@ type emulator struct {
 	// firstBootURL serves a first-boot binary of digest firstBootSHA256.
 	firstBootURL    string
 	firstBootSHA256 string
+	// pve is the Proxmox VE API's endpoint, pveFingerprint its
+	// certificate's SHA-256 (an account's tls_fingerprint).
+	pve            string
+	pveFingerprint string
 }
 
 // startEmulator runs a fresh emulator for one test and stops it when the test
@@ -209,8 +219,9 @@ func startEmulator(t *testing.T) *emulator {
 	select {
 	case lines := <-found:
 		u := lines["hcloud"]
-		if len(u) == 0 || len(lines["robot"]) == 0 || len(lines["robot-ssh"]) == 0 || len(lines["robot-ssh-key"]) != 2 || len(lines["first-boot"]) != 2 {
-			t.Fatalf("the emulator announced %v, want hcloud, robot, robot-ssh, robot-ssh-key and first-boot lines", lines)
+		if len(u) == 0 || len(lines["robot"]) == 0 || len(lines["robot-ssh"]) == 0 || len(lines["robot-ssh-key"]) != 2 ||
+			len(lines["proxmox"]) != 2 || len(lines["first-boot"]) != 2 {
+			t.Fatalf("the emulator announced %v, want hcloud, robot, robot-ssh, robot-ssh-key, proxmox and first-boot lines", lines)
 		}
 		p, err := url.Parse(u[0])
 		if err != nil || p.Host == "" {
@@ -221,6 +232,7 @@ func startEmulator(t *testing.T) *emulator {
 			robot: lines["robot"][0], robotSSHPort: lines["robot-ssh"][0],
 			sshKey: lines["robot-ssh-key"][0], sshKeyFile: lines["robot-ssh-key"][1],
 			firstBootURL: lines["first-boot"][0], firstBootSHA256: lines["first-boot"][1],
+			pve: lines["proxmox"][0], pveFingerprint: lines["proxmox"][1],
 		}
 	case <-exited:
 		t.Fatalf("the emulator exited before announcing its URLs; stderr:\n%s", stderr.String())
@@ -275,6 +287,16 @@ func (e *emulator) stats(t *testing.T) map[string]int {
 	return out
 }
 
+// pveStats returns the Proxmox VE emulator's request counts by route.
+func (e *emulator) pveStats(t *testing.T) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	if err := e.getJSON(context.Background(), "/_emulator/proxmox/stats", &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // resetStats sets the emulator's request counts to zero.
 func (e *emulator) resetStats(t *testing.T) {
 	t.Helper()
@@ -310,19 +332,37 @@ func readExample(t *testing.T, rel string) string {
 	return string(b)
 }
 
-var hetznerCloudBlock = regexp.MustCompile(`(?m)^([ \t]*)hetzner_cloud[ \t]*=[ \t]*\{[ \t]*$`)
+var (
+	hetznerCloudBlock = regexp.MustCompile(`(?m)^([ \t]*)hetzner_cloud[ \t]*=[ \t]*\{[ \t]*$`)
+	// proxmoxBlock is a proxmox block up to the first line that is a
+	// closing brace alone: its own, as long as nothing nested in it spans
+	// lines but a jsonencode({...}), which closes with "})".
+	proxmoxBlock = regexp.MustCompile(`(?ms)^[ \t]*proxmox[ \t]*=[ \t]*\{[ \t]*$.*?^[ \t]*\}[ \t]*$`)
+	// The example's PVE endpoint and pin, which are a reader's and not the
+	// emulator's.
+	pveEndpoint    = regexp.MustCompile(`(?m)^([ \t]*endpoint[ \t]*=[ \t]*)"https://[^"]+"`)
+	pveFingerprint = regexp.MustCompile(`(?m)^([ \t]*tls_fingerprint[ \t]*=[ \t]*)"[0-9A-Fa-f:]+"`)
+)
 
 // pointAtEmulator adds `endpoint = "<emulator>"` to every hetzner_cloud block
-// of an example and declares the provider's source when the example leaves it
-// out (documentation examples show only what a reader needs). It fails the
-// test when the example has no account, so a test meant for one cannot
-// silently run against nothing.
+// of an example, swaps the endpoint and tls_fingerprint of every proxmox
+// block for the emulator's, and declares the provider's source when the
+// example leaves it out (documentation examples show only what a reader
+// needs). It fails the test when the example has no account, so a test
+// meant for one cannot silently run against nothing.
 func pointAtEmulator(t *testing.T, hcl string, e *emulator) string {
 	t.Helper()
-	if !hetznerCloudBlock.MatchString(hcl) {
-		t.Fatalf("the example declares no hetzner_cloud account to point at the emulator")
+	if !hetznerCloudBlock.MatchString(hcl) && !proxmoxBlock.MatchString(hcl) {
+		t.Fatalf("the example declares no hetzner_cloud or proxmox account to point at the emulator")
 	}
 	hcl = hetznerCloudBlock.ReplaceAllString(hcl, fmt.Sprintf("${0}\n${1}  endpoint = %q", e.hcloud))
+	hcl = proxmoxBlock.ReplaceAllStringFunc(hcl, func(block string) string {
+		if !pveEndpoint.MatchString(block) || !pveFingerprint.MatchString(block) {
+			t.Fatalf("a proxmox block of the example sets no https endpoint or no tls_fingerprint to swap for the emulator's:\n%s", block)
+		}
+		block = pveEndpoint.ReplaceAllString(block, fmt.Sprintf("${1}%q", e.pve))
+		return pveFingerprint.ReplaceAllString(block, fmt.Sprintf("${1}%q", e.pveFingerprint))
+	})
 	return withSource(hcl)
 }
 

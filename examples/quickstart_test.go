@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +20,10 @@ import (
 // TestQuickstart applies examples/quickstart as `make demo` does, but with the
 // provider in process: two servers on the cheapest available offer with at
 // least two vCPU, one rented Robot server bootstrapped into a ready host
-// with its secret file in no state and no command line, a clean second plan,
-// and after destroy no cloud server left and the Robot server released.
+// with its secret file in no state and no command line, one Proxmox VM
+// cloned from the template, running with its agent's address and the
+// account's mark, a clean second plan, and after destroy no cloud server
+// and no VM left and the Robot server released.
 func TestQuickstart(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t)
@@ -29,13 +32,19 @@ func TestQuickstart(t *testing.T) {
 		t.Fatalf("the Robot emulator rents %v (%v), want a server to bootstrap", servers, err)
 	}
 	machine := servers[0].Number
-	const host = "compute_bootstrap_host.db.0"
+	const (
+		host = "compute_bootstrap_host.db.0"
+		vm   = "compute_instance.vm.0"
+	)
 	resource.UnitTest(t, resource.TestCase{
 		CheckDestroy: func(s *terraform.State) error {
 			if err := e.checkNoServers(s); err != nil {
 				return err
 			}
-			return e.checkReleased(machine)
+			if err := e.checkReleased(machine); err != nil {
+				return err
+			}
+			return e.checkNoVMs()
 		},
 		Steps: []resource.TestStep{{
 			// A directory with a provider block takes its providers at step
@@ -54,6 +63,10 @@ func TestQuickstart(t *testing.T) {
 						"url":    config.StringVariable(e.firstBootURL),
 						"sha256": config.StringVariable(e.firstBootSHA256),
 					}),
+				}),
+				"proxmox": config.ObjectVariable(map[string]config.Variable{
+					"endpoint":        config.StringVariable(e.pve),
+					"tls_fingerprint": config.StringVariable(e.pveFingerprint),
 				}),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
@@ -81,6 +94,11 @@ func TestQuickstart(t *testing.T) {
 				outputLen("host", 3),
 				noSecretInState,
 				e.checkSecretNotSent(machine),
+				resource.TestCheckResourceAttr(vm, "state", "running"),
+				resource.TestCheckResourceAttr(vm, "offer_id", "small"),
+				resource.TestMatchResourceAttr(vm, "ipv4_address", regexp.MustCompile(`^192\.0\.2\.`)),
+				e.checkOneVM,
+				outputLen("vm", 5),
 			),
 		}},
 	})
@@ -176,4 +194,58 @@ func (e *emulator) checkSecretNotSent(machine int) resource.TestCheckFunc {
 		}
 		return nil
 	}
+}
+
+// pveVM is a VM or template as /_emulator/proxmox/vms lists it.
+type pveVM struct {
+	VMID     int               `json:"vmid"`
+	Status   string            `json:"status"`
+	Template bool              `json:"template"`
+	Config   map[string]string `json:"config"`
+}
+
+// pveMachines lists the emulated cluster's VMs, templates left out.
+func (e *emulator) pveMachines(ctx context.Context) ([]pveVM, error) {
+	var all, out []pveVM
+	if err := e.getJSON(ctx, "/_emulator/proxmox/vms", &all); err != nil {
+		return nil, err
+	}
+	for _, v := range all {
+		if !v.Template {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// checkOneVM: the cluster holds one VM, the quick start's, running, tagged
+// as managed, in the account's VMID range.
+func (e *emulator) checkOneVM(*terraform.State) error {
+	vms, err := e.pveMachines(context.Background())
+	if err != nil {
+		return err
+	}
+	if len(vms) != 1 {
+		return fmt.Errorf("the Proxmox emulator holds %d VMs, want 1: %+v", len(vms), vms)
+	}
+	v := vms[0]
+	tags := strings.Split(v.Config["tags"], ";")
+	if v.Config["name"] != "quickstart-vm" || v.Status != "running" || !slices.Contains(tags, "compute") || v.VMID < 100000 || v.VMID > 199999 {
+		return fmt.Errorf("the Proxmox VM is %+v, want quickstart-vm running, tagged compute, with a VMID in 100000..199999", v)
+	}
+	return nil
+}
+
+// checkNoVMs: destroy left no VM, only the template.
+func (e *emulator) checkNoVMs() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	vms, err := e.pveMachines(ctx)
+	if err != nil {
+		return err
+	}
+	if len(vms) > 0 {
+		return fmt.Errorf("the Proxmox emulator still holds VMs after destroy: %+v", vms)
+	}
+	return nil
 }

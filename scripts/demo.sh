@@ -5,9 +5,10 @@
 # and destroy, with Terraform using the freshly built provider through
 # dev_overrides (no terraform init, no registry). Besides the cloud servers it
 # bootstraps one rented dedicated server of the emulated Robot webservice:
-# rescue, install over the emulated SSH, reboot, first boot. It never needs a
-# real account: the token, the Robot user, the SSH key and the first-boot
-# binary's https server are the emulator's, all on loopback.
+# rescue, install over the emulated SSH, reboot, first boot; and clones one VM
+# on the emulated Proxmox VE cluster. It never needs a real account: the
+# tokens, the Robot user, the SSH key, the first-boot binary's https server
+# and PVE's certificate are the emulator's, all on loopback.
 #
 # Environment:
 #   TERRAFORM        the CLI to drive (default: terraform, or tofu when only it is on PATH)
@@ -130,6 +131,13 @@ emulator_base=$(sed -E 's#^(https?://[^/]+).*#\1#' <<<"$hcloud_url")
 echo "hcloud API emulated at $hcloud_url (pid $emulator_pid)"
 echo "Robot webservice emulated at $robot_url, its servers' SSH on port $robot_ssh_port, SSH key $ssh_key in $ssh_key_file"
 echo "first-boot binary served at $first_boot_url (sha256 $first_boot_sha256)"
+pve_url=$(announced proxmox 2)
+pve_fingerprint=$(announced proxmox 3)
+pve_token=$(announced proxmox-token 2)
+[[ -n "$pve_url" && -n "$pve_fingerprint" && "$pve_token" == *=* ]] || die "the emulator announced no 'proxmox URL FINGERPRINT' and 'proxmox-token TOKEN' lines; its output: $(cat "$scratch/emulator.out")"
+# The token's secret half, which no log or state may hold.
+pve_secret=${pve_token#*=}
+echo "Proxmox VE API emulated at $pve_url, its certificate's SHA-256 $pve_fingerprint (the account's tls_fingerprint)"
 # The first rented server, unnamed as a newly rented one is.
 machine_id=$(curl -fsS --max-time 5 "$emulator_base/_emulator/robot/servers" | grep -o '"server_number":[0-9]*' | head -n 1 | cut -d: -f2) ||
 	die "could not read the rented servers from $emulator_base/_emulator/robot/servers"
@@ -152,6 +160,7 @@ export TF_IN_AUTOMATION=1
 export TF_INPUT=0
 export HCLOUD_TOKEN=$token
 export ROBOT_USER=$robot_user ROBOT_PASSWORD=$robot_password
+export PROXMOX_API_TOKEN=$pve_token
 # The secret file's content: fresh each run, so finding it anywhere but on the
 # installed disk proves a leak.
 host_secret="quickstart-secret-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
@@ -163,6 +172,7 @@ export TF_VAR_robot="{
   ssh_key = \"$ssh_key\", ssh_private_key = \"file://$ssh_key_file\",
   first_boot = { url = \"$first_boot_url\", sha256 = \"$first_boot_sha256\" }
 }"
+export TF_VAR_proxmox="{ endpoint = \"$pve_url\", tls_fingerprint = \"$pve_fingerprint\" }"
 unset TF_PLUGIN_CACHE_DIR TF_WORKSPACE TF_DATA_DIR
 
 color=()
@@ -171,7 +181,7 @@ color=()
 # reset_stats sets every emulator's request counts back to zero.
 reset_stats() {
 	local path
-	for path in /_emulator/stats /_emulator/robot/stats; do
+	for path in /_emulator/stats /_emulator/robot/stats /_emulator/proxmox/stats; do
 		curl -fsS --max-time 5 -X DELETE "$emulator_base$path" >/dev/null || die "could not reset $emulator_base$path"
 	done
 }
@@ -224,6 +234,26 @@ check_bootstrap() {
 	fi
 }
 
+# check_vm runs after the apply: the Proxmox VM runs with the address its
+# guest agent reports, and it says what the clone cost.
+check_vm() {
+	local vm pve_stats took
+	step "checking the Proxmox VM: cloned from the template, started, its address from the guest agent"
+	vm=$("$tf" output -json vm) || die "the quick start has no output vm"
+	grep -qF '"state":"running"' <<<"$vm" || die "the Proxmox VM is not running after apply: $vm"
+	grep -qE '"ipv4":"[0-9.]+"' <<<"$vm" || die "the Proxmox VM has no IPv4 address after apply: $vm"
+	pve_stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/proxmox/stats") || die "could not read $emulator_base/_emulator/proxmox/stats"
+	took=$(grep -o 'compute_instance.vm\[0\]: Creation complete after [0-9a-z]*' "$scratch/apply.out" | awk '{ print $NF }')
+	echo
+	echo "the Proxmox VM runs: $vm"
+	echo "its create took ${took:-?} of the apply (clone, configure, start, the agent's address)"
+	if command -v jq >/dev/null 2>&1; then
+		echo "the apply cost $(jq '[.[]] | add // 0' <<<"$pve_stats") Proxmox request(s), $(jq '.["POST /nodes/{node}/qemu/{vmid}/clone"] // 0' <<<"$pve_stats") of them clones, by route: $(jq -c . <<<"$pve_stats")"
+	else
+		echo "the apply's Proxmox requests by route: $pve_stats"
+	fi
+}
+
 step "copying examples/quickstart to $scratch/work"
 cp -R "$root/examples/quickstart" "$scratch/work"
 rm -rf "$scratch/work/.terraform" "$scratch/work"/terraform.tfstate* "$scratch/work/.terraform.lock.hcl"
@@ -240,7 +270,7 @@ grep 'API request:' "$scratch/apply.log" >"$scratch/requests.log" || die "the DE
 for field in method= route= status= duration= attempt= request_id=; do
 	grep -q -- "$field" "$scratch/requests.log" || die "the API request lines of the DEBUG log hold no $field"
 done
-for secret in "$token" "$robot_password"; do
+for secret in "$token" "$robot_password" "$pve_secret"; do
 	if grep -qF -- "$secret" "$scratch/apply.log"; then
 		die "the DEBUG log of the apply shows a credential of the emulated accounts"
 	fi
@@ -261,6 +291,7 @@ else
 fi
 echo "the apply took ${apply_seconds}s of wall time"
 check_bootstrap
+check_vm
 
 step "$tf plan -detailed-exitcode (a second plan must find nothing to change)"
 reset_stats
@@ -275,6 +306,7 @@ else
 	echo "this plan's API requests: $plan_stats"
 fi
 echo "and of the dedicated host, Robot requests: $(curl -fsS --max-time 5 "$emulator_base/_emulator/robot/stats")"
+echo "and of the Proxmox VM, PVE requests: $(curl -fsS --max-time 5 "$emulator_base/_emulator/proxmox/stats")"
 case $plan_status in
 0) echo "no changes: the applied infrastructure matches the configuration" ;;
 2) die "the second plan wants changes right after apply (shown above); the provider does not converge" ;;
@@ -300,13 +332,26 @@ robot_servers=$(curl -fsS --max-time 5 "$emulator_base/_emulator/robot/servers")
 tr '}' '\n' <<<"$robot_servers" | grep "\"server_number\":$machine_id," | grep -qF '"server_name":""' ||
 	die "Robot server $machine_id is not unnamed again after destroy: $robot_servers"
 echo "Robot server $machine_id is released: still rented, unnamed again"
+# Destroy removes the VM; only the template stays.
+pve_vms=$(curl -fsS --max-time 5 "$emulator_base/_emulator/proxmox/vms") || die "could not read $emulator_base/_emulator/proxmox/vms"
+if command -v jq >/dev/null 2>&1; then
+	pve_left=$(jq -c '[.[] | select(.template | not) | .vmid]' <<<"$pve_vms")
+	[[ "$pve_left" == "[]" ]] || die "the Proxmox emulator still holds VM(s) $pve_left after destroy"
+else
+	grep -q '"template":false' <<<"$pve_vms" && die "the Proxmox emulator still holds a VM after destroy: $pve_vms"
+fi
+echo "the Proxmox cluster holds no VM, only its template"
 
-step "emulator request counts since the second plan: plan, output and destroy ($emulator_base/_emulator/stats)"
+step "emulator request counts since the second plan: plan, output and destroy ($emulator_base/_emulator/stats, /_emulator/proxmox/stats)"
 stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/stats") || die "could not read $emulator_base/_emulator/stats"
+pve_stats=$(curl -fsS --max-time 5 "$emulator_base/_emulator/proxmox/stats") || die "could not read $emulator_base/_emulator/proxmox/stats"
 if command -v jq >/dev/null 2>&1; then
 	jq . <<<"$stats"
+	echo "Proxmox VE:"
+	jq . <<<"$pve_stats"
 else
 	echo "$stats"
+	echo "Proxmox VE: $pve_stats"
 fi
 
 step "done: the quick start applied, planned clean and destroyed in $((SECONDS - started))s"

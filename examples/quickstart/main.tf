@@ -1,7 +1,8 @@
 # Quick start: one Hetzner Cloud account, the cheapest offer with at least two
-# vCPU, and two servers booted with a small cloud-init; and, when you rent a
+# vCPU, and two servers booted with a small cloud-init; when you rent a
 # dedicated server on Hetzner Robot, that server installed from its rescue
-# system as a host with one secret file and a first-boot program.
+# system as a host with one secret file and a first-boot program; and, when
+# you run Proxmox VE, one VM cloned from a template.
 #
 #   export HCLOUD_TOKEN=...   # a read & write API token of a Hetzner Cloud project
 #   terraform init && terraform apply
@@ -13,9 +14,14 @@
 #   terraform apply -var 'robot={machine_id="321456", ssh_key="d4:1c:…", ssh_private_key="file:///home/you/.ssh/id_ed25519",
 #     first_boot={url="https://…/agent", sha256="…"}}'
 #
+# With a Proxmox VE cluster too (one VM cloned from a template):
+#
+#   export PROXMOX_API_TOKEN='root@pam!tf=…'   # USER@REALM!TOKENID=SECRET
+#   terraform apply -var 'proxmox={endpoint="https://pve1.example.com:8006", tls_fingerprint="AB:CD:…"}'
+#
 # `make demo` runs this configuration against local emulators of the Hetzner
-# Cloud API, the Robot webservice and the servers' SSH instead, so no account
-# is needed.
+# Cloud API, the Robot webservice and the servers' SSH, and Proxmox VE
+# instead, so no account is needed.
 
 terraform {
   required_version = ">= 1.11"
@@ -171,5 +177,60 @@ output "host" {
     phase       = compute_bootstrap_host.db[0].phase
     ipv4        = compute_bootstrap_host.db[0].ipv4
     known_hosts = compute_bootstrap_host.db[0].known_hosts
+  }
+}
+
+variable "proxmox" {
+  description = <<-EOT
+    A Proxmox VE cluster to clone one VM on; null (the default) leaves
+    Proxmox out. endpoint is the API's URL, tls_fingerprint the SHA-256 of
+    its certificate (pvenode cert info), template the name of a VM template
+    with cloud-init and the guest agent, and node, when set, the node the VM
+    goes to.
+  EOT
+  type = object({
+    endpoint        = string
+    tls_fingerprint = string
+    template        = optional(string, "ubuntu-24.04-cloud")
+    node            = optional(string)
+  })
+  default = null
+}
+
+resource "compute_provider_account" "pve" {
+  count = var.proxmox == null ? 0 : 1
+
+  name = "quickstart-pve"
+  proxmox = {
+    endpoint        = var.proxmox.endpoint
+    api_token       = "env://PROXMOX_API_TOKEN"
+    tls_fingerprint = var.proxmox.tls_fingerprint
+    node            = var.proxmox.node
+    # PVE has no catalog: the account's flavors are its offers.
+    flavors = jsonencode({
+      small = { cores = 2, memory_mib = 2048, disk_gib = 20 }
+    })
+  }
+}
+
+# A linked clone of the template, in a VMID derived from its name, started
+# and reachable at the address its guest agent reports.
+resource "compute_instance" "vm" {
+  count = var.proxmox == null ? 0 : 1
+
+  account  = compute_provider_account.pve[0].id
+  name     = "quickstart-vm"
+  offer_id = "small"
+  image    = var.proxmox.template
+}
+
+output "vm" {
+  description = "The Proxmox VM: its VMID, node, state and addresses."
+  value = var.proxmox == null ? null : {
+    vmid  = reverse(split("/", compute_instance.vm[0].id))[0]
+    node  = compute_instance.vm[0].location
+    state = compute_instance.vm[0].state
+    ipv4  = compute_instance.vm[0].ipv4_address
+    ipv6  = compute_instance.vm[0].ipv6_address
   }
 }

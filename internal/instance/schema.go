@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -194,6 +195,14 @@ func actionsDoc() string {
 	return strings.Join(parts, ", ")
 }
 
+// unreportedImage is an image that the state holds as null: one imported
+// from a backend that does not report what a machine was installed from (a
+// Proxmox clone does not say which template it came from). The configured
+// image is then taken as the machine's, not as a change of it.
+func unreportedImage(p path.Path, state types.String) bool {
+	return p.Equal(path.Root(adapter.FieldImage)) && state.IsNull()
+}
+
 // replaceWhenKnown replaces the machine when offer_id or image changes to a
 // value known at plan. An unknown value is no change yet: Terraform defers a
 // compute_offers read whose account has any change pending (a new name, new
@@ -201,7 +210,7 @@ func actionsDoc() string {
 // for nothing. Update refuses a value that turns out to differ.
 var replaceWhenKnown = stringplanmodifier.RequiresReplaceIf(
 	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !req.PlanValue.IsUnknown()
+		resp.RequiresReplace = !req.PlanValue.IsUnknown() && !unreportedImage(req.Path, req.StateValue)
 	},
 	"Changing the value to one known at plan replaces the machine.",
 	"Changing the value to one known at plan replaces the machine.",
