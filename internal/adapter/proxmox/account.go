@@ -63,6 +63,8 @@ type account struct {
 	queues   map[int]*sync.Mutex
 
 	agents agentMemory
+	// placed holds the memory creates in flight have placed on nodes.
+	placed placements
 }
 
 // snippetConfig is what writing user data needs; storage "" turns it off.

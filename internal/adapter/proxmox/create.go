@@ -30,7 +30,8 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if err := checkCall(call, req); err != nil {
 		return adapter.Machine{}, err
 	}
-	f, tpl, n, err := a.plan(ctx, req)
+	f, tpl, n, release, err := a.plan(ctx, req, true)
+	defer release()
 	if err != nil {
 		return adapter.Machine{}, err
 	}

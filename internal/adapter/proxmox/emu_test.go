@@ -264,3 +264,43 @@ func TestEmulatorBackupLockKeepsRunning(t *testing.T) {
 		}
 	}
 }
+
+// Creates in parallel spread over the nodes: the second create picks its
+// node while the first one's clone is held, before the first VM runs and
+// GET /nodes counts its memory, so only the memory the first one placed
+// keeps the second off the same node.
+func TestParallelCreatesSpreadOverNodes(t *testing.T) {
+	c := newConfTarget(t)
+	a := c.open(t, nil)
+	c.emu.HoldClones()
+	ids := make(chan string, 2)
+	create := func(name string) {
+		m, err := a.Create(context.Background(), callFor(a, name), emuReq(name))
+		if err != nil {
+			t.Error(err)
+		}
+		ids <- m.ID
+	}
+	listings := func() int { return c.emu.Stats()["GET /cluster/resources"] }
+	before := listings()
+	go create("spread-a")
+	waitFor(t, func() bool { return c.emu.HeldClones() == 1 })
+	// The second create's plan and probe each list the cluster once; by
+	// the second it has picked its node, and waits on the template's queue.
+	go create("spread-b")
+	waitFor(t, func() bool { return listings() >= before+4 })
+	c.emu.ReleaseClones() // and holds no more
+	nodes := map[string]bool{}
+	for range 2 {
+		id := <-ids
+		vmid, _ := strconv.Atoi(id)
+		v, ok := c.emu.VM(vmid)
+		if !ok {
+			t.Fatalf("VM %s is not there", id)
+		}
+		nodes[v.Node] = true
+	}
+	if len(nodes) != 2 {
+		t.Errorf("two parallel creates on nodes %v, want one on each", nodes)
+	}
+}

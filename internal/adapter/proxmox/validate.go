@@ -15,26 +15,40 @@ type template struct{ resource }
 // Validate checks a request against the account before anything is made:
 // flavor, template, node and user data, each refusal naming its field.
 func (a *account) Validate(ctx context.Context, req adapter.CreateRequest) error {
-	_, _, _, err := a.plan(ctx, req)
+	_, _, _, release, err := a.plan(ctx, req, false)
+	release()
 	return err
 }
 
-// plan resolves a request: its flavor, template and node.
-func (a *account) plan(ctx context.Context, req adapter.CreateRequest) (flavor, resource, node, error) {
+// plan resolves a request: its flavor, template and node. With place, the
+// node is the create's: its memory is held for the flavor until release,
+// which the caller must call in every case.
+func (a *account) plan(ctx context.Context, req adapter.CreateRequest, place bool) (f flavor, tpl resource, n node, release func(), err error) {
+	release = func() {}
+	f, tpl, err = a.resolve(ctx, req)
+	if err != nil {
+		return f, tpl, n, release, err
+	}
+	n, release, err = a.pickNode(ctx, req.Location, f, place)
+	return f, tpl, n, release, err
+}
+
+// resolve is a request's flavor and template.
+func (a *account) resolve(ctx context.Context, req adapter.CreateRequest) (flavor, resource, error) {
 	if err := a.checkUserData(req.UserData); err != nil {
-		return flavor{}, resource{}, node{}, err
+		return flavor{}, resource{}, err
 	}
 	if len(req.Labels) > 0 {
-		return flavor{}, resource{}, node{}, adapter.Errorf(adapter.InvalidInput, "Proxmox keeps tags, not key/value labels; set labels to {}").WithField(adapter.FieldLabels)
+		return flavor{}, resource{}, adapter.Errorf(adapter.InvalidInput, "Proxmox keeps tags, not key/value labels; set labels to {}").WithField(adapter.FieldLabels)
 	}
 	f, ok := a.flavors[req.OfferID]
 	if !ok {
-		return flavor{}, resource{}, node{}, adapter.Errorf(adapter.InvalidInput, "offer %s is not a flavor of the account; available: %s (the account's flavors setting)",
+		return flavor{}, resource{}, adapter.Errorf(adapter.InvalidInput, "offer %s is not a flavor of the account; available: %s (the account's flavors setting)",
 			adapter.Quoted(adapter.Redacted(req.OfferID)), flavorNames(a.flavors)).WithField(adapter.FieldOfferID)
 	}
 	list, err := a.vms(ctx)
 	if err != nil {
-		return flavor{}, resource{}, node{}, fail("list the cluster's templates", err)
+		return flavor{}, resource{}, fail("list the cluster's templates", err)
 	}
 	var names []string
 	var tpl resource
@@ -50,24 +64,28 @@ func (a *account) plan(ctx context.Context, req adapter.CreateRequest) (flavor, 
 	}
 	if !found {
 		slices.Sort(names)
-		return flavor{}, resource{}, node{}, adapter.Errorf(adapter.InvalidInput, "image %s is not a template of the cluster; templates: %s",
+		return flavor{}, resource{}, adapter.Errorf(adapter.InvalidInput, "image %s is not a template of the cluster; templates: %s",
 			adapter.Quoted(adapter.Redacted(req.Image)), orNone(names)).WithField(adapter.FieldImage)
 	}
 	if f.Template != "" && f.Template != req.Image {
-		return flavor{}, resource{}, node{}, adapter.Errorf(adapter.InvalidInput, "flavor %s is for template %s only, not %s; pick another flavor or that template",
+		return flavor{}, resource{}, adapter.Errorf(adapter.InvalidInput, "flavor %s is for template %s only, not %s; pick another flavor or that template",
 			f.Name, f.Template, adapter.Quoted(adapter.Redacted(req.Image))).WithField(adapter.FieldOfferID)
 	}
-	n, err := a.pickNode(ctx, req.Location, f)
-	return f, tpl, n, err
+	return f, tpl, nil
 }
 
 // pickNode is the node the request names (or the account's), which must
 // be online; else the online node with the most free memory that fits the
-// flavor, ties broken by name.
-func (a *account) pickNode(ctx context.Context, want string, f flavor) (node, error) {
+// flavor, ties broken by name. Free memory is what GET /nodes shows less
+// what creates of this process have placed on the node and that it may
+// not show yet, so that creates in parallel spread over the nodes instead
+// of all taking the one that had the most when they started; with place,
+// the choice is held until release.
+func (a *account) pickNode(ctx context.Context, want string, f flavor, place bool) (node, func(), error) {
+	none := func() {}
 	nodes, err := a.nodes(ctx)
 	if err != nil {
-		return node{}, err
+		return node{}, none, err
 	}
 	if want == "" {
 		want = a.node
@@ -81,26 +99,17 @@ func (a *account) pickNode(ctx context.Context, want string, f flavor) (node, er
 		i := slices.IndexFunc(nodes, func(n node) bool { return n.Node == want })
 		switch {
 		case i < 0:
-			return node{}, adapter.Errorf(adapter.InvalidInput, "location %s is not a node of the cluster; nodes: %s", adapter.Quoted(adapter.Redacted(want)), orNone(names)).WithField(adapter.FieldLocation)
+			return node{}, none, adapter.Errorf(adapter.InvalidInput, "location %s is not a node of the cluster; nodes: %s", adapter.Quoted(adapter.Redacted(want)), orNone(names)).WithField(adapter.FieldLocation)
 		case !nodes[i].online():
-			return node{}, adapter.Errorf(adapter.InvalidState, "node %s is %s; pick an online node or wait for it", want, nodes[i].Status).WithField(adapter.FieldLocation)
+			return node{}, none, adapter.Errorf(adapter.InvalidState, "node %s is %s; pick an online node or wait for it", want, nodes[i].Status).WithField(adapter.FieldLocation)
 		}
-		return nodes[i], nil
+		return nodes[i], none, nil
 	}
-	var best *node
-	for i := range nodes {
-		n := &nodes[i]
-		if !n.fits(f) {
-			continue
-		}
-		if best == nil || n.MaxMem-n.Mem > best.MaxMem-best.Mem || (n.MaxMem-n.Mem == best.MaxMem-best.Mem && n.Node < best.Node) {
-			best = n
-		}
-	}
+	best, release := a.placed.choose(nodes, f, place)
 	if best == nil {
-		return node{}, adapter.Errorf(adapter.QuotaExceeded, "no online node has %d cores and %d MiB of free memory for flavor %s; nodes: %s", f.Cores, f.MemoryMiB, f.Name, orNone(names)).WithField(adapter.FieldOfferID)
+		return node{}, none, adapter.Errorf(adapter.QuotaExceeded, "no online node has %d cores and %d MiB of free memory for flavor %s; nodes: %s", f.Cores, f.MemoryMiB, f.Name, orNone(names)).WithField(adapter.FieldOfferID)
 	}
-	return *best, nil
+	return *best, release, nil
 }
 
 // noSnippets is why user data is refused without snippet settings.
