@@ -81,9 +81,9 @@ func TestCreateLifecycle(t *testing.T) {
 	}
 }
 
-// A VM created without power-on is pending, not stopped: cm-new says it
-// was never started.
-func TestCreatedNotStartedIsPending(t *testing.T) {
+// A create that asks for power off is done once configured: cm-new goes
+// with the last write and the VM reads stopped, without ever being started.
+func TestPowerOffCreateIsStopped(t *testing.T) {
 	f := newFake(t)
 	a := testAccount(t, f, nil)
 	req := createReq("cold")
@@ -92,14 +92,52 @@ func TestCreatedNotStartedIsPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.State != adapter.StatePending || m.RawState != "stopped" {
-		t.Errorf("never started: %s (%s)", m.State, m.RawState)
+	if m.State != adapter.StateStopped || m.RawState != "stopped" {
+		t.Errorf("power-off create: %s (%s), want stopped", m.State, m.RawState)
+	}
+	if tags := f.vms[mustAtoi(m.ID)].Tags; strings.Contains(tags, tagNew) {
+		t.Errorf("tags %q after the create, want no %s", tags, tagNew)
+	}
+	if n := f.count("POST /nodes/{node}/qemu/{vmid}/status/start"); n != 0 {
+		t.Errorf("%d starts for a power-off create", n)
+	}
+}
+
+// Until the create's last write a VM created and not started carries cm-new
+// and reads pending, not stopped. A create cut short there returns the VM's
+// id with its error, and the rerun finishes it.
+func TestCreatedNotStartedIsPending(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	req := createReq("cold")
+	req.PowerOn = false
+	call := callFor(a, "cold")
+	// The first config write (flavor, tags) passes, the one dropping
+	// cm-new fails.
+	f.failRoute, f.failStatus, f.failReason, f.failN, f.failSkip = "POST /nodes/{node}/qemu/{vmid}/config", 500, "unexpected failure", 1, 1
+	m, err := a.Create(context.Background(), call, req)
+	if err == nil {
+		t.Fatal("the create whose last write failed succeeded")
+	}
+	if want := strconv.FormatUint(a.home(call.IdempotencyKey), 10); m.ID != want {
+		t.Fatalf("create cut short after the clone returned id %q, want %s", m.ID, want)
+	}
+	got, err := a.Get(context.Background(), m.ID)
+	if err != nil || got.State != adapter.StatePending || got.RawState != "stopped" {
+		t.Errorf("never started: %s (%s) %v, want pending (stopped)", got.State, got.RawState, err)
+	}
+	again, err := a.Create(context.Background(), callFor(a, "cold"), req)
+	if err != nil || again.ID != m.ID || again.State != adapter.StateStopped {
+		t.Fatalf("rerun: %+v %v", again, err)
+	}
+	if n := f.count("POST /nodes/{node}/qemu/{vmid}/clone"); n != 1 {
+		t.Errorf("%d clones, want 1", n)
 	}
 	if err := a.Power(context.Background(), m.ID, adapter.PowerOn); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := a.Get(context.Background(), m.ID); got.State != adapter.StateRunning || strings.Contains(f.vms[mustAtoi(m.ID)].Tags, tagNew) {
-		t.Errorf("after start: %s, tags %q", got.State, f.vms[mustAtoi(m.ID)].Tags)
+	if got, _ := a.Get(context.Background(), m.ID); got.State != adapter.StateRunning {
+		t.Errorf("after start: %s", got.State)
 	}
 }
 
