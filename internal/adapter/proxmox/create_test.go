@@ -105,7 +105,8 @@ func TestPowerOffCreateIsStopped(t *testing.T) {
 
 // Until the create's last write a VM created and not started carries cm-new
 // and reads pending, not stopped. A create cut short there returns the VM's
-// id with its error, and the rerun finishes it.
+// id with its error, the listing shows it with the create's key and claim
+// (what the Terraform layer looks for), and the rerun finishes it.
 func TestCreatedNotStartedIsPending(t *testing.T) {
 	f := newFake(t)
 	a := testAccount(t, f, nil)
@@ -126,6 +127,10 @@ func TestCreatedNotStartedIsPending(t *testing.T) {
 	if err != nil || got.State != adapter.StatePending || got.RawState != "stopped" {
 		t.Errorf("never started: %s (%s) %v, want pending (stopped)", got.State, got.RawState, err)
 	}
+	list, err := a.List(context.Background())
+	if err != nil || len(list) != 1 || list[0].Key != call.IdempotencyKey || list[0].Claim != call.Claim || list[0].State != adapter.StatePending {
+		t.Errorf("listed: %+v %v, want the create's key and claim, pending", list, err)
+	}
 	again, err := a.Create(context.Background(), callFor(a, "cold"), req)
 	if err != nil || again.ID != m.ID || again.State != adapter.StateStopped {
 		t.Fatalf("rerun: %+v %v", again, err)
@@ -138,6 +143,32 @@ func TestCreatedNotStartedIsPending(t *testing.T) {
 	}
 	if got, _ := a.Get(context.Background(), m.ID); got.State != adapter.StateRunning {
 		t.Errorf("after start: %s", got.State)
+	}
+}
+
+// A renamed VM's listed key is the new name's: the rename's mark writes it,
+// and the listing derives it from the name.
+func TestListedKeyFollowsTheName(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	ctx := context.Background()
+	call := callFor(a, "old")
+	m, err := a.Create(ctx, call, createReq("old"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "new"
+	mark := adapter.Mark{Key: adapter.IdempotencyKey(a.scope, name), Fingerprint: m.Fingerprint, Claim: call.Claim}
+	if _, err := a.Update(ctx, m.ID, adapter.UpdateRequest{Name: &name, Mark: &mark}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := a.List(ctx)
+	if err != nil || len(list) != 1 || list[0].Key != mark.Key {
+		t.Fatalf("listed: %+v %v, want key %s", list, err, mark.Key)
+	}
+	got, err := a.Get(ctx, m.ID)
+	if err != nil || got.Key != list[0].Key {
+		t.Errorf("read directly: key %s %v, listed %s", got.Key, err, list[0].Key)
 	}
 }
 

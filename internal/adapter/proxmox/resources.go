@@ -87,6 +87,12 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 		Managed:  slices.Contains(tags, tagManaged),
 		Claim:    claimTag(tags),
 	}
+	if m.Managed {
+		// The listing carries no description, so the key is derived from
+		// the name, as the create that set the name derived it; a rename
+		// writes the key of the new name (Update's Mark), so the two agree.
+		m.Key = adapter.IdempotencyKey(a.scope, r.Name)
+	}
 	fresh := slices.Contains(tags, tagNew)
 	if r.Lock != "" {
 		m.RawState = r.Status + " (locked: " + r.Lock + ")"
