@@ -47,7 +47,7 @@ type fake struct {
 	failStatus, failN     int
 	// failSkip lets that many requests of the route through before failing.
 	failSkip int
-	failBody              string
+	failBody string
 }
 
 type fakeVM struct {
