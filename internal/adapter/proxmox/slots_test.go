@@ -10,6 +10,34 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
+// The slot formula is pinned: every process, and every release, must derive
+// the same home slot for a key, or two creates of one key (or a rerun after
+// an upgrade) would clone twice. The values were computed apart from the
+// code: vmid_min + big-endian uint64 of sha256(key)[:8] mod the range size.
+func TestHomeSlot(t *testing.T) {
+	for _, tc := range []struct {
+		key      string
+		min, max uint64
+		want     uint64
+	}{
+		{"0123456789abcdef0123456789abcdef", 100000, 199999, 104022},
+		{"ffffffffffffffffffffffffffffffff", 100000, 199999, 101648},
+		{"", 100000, 199999, 161652},
+		{"0123456789abcdef0123456789abcdef", 100000, 100001, 100000},
+		{"k", 1000, 1099, 1010},
+		{"k", 100, 100, 100}, // min == max: one slot
+	} {
+		a := &account{vmidMin: tc.min, vmidMax: tc.max}
+		if got := a.home(tc.key); got != tc.want {
+			t.Errorf("home(%q) in [%d,%d] = %d, want %d", tc.key, tc.min, tc.max, got, tc.want)
+		}
+	}
+	a := &account{vmidMin: 100, vmidMax: 101}
+	if a.next(100) != 101 || a.next(101) != 100 {
+		t.Errorf("next in [100,101]: %d, %d; want 101, then 100 (wrapping)", a.next(100), a.next(101))
+	}
+}
+
 // Two names whose keys share a home slot: the second create passes the
 // first's VM (another key) and takes the next slot, leaving the first VM as
 // it was; with both slots taken a third is QuotaExceeded on vmid_max.
