@@ -146,6 +146,9 @@ func TestLockedStates(t *testing.T) {
 		want adapter.State
 	}{
 		{resource{Status: "stopped", Lock: "clone", Tags: "compute;cm-new"}, adapter.StatePending},
+		{resource{Status: "stopped", Lock: "clone"}, adapter.StatePending},  // cloned, tags not yet written
+		{resource{Status: "stopped", Lock: "create"}, adapter.StatePending}, // restored, tags not yet written
+		{resource{Status: "stopped", Lock: "backup"}, adapter.StateStopped},
 		{resource{Status: "stopped", Lock: "destroyed", Tags: "compute"}, adapter.StateDeleting},
 		{resource{Status: "stopped", Tags: "compute;cm-new"}, adapter.StatePending},
 		{resource{Status: "stopped", Tags: "compute"}, adapter.StateStopped},
@@ -159,6 +162,23 @@ func TestLockedStates(t *testing.T) {
 	}
 	if got := a.toMachine(resource{Status: "running", Tags: "compute"}, addresses{v4: "192.0.2.1"}); got.State != adapter.StateRunning {
 		t.Errorf("running with an address: %s", got.State)
+	}
+}
+
+// The inventory (compute_machines) shows a VM under a clone whose tags are
+// not written yet as pending, not stopped; the listing of managed VMs, which
+// cannot see the description's mark, leaves it out until they are.
+func TestInventoryOfAnUntaggedClone(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	f.addVM(100500, "cloning", "", withMark("", adapter.Mark{Key: strings.Repeat("a", 32), Claim: strings.Repeat("b", 32)}), "stopped")
+	f.vms[100500].Lock = "clone"
+	inv, err := a.Inventory(context.Background())
+	if err != nil || len(inv) != 1 || inv[0].State != adapter.StatePending || inv[0].RawState != "stopped (locked: clone)" {
+		t.Fatalf("inventory: %+v %v, want the VM pending, raw stopped (locked: clone)", inv, err)
+	}
+	if list, err := a.List(context.Background()); err != nil || len(list) != 0 {
+		t.Errorf("managed listing: %+v %v, want nothing until the tags are written", list, err)
 	}
 }
 
