@@ -2,6 +2,8 @@ package proxmox
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -206,6 +208,9 @@ func (c *client) transportError(parent, bound context.Context, route string, tim
 		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: pin, Message: pin.Error() +
 			"; nothing was sent to it. Compare with `pvenode cert info` on the node: if the node's certificate changed, set tls_fingerprint to its fingerprint, otherwise something else answers at that address"}
 	}
+	if e := trustError(c.base, err); e != nil {
+		return e
+	}
 	if parent.Err() != nil {
 		return &adapter.Error{Code: adapter.Transient, Err: parent.Err(),
 			Message: "the call was canceled or its deadline passed before the PVE API answered " + route}
@@ -216,6 +221,32 @@ func (c *client) transportError(parent, bound context.Context, route string, tim
 	}
 	return &adapter.Error{Code: adapter.Transient, Err: err,
 		Message: fmt.Sprintf("the PVE API at %s could not be reached for %s: %s", adapter.Redacted(c.base), route, errorClass(err))}
+}
+
+// errHTTPToHTTPS is how net/http reports a tls.RecordHeaderError whose bytes
+// are an HTTP answer: as text alone, the record error dropped.
+const errHTTPToHTTPS = "server gave HTTP response to HTTPS client"
+
+// trustError is the account's configuration to fix for a handshake that
+// failed on trust or on the protocol: an untrusted certificate (PVE's own is
+// self-signed) or an endpoint that does not speak TLS; nil for others.
+func trustError(base string, err error) error {
+	var unknownCA x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var verify *tls.CertificateVerificationError
+	var record tls.RecordHeaderError
+	switch {
+	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &verify):
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: err, Message: fmt.Sprintf(
+			"the PVE API at %s offered a certificate that is not trusted by the system roots or ca_file (%s); nothing was sent to it. "+
+				"PVE's default certificate is self-signed: set tls_fingerprint to the fingerprint `pvenode cert info` shows on the node, "+
+				"or ca_file to the CA that signed it", adapter.Redacted(base), errorClass(err))}
+	case errors.As(err, &record), strings.Contains(err.Error(), errHTTPToHTTPS):
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingEndpoint, Err: err, Message: fmt.Sprintf(
+			"the server at %s does not speak TLS; nothing was sent to it. PVE's API is https on port 8006: set endpoint to such as %s",
+			adapter.Redacted(base), exampleEndpoint)}
+	}
+	return nil
 }
 
 // fill puts args into route's placeholders.

@@ -2,7 +2,12 @@ package proxmox
 
 import (
 	"context"
+	"encoding/pem"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -81,6 +86,40 @@ func TestPinMismatchSendsNothing(t *testing.T) {
 	for _, want := range []string{colons(wrong), colons(f.fingerprint()), strings.TrimPrefix(f.srv.URL, "https://"), "pvenode cert info"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not name %s: %v", want, err)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.authed != 0 {
+		t.Errorf("%d requests reached the server", f.authed)
+	}
+}
+
+// A certificate the system roots or ca_file do not trust, or that names
+// another host, is InvalidConfig on tls_fingerprint with the way out; an
+// endpoint that does not speak TLS is InvalidConfig on endpoint. Neither
+// gets a request.
+func TestUntrustedCertificate(t *testing.T) {
+	f := newFake(t)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: f.srv.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plain := httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(plain.Close)
+	for _, tc := range []struct {
+		name     string
+		settings map[string]string
+		field    string
+		want     string
+	}{
+		{"system roots", map[string]string{"tls_fingerprint": ""}, settingTLSFingerprint, "pvenode cert info"},
+		{"another host", map[string]string{"tls_fingerprint": "", "ca_file": caFile, "endpoint": strings.Replace(f.srv.URL, "127.0.0.1", "localhost", 1)}, settingTLSFingerprint, "ca_file"},
+		{"no TLS", map[string]string{"endpoint": strings.Replace(plain.URL, "http://", "https://", 1)}, settingEndpoint, "does not speak TLS"},
+	} {
+		err := testAccount(t, f, tc.settings).Check(context.Background())
+		if !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != tc.field || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want InvalidConfig on %s saying %q", tc.name, err, tc.field, tc.want)
 		}
 	}
 	f.mu.Lock()
