@@ -80,8 +80,13 @@ func checkCall(call adapter.Call, req adapter.CreateRequest) error {
 // the VM by its key and waits for the clone's lock instead of cloning again.
 func (a *account) clone(ctx context.Context, what string, tpl resource, n node, vmid int, name string, mark adapter.Mark) error {
 	q := a.queue(tpl.VMID)
-	q.Lock()
-	defer q.Unlock()
+	select {
+	case q <- struct{}{}:
+		defer func() { <-q }()
+	case <-ctx.Done():
+		return &adapter.Error{Code: adapter.Transient, Err: ctx.Err(),
+			Message: what + ": the call ended while it waited for the clones of template " + describe(tpl) + " queued before it"}
+	}
 	full := "0"
 	if a.fullClone {
 		full = "1"

@@ -2,6 +2,7 @@ package proxmox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -332,4 +333,28 @@ func mustAtoi(s string) int {
 		panic(err)
 	}
 	return n
+}
+
+// A create waiting for its template's clone queue ends with its context,
+// without sending its clone.
+func TestCloneQueueHonoursTheContext(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	tpl := resource{VMID: 9000, Node: "pve1", Name: "ubuntu-24.04-cloud"}
+	a.queue(tpl.VMID) <- struct{}{} // another create's clone holds the template
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.clone(ctx, "create VM", tpl, node{Node: "pve1"}, 100001, "queued", adapter.Mark{}) }()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) || !adapter.Is(err, adapter.Transient) {
+			t.Errorf("cancelled in the queue: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the create still waits in the queue after its context ended")
+	}
+	if n := f.count(routeClone); n != 0 {
+		t.Errorf("%d clones sent", n)
+	}
 }
