@@ -102,7 +102,7 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	if err != nil {
 		return err
 	}
-	path, err := fill(k.route, k.args)
+	path, err := adapter.FillRoute(k.route, k.args)
 	if err != nil {
 		return err
 	}
@@ -247,25 +247,4 @@ func trustError(base string, err error) error {
 			adapter.Redacted(base), exampleEndpoint)}
 	}
 	return nil
-}
-
-// fill puts args into route's placeholders.
-func fill(route string, args []string) (string, error) {
-	var out strings.Builder
-	rest := route
-	for _, a := range args {
-		i := strings.Index(rest, "{")
-		j := strings.Index(rest, "}")
-		if i < 0 || j < i {
-			return "", fmt.Errorf("route %s has fewer placeholders than arguments", route)
-		}
-		out.WriteString(rest[:i])
-		out.WriteString(url.PathEscape(a))
-		rest = rest[j+1:]
-	}
-	if strings.Contains(rest, "{") {
-		return "", fmt.Errorf("route %s has more placeholders than arguments", route)
-	}
-	out.WriteString(rest)
-	return out.String(), nil
 }
