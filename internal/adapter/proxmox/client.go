@@ -97,12 +97,10 @@ func (c *client) post(ctx context.Context, route string, form url.Values, out an
 	return c.do(ctx, call{method: http.MethodPost, route: route, args: args, form: form}, out)
 }
 
+// do sends one request and decodes its answer's data into out (nil: the
+// answer is not read beyond its status).
 func (c *client) do(ctx context.Context, k call, out any) error {
 	tok, err := c.token(ctx)
-	if err != nil {
-		return err
-	}
-	path, err := adapter.FillRoute(k.route, k.args)
 	if err != nil {
 		return err
 	}
@@ -112,6 +110,31 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	}
 	bound, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	req, err := c.request(bound, k, tok)
+	if err != nil {
+		return err
+	}
+	resp, data, err := c.send(ctx, bound, k, req, timeout)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		e := parseAPIError(k.method+" "+k.route, resp.StatusCode, resp.Status, data)
+		// PVE sends no Retry-After; a proxy in front of it may.
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+			e.retryAfter = time.Duration(secs) * time.Second
+		}
+		return withheld(e, tok)
+	}
+	return decode(k, resp.StatusCode, data, out)
+}
+
+// request builds k's request, the token in its header.
+func (c *client) request(bound context.Context, k call, tok string) (*http.Request, error) {
+	path, err := adapter.FillRoute(k.route, k.args)
+	if err != nil {
+		return nil, err
+	}
 	u := c.base + path
 	if len(k.query) > 0 {
 		u += "?" + k.query.Encode()
@@ -122,7 +145,7 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	}
 	req, err := http.NewRequestWithContext(bound, k.method, u, body)
 	if err != nil {
-		return adapter.Errorf(adapter.InvalidConfig, "the endpoint %s cannot carry a request; set it to a base URL such as %s", adapter.Redacted(c.base), exampleEndpoint).WithField(settingEndpoint)
+		return nil, adapter.Errorf(adapter.InvalidConfig, "the endpoint %s cannot carry a request; set it to a base URL such as %s", adapter.Redacted(c.base), exampleEndpoint).WithField(settingEndpoint)
 	}
 	req.Header.Set("Authorization", "PVEAPIToken="+tok)
 	req.Header.Set("Accept", "application/json")
@@ -132,29 +155,31 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	if k.form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	return req, nil
+}
+
+// send sends req and reads its whole answer, logging one line.
+func (c *client) send(ctx, bound context.Context, k call, req *http.Request, timeout time.Duration) (*http.Response, []byte, error) {
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
 		err = c.transportError(ctx, bound, k.route, timeout, err)
 		c.logLine(ctx, k, start, 0, err)
-		return err
+		return nil, nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	_ = resp.Body.Close()
 	if err != nil {
 		err = c.transportError(ctx, bound, k.route, timeout, err)
 		c.logLine(ctx, k, start, resp.StatusCode, err)
-		return err
+		return nil, nil, err
 	}
 	c.logLine(ctx, k, start, resp.StatusCode, nil)
-	if resp.StatusCode >= 300 {
-		e := parseAPIError(k.method+" "+k.route, resp.StatusCode, resp.Status, data)
-		// PVE sends no Retry-After; a proxy in front of it may.
-		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
-			e.retryAfter = time.Duration(secs) * time.Second
-		}
-		return withheld(e, tok)
-	}
+	return resp, data, nil
+}
+
+// decode reads the answer's data into out.
+func decode(k call, status int, data []byte, out any) error {
 	if out == nil {
 		return nil
 	}
@@ -169,7 +194,7 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	}
 	// The body is not shown: an answer may echo what was sent.
 	return adapter.Errorf(adapter.Transient,
-		"the PVE API answered %s %s with HTTP %d but not with the JSON it documents; check that the endpoint is the PVE API (%s)", k.method, k.route, resp.StatusCode, exampleEndpoint)
+		"the PVE API answered %s %s with HTTP %d but not with the JSON it documents; check that the endpoint is the PVE API (%s)", k.method, k.route, status, exampleEndpoint)
 }
 
 // withheld drops an error message that repeats the token.

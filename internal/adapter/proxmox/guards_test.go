@@ -291,3 +291,14 @@ func (l *recordLog) add(msg string, f map[string]any) {
 func (l *recordLog) Debug(_ context.Context, m string, f map[string]any) { l.add(m, f) }
 func (l *recordLog) Info(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
 func (l *recordLog) Warn(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
+
+// An error answer that repeats the token is withheld from the message.
+func TestErrorRepeatingTheTokenIsWithheld(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	f.failRoute, f.failStatus, f.failReason, f.failN = "GET /version", 500, "bad token "+fakeSecret, 1
+	err := a.Check(context.Background())
+	if err == nil || strings.Contains(err.Error(), fakeSecret) {
+		t.Errorf("the error repeats the token's secret: %v", err)
+	}
+}
