@@ -2,18 +2,14 @@ package hcloud
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -123,9 +119,9 @@ func (l *requestLine) write(err error) {
 		l.fields["duration"] = time.Since(l.start).Round(time.Microsecond).String()
 		switch _, answered := l.fields["status"]; {
 		case err != nil && answered:
-			l.fields["error"] = "answer cut short: " + errorClass(err)
+			l.fields["error"] = "answer cut short: " + adapter.ErrorClass(err)
 		case err != nil:
-			l.fields["error"] = errorClass(err)
+			l.fields["error"] = adapter.ErrorClass(err)
 		}
 		l.log.Debug(l.ctx, "API request", l.fields)
 	})
@@ -154,38 +150,6 @@ func (b *loggedBody) Close() error {
 	err := b.ReadCloser.Close()
 	b.line.write(b.err)
 	return err
-}
-
-// errorClass names what kind of failure err is, from its chain alone: the
-// error's own text quotes the request's URL, query included.
-func errorClass(err error) string {
-	var dns *net.DNSError
-	var unknownCA x509.UnknownAuthorityError
-	var hostname x509.HostnameError
-	var tlsRecord tls.RecordHeaderError
-	var certificate *tls.CertificateVerificationError
-	var netErr net.Error
-	switch {
-	case errors.Is(err, context.Canceled):
-		return "canceled"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "no answer within the bound"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "connection reset"
-	case errors.As(err, &dns):
-		return "name resolution failed"
-	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &certificate):
-		return "TLS certificate not accepted"
-	case errors.As(err, &tlsRecord):
-		return "TLS handshake failed"
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return "connection closed before the answer ended"
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return "network timeout"
-	}
-	return "transport error"
 }
 
 // apiWords are the path segments of the Hetzner Cloud API that a route

@@ -2,7 +2,6 @@ package hcloud
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -221,21 +220,5 @@ func TestRequestLogThroughTheAccount(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), "status=") {
 		t.Errorf("an unanswered request logs a status:\n%s", logs)
-	}
-}
-
-func TestErrorClass(t *testing.T) {
-	for _, c := range []struct {
-		err  error
-		want string
-	}{
-		{context.DeadlineExceeded, "no answer within the bound"},
-		{fmt.Errorf("Get \"https://x/?q=SENTINEL\": %w", context.Canceled), "canceled"},
-		{io.ErrUnexpectedEOF, "connection closed before the answer ended"},
-		{errors.New("Get \"https://x/?q=SENTINEL\": something"), "transport error"},
-	} {
-		if got := errorClass(c.err); got != c.want {
-			t.Errorf("errorClass(%v) = %q, want %q", c.err, got, c.want)
-		}
 	}
 }

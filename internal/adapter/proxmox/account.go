@@ -56,11 +56,12 @@ type account struct {
 
 	snippets snippetConfig
 
-	// queues holds one mutex per template VMID: a clone holds it from its
-	// POST until its task ends, so this process never contends for a
-	// template's lock (PVE's "can't lock file … got timeout").
+	// queues holds one 1-slot channel per template VMID: a clone holds
+	// the slot from its POST until its task ends, so this process never
+	// contends for a template's lock (PVE's "can't lock file … got
+	// timeout"); a create waiting for the slot still ends with its context.
 	queuesMu sync.Mutex
-	queues   map[int]*sync.Mutex
+	queues   map[int]chan struct{}
 
 	agents agentMemory
 	// placed holds the memory creates in flight have placed on nodes.
@@ -129,7 +130,7 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 			storage: settings[settingSnippetStorage], user: settings[settingSSHUser], keyRef: settings[settingSSHPrivateKey],
 			pins: parsePins(settings[settingSSHHostKeys]), port: port, secrets: env.Secrets,
 		},
-		queues: map[int]*sync.Mutex{},
+		queues: map[int]chan struct{}{},
 	}
 	a.agents.quiet = opts.agentQuiet
 	if opts.ssh == nil {
@@ -154,14 +155,15 @@ func (a *account) Kind() string { return Kind }
 // Capabilities lists what the account implements.
 func (a *account) Capabilities() adapter.Capabilities { return capabilities }
 
-// queue is the template's clone mutex.
-func (a *account) queue(template int) *sync.Mutex {
+// queue is the template's clone slot: send to take it, receive to give it
+// back.
+func (a *account) queue(template int) chan struct{} {
 	a.queuesMu.Lock()
 	defer a.queuesMu.Unlock()
-	m, ok := a.queues[template]
+	q, ok := a.queues[template]
 	if !ok {
-		m = &sync.Mutex{}
-		a.queues[template] = m
+		q = make(chan struct{}, 1)
+		a.queues[template] = q
 	}
-	return m
+	return q
 }

@@ -2,6 +2,8 @@ package proxmox
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,12 +97,10 @@ func (c *client) post(ctx context.Context, route string, form url.Values, out an
 	return c.do(ctx, call{method: http.MethodPost, route: route, args: args, form: form}, out)
 }
 
+// do sends one request and decodes its answer's data into out (nil: the
+// answer is not read beyond its status).
 func (c *client) do(ctx context.Context, k call, out any) error {
 	tok, err := c.token(ctx)
-	if err != nil {
-		return err
-	}
-	path, err := fill(k.route, k.args)
 	if err != nil {
 		return err
 	}
@@ -110,6 +110,31 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	}
 	bound, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	req, err := c.request(bound, k, tok)
+	if err != nil {
+		return err
+	}
+	resp, data, err := c.send(ctx, bound, k, req, timeout)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		e := parseAPIError(k.method+" "+k.route, resp.StatusCode, resp.Status, data)
+		// PVE sends no Retry-After; a proxy in front of it may.
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+			e.retryAfter = time.Duration(secs) * time.Second
+		}
+		return withheld(e, tok)
+	}
+	return decode(k, resp.StatusCode, data, out)
+}
+
+// request builds k's request, the token in its header.
+func (c *client) request(bound context.Context, k call, tok string) (*http.Request, error) {
+	path, err := adapter.FillRoute(k.route, k.args)
+	if err != nil {
+		return nil, err
+	}
 	u := c.base + path
 	if len(k.query) > 0 {
 		u += "?" + k.query.Encode()
@@ -120,7 +145,7 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	}
 	req, err := http.NewRequestWithContext(bound, k.method, u, body)
 	if err != nil {
-		return adapter.Errorf(adapter.InvalidConfig, "the endpoint %s cannot carry a request; set it to a base URL such as %s", adapter.Redacted(c.base), exampleEndpoint).WithField(settingEndpoint)
+		return nil, adapter.Errorf(adapter.InvalidConfig, "the endpoint %s cannot carry a request; set it to a base URL such as %s", adapter.Redacted(c.base), exampleEndpoint).WithField(settingEndpoint)
 	}
 	req.Header.Set("Authorization", "PVEAPIToken="+tok)
 	req.Header.Set("Accept", "application/json")
@@ -130,29 +155,31 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	if k.form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	return req, nil
+}
+
+// send sends req and reads its whole answer, logging one line.
+func (c *client) send(ctx, bound context.Context, k call, req *http.Request, timeout time.Duration) (*http.Response, []byte, error) {
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
 		err = c.transportError(ctx, bound, k.route, timeout, err)
 		c.logLine(ctx, k, start, 0, err)
-		return err
+		return nil, nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	_ = resp.Body.Close()
 	if err != nil {
 		err = c.transportError(ctx, bound, k.route, timeout, err)
 		c.logLine(ctx, k, start, resp.StatusCode, err)
-		return err
+		return nil, nil, err
 	}
 	c.logLine(ctx, k, start, resp.StatusCode, nil)
-	if resp.StatusCode >= 300 {
-		e := parseAPIError(k.method+" "+k.route, resp.StatusCode, resp.Status, data)
-		// PVE sends no Retry-After; a proxy in front of it may.
-		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
-			e.retryAfter = time.Duration(secs) * time.Second
-		}
-		return withheld(e, tok)
-	}
+	return resp, data, nil
+}
+
+// decode reads the answer's data into out.
+func decode(k call, status int, data []byte, out any) error {
 	if out == nil {
 		return nil
 	}
@@ -167,7 +194,7 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	}
 	// The body is not shown: an answer may echo what was sent.
 	return adapter.Errorf(adapter.Transient,
-		"the PVE API answered %s %s with HTTP %d but not with the JSON it documents; check that the endpoint is the PVE API (%s)", k.method, k.route, resp.StatusCode, exampleEndpoint)
+		"the PVE API answered %s %s with HTTP %d but not with the JSON it documents; check that the endpoint is the PVE API (%s)", k.method, k.route, status, exampleEndpoint)
 }
 
 // withheld drops an error message that repeats the token.
@@ -206,6 +233,9 @@ func (c *client) transportError(parent, bound context.Context, route string, tim
 		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: pin, Message: pin.Error() +
 			"; nothing was sent to it. Compare with `pvenode cert info` on the node: if the node's certificate changed, set tls_fingerprint to its fingerprint, otherwise something else answers at that address"}
 	}
+	if e := trustError(c.base, err); e != nil {
+		return e
+	}
 	if parent.Err() != nil {
 		return &adapter.Error{Code: adapter.Transient, Err: parent.Err(),
 			Message: "the call was canceled or its deadline passed before the PVE API answered " + route}
@@ -218,23 +248,28 @@ func (c *client) transportError(parent, bound context.Context, route string, tim
 		Message: fmt.Sprintf("the PVE API at %s could not be reached for %s: %s", adapter.Redacted(c.base), route, errorClass(err))}
 }
 
-// fill puts args into route's placeholders.
-func fill(route string, args []string) (string, error) {
-	var out strings.Builder
-	rest := route
-	for _, a := range args {
-		i := strings.Index(rest, "{")
-		j := strings.Index(rest, "}")
-		if i < 0 || j < i {
-			return "", fmt.Errorf("route %s has fewer placeholders than arguments", route)
-		}
-		out.WriteString(rest[:i])
-		out.WriteString(url.PathEscape(a))
-		rest = rest[j+1:]
+// errHTTPToHTTPS is how net/http reports a tls.RecordHeaderError whose bytes
+// are an HTTP answer: as text alone, the record error dropped.
+const errHTTPToHTTPS = "server gave HTTP response to HTTPS client"
+
+// trustError is the account's configuration to fix for a handshake that
+// failed on trust or on the protocol: an untrusted certificate (PVE's own is
+// self-signed) or an endpoint that does not speak TLS; nil for others.
+func trustError(base string, err error) error {
+	var unknownCA x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var verify *tls.CertificateVerificationError
+	var record tls.RecordHeaderError
+	switch {
+	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &verify):
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: err, Message: fmt.Sprintf(
+			"the PVE API at %s offered a certificate that is not trusted by the system roots or ca_file (%s); nothing was sent to it. "+
+				"PVE's default certificate is self-signed: set tls_fingerprint to the fingerprint `pvenode cert info` shows on the node, "+
+				"or ca_file to the CA that signed it", adapter.Redacted(base), errorClass(err))}
+	case errors.As(err, &record), strings.Contains(err.Error(), errHTTPToHTTPS):
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingEndpoint, Err: err, Message: fmt.Sprintf(
+			"the server at %s does not speak TLS; nothing was sent to it. PVE's API is https on port 8006: set endpoint to such as %s",
+			adapter.Redacted(base), exampleEndpoint)}
 	}
-	if strings.Contains(rest, "{") {
-		return "", fmt.Errorf("route %s has more placeholders than arguments", route)
-	}
-	out.WriteString(rest)
-	return out.String(), nil
+	return nil
 }

@@ -81,8 +81,13 @@ func checkCall(call adapter.Call, req adapter.CreateRequest) error {
 // the VM by its key and waits for the clone's lock instead of cloning again.
 func (a *account) clone(ctx context.Context, what string, tpl resource, n node, vmid int, name string, mark adapter.Mark) error {
 	q := a.queue(tpl.VMID)
-	q.Lock()
-	defer q.Unlock()
+	select {
+	case q <- struct{}{}:
+		defer func() { <-q }()
+	case <-ctx.Done():
+		return &adapter.Error{Code: adapter.Transient, Err: ctx.Err(),
+			Message: what + ": the call ended while it waited for the clones of template " + describe(tpl) + " queued before it"}
+	}
 	full := "0"
 	if a.fullClone {
 		full = "1"
@@ -131,47 +136,59 @@ func (a *account) adopt(ctx context.Context, what string, s slot, mark adapter.M
 }
 
 // finish is every create's tail, idempotent: it also finishes a VM an
-// interrupted create left.
+// interrupted create left. Its errors come with the VM's id: the VM exists
+// from the clone on, so the caller can keep it in state.
 func (a *account) finish(ctx context.Context, what string, r resource, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) (adapter.Machine, error) {
-	id := strconv.Itoa(r.VMID)
-	status, err := a.waitUnlocked(ctx, what, r)
+	if err := a.settle(ctx, what, r, mark, f, req, fresh); err != nil {
+		return adapter.Machine{ID: strconv.Itoa(r.VMID)}, err
+	}
+	m, err := a.Get(ctx, strconv.Itoa(r.VMID))
 	if err != nil {
-		return adapter.Machine{}, err
-	}
-	cfg, err := a.config(ctx, r.Node, r.VMID)
-	if err != nil {
-		return adapter.Machine{}, fail(what+": read the configuration of VM "+id, err)
-	}
-	if req.UserData != "" && a.snippets.enabled() {
-		if err := a.writeSnippet(ctx, r.Node, r.VMID, req.UserData); err != nil {
-			return adapter.Machine{}, err
-		}
-	}
-	if err := a.setConfig(ctx, r.Node, r.VMID, a.configForm(cfg, r.VMID, mark, f, req, fresh)); err != nil {
-		return adapter.Machine{}, fail(what+": configure VM "+id, err)
-	}
-	if err := a.grow(ctx, what, r, cfg, f); err != nil {
-		return adapter.Machine{}, err
-	}
-	if req.PowerOn && fresh {
-		// A VM an interrupted create started already only lacks the
-		// removal of cm-new.
-		if status != statusRunning {
-			if err := a.postTask(ctx, what+": start VM "+id, r.Node, "/nodes/{node}/qemu/{vmid}/status/start", nil, r.Node, id); err != nil {
-				return adapter.Machine{}, err
-			}
-		}
-		r.Tags = markedTags(tagSet(cfg["tags"]), mark.Claim, true)
-		if err := a.dropNew(ctx, r); err != nil {
-			return adapter.Machine{}, err
-		}
-	}
-	m, err := a.Get(ctx, id)
-	if err != nil {
-		return adapter.Machine{}, err
+		return adapter.Machine{ID: strconv.Itoa(r.VMID)}, err
 	}
 	m.Key, m.Fingerprint = mark.Key, mark.Fingerprint
 	return m, nil
+}
+
+// settle waits for the clone's lock, writes the snippet and the config,
+// grows the disk, starts the VM when asked and drops cm-new.
+func (a *account) settle(ctx context.Context, what string, r resource, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) error {
+	id := strconv.Itoa(r.VMID)
+	status, err := a.waitUnlocked(ctx, what, r)
+	if err != nil {
+		return err
+	}
+	cfg, err := a.config(ctx, r.Node, r.VMID)
+	if err != nil {
+		return fail(what+": read the configuration of VM "+id, err)
+	}
+	if req.UserData != "" && a.snippets.enabled() {
+		if err := a.writeSnippet(ctx, r.Node, r.VMID, req.UserData); err != nil {
+			return err
+		}
+	}
+	if err := a.setConfig(ctx, r.Node, r.VMID, a.configForm(cfg, r.VMID, mark, f, req, fresh)); err != nil {
+		return fail(what+": configure VM "+id, err)
+	}
+	if err := a.grow(ctx, what, r, cfg, f); err != nil {
+		return err
+	}
+	if !fresh {
+		return nil
+	}
+	// A VM an interrupted create started already only lacks the removal
+	// of cm-new.
+	if req.PowerOn && status != statusRunning {
+		if err := a.postTask(ctx, what+": start VM "+id, r.Node, "/nodes/{node}/qemu/{vmid}/status/start", nil, r.Node, id); err != nil {
+			return err
+		}
+	}
+	// Started, or configured for a create that asked for power off: the
+	// create is done, and the VM now reads as it is. Until this write it
+	// carries cm-new and reads pending, so a create cut short before it is
+	// never taken for a stopped machine.
+	r.Tags = markedTags(tagSet(cfg["tags"]), mark.Claim, true)
+	return a.dropNew(ctx, r)
 }
 
 // configForm is the post-clone config write: flavor, tags, cloud-init, the

@@ -2,6 +2,7 @@ package proxmox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -81,9 +82,9 @@ func TestCreateLifecycle(t *testing.T) {
 	}
 }
 
-// A VM created without power-on is pending, not stopped: cm-new says it
-// was never started.
-func TestCreatedNotStartedIsPending(t *testing.T) {
+// A create that asks for power off is done once configured: cm-new goes
+// with the last write and the VM reads stopped, without ever being started.
+func TestPowerOffCreateIsStopped(t *testing.T) {
 	f := newFake(t)
 	a := testAccount(t, f, nil)
 	req := createReq("cold")
@@ -92,14 +93,83 @@ func TestCreatedNotStartedIsPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.State != adapter.StatePending || m.RawState != "stopped" {
-		t.Errorf("never started: %s (%s)", m.State, m.RawState)
+	if m.State != adapter.StateStopped || m.RawState != "stopped" {
+		t.Errorf("power-off create: %s (%s), want stopped", m.State, m.RawState)
+	}
+	if tags := f.vms[mustAtoi(m.ID)].Tags; strings.Contains(tags, tagNew) {
+		t.Errorf("tags %q after the create, want no %s", tags, tagNew)
+	}
+	if n := f.count("POST /nodes/{node}/qemu/{vmid}/status/start"); n != 0 {
+		t.Errorf("%d starts for a power-off create", n)
+	}
+}
+
+// Until the create's last write a VM created and not started carries cm-new
+// and reads pending, not stopped. A create cut short there returns the VM's
+// id with its error, the listing shows it with the create's key and claim
+// (what the Terraform layer looks for), and the rerun finishes it.
+func TestCreatedNotStartedIsPending(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	req := createReq("cold")
+	req.PowerOn = false
+	call := callFor(a, "cold")
+	// The first config write (flavor, tags) passes, the one dropping
+	// cm-new fails.
+	f.failRoute, f.failStatus, f.failReason, f.failN, f.failSkip = "POST /nodes/{node}/qemu/{vmid}/config", 500, "unexpected failure", 1, 1
+	m, err := a.Create(context.Background(), call, req)
+	if err == nil {
+		t.Fatal("the create whose last write failed succeeded")
+	}
+	if want := strconv.FormatUint(a.home(call.IdempotencyKey), 10); m.ID != want {
+		t.Fatalf("create cut short after the clone returned id %q, want %s", m.ID, want)
+	}
+	got, err := a.Get(context.Background(), m.ID)
+	if err != nil || got.State != adapter.StatePending || got.RawState != "stopped" {
+		t.Errorf("never started: %s (%s) %v, want pending (stopped)", got.State, got.RawState, err)
+	}
+	list, err := a.List(context.Background())
+	if err != nil || len(list) != 1 || list[0].Key != call.IdempotencyKey || list[0].Claim != call.Claim || list[0].State != adapter.StatePending {
+		t.Errorf("listed: %+v %v, want the create's key and claim, pending", list, err)
+	}
+	again, err := a.Create(context.Background(), callFor(a, "cold"), req)
+	if err != nil || again.ID != m.ID || again.State != adapter.StateStopped {
+		t.Fatalf("rerun: %+v %v", again, err)
+	}
+	if n := f.count("POST /nodes/{node}/qemu/{vmid}/clone"); n != 1 {
+		t.Errorf("%d clones, want 1", n)
 	}
 	if err := a.Power(context.Background(), m.ID, adapter.PowerOn); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := a.Get(context.Background(), m.ID); got.State != adapter.StateRunning || strings.Contains(f.vms[mustAtoi(m.ID)].Tags, tagNew) {
-		t.Errorf("after start: %s, tags %q", got.State, f.vms[mustAtoi(m.ID)].Tags)
+	if got, _ := a.Get(context.Background(), m.ID); got.State != adapter.StateRunning {
+		t.Errorf("after start: %s", got.State)
+	}
+}
+
+// A renamed VM's listed key is the new name's: the rename's mark writes it,
+// and the listing derives it from the name.
+func TestListedKeyFollowsTheName(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	ctx := context.Background()
+	call := callFor(a, "old")
+	m, err := a.Create(ctx, call, createReq("old"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "new"
+	mark := adapter.Mark{Key: adapter.IdempotencyKey(a.scope, name), Fingerprint: m.Fingerprint, Claim: call.Claim}
+	if _, err := a.Update(ctx, m.ID, adapter.UpdateRequest{Name: &name, Mark: &mark}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := a.List(ctx)
+	if err != nil || len(list) != 1 || list[0].Key != mark.Key {
+		t.Fatalf("listed: %+v %v, want key %s", list, err, mark.Key)
+	}
+	got, err := a.Get(ctx, m.ID)
+	if err != nil || got.Key != list[0].Key {
+		t.Errorf("read directly: key %s %v, listed %s", got.Key, err, list[0].Key)
 	}
 }
 
@@ -263,4 +333,28 @@ func mustAtoi(s string) int {
 		panic(err)
 	}
 	return n
+}
+
+// A create waiting for its template's clone queue ends with its context,
+// without sending its clone.
+func TestCloneQueueHonoursTheContext(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	tpl := resource{VMID: 9000, Node: "pve1", Name: "ubuntu-24.04-cloud"}
+	a.queue(tpl.VMID) <- struct{}{} // another create's clone holds the template
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.clone(ctx, "create VM", tpl, node{Node: "pve1"}, 100001, "queued", adapter.Mark{}) }()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) || !adapter.Is(err, adapter.Transient) {
+			t.Errorf("cancelled in the queue: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the create still waits in the queue after its context ended")
+	}
+	if n := f.count(routeClone); n != 0 {
+		t.Errorf("%d clones sent", n)
+	}
 }

@@ -45,7 +45,9 @@ type fake struct {
 	// failNext fails the next request of a route with status and reason.
 	failRoute, failReason string
 	failStatus, failN     int
-	failBody              string
+	// failSkip lets that many requests of the route through before failing.
+	failSkip int
+	failBody string
 }
 
 type fakeVM struct {
@@ -142,7 +144,9 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.authed++
 	f.counts[rt]++
-	if f.failN > 0 && f.failRoute == rt {
+	if f.failN > 0 && f.failRoute == rt && f.failSkip > 0 {
+		f.failSkip--
+	} else if f.failN > 0 && f.failRoute == rt {
 		f.failN--
 		status, reason, body := f.failStatus, f.failReason, f.failBody
 		f.mu.Unlock()

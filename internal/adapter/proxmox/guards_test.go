@@ -2,7 +2,12 @@ package proxmox
 
 import (
 	"context"
+	"encoding/pem"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -90,6 +95,40 @@ func TestPinMismatchSendsNothing(t *testing.T) {
 	}
 }
 
+// A certificate the system roots or ca_file do not trust, or that names
+// another host, is InvalidConfig on tls_fingerprint with the way out; an
+// endpoint that does not speak TLS is InvalidConfig on endpoint. Neither
+// gets a request.
+func TestUntrustedCertificate(t *testing.T) {
+	f := newFake(t)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: f.srv.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plain := httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(plain.Close)
+	for _, tc := range []struct {
+		name     string
+		settings map[string]string
+		field    string
+		want     string
+	}{
+		{"system roots", map[string]string{"tls_fingerprint": ""}, settingTLSFingerprint, "pvenode cert info"},
+		{"another host", map[string]string{"tls_fingerprint": "", "ca_file": caFile, "endpoint": strings.Replace(f.srv.URL, "127.0.0.1", "localhost", 1)}, settingTLSFingerprint, "ca_file"},
+		{"no TLS", map[string]string{"endpoint": strings.Replace(plain.URL, "http://", "https://", 1)}, settingEndpoint, "does not speak TLS"},
+	} {
+		err := testAccount(t, f, tc.settings).Check(context.Background())
+		if !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != tc.field || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want InvalidConfig on %s saying %q", tc.name, err, tc.field, tc.want)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.authed != 0 {
+		t.Errorf("%d requests reached the server", f.authed)
+	}
+}
+
 func TestPinAndInsecureRefused(t *testing.T) {
 	_, err := trust{pin: strings.Repeat("ab", 32), insecure: true}.transport("h:8006")
 	if !adapter.Is(err, adapter.InvalidConfig) {
@@ -146,6 +185,9 @@ func TestLockedStates(t *testing.T) {
 		want adapter.State
 	}{
 		{resource{Status: "stopped", Lock: "clone", Tags: "compute;cm-new"}, adapter.StatePending},
+		{resource{Status: "stopped", Lock: "clone"}, adapter.StatePending},  // cloned, tags not yet written
+		{resource{Status: "stopped", Lock: "create"}, adapter.StatePending}, // restored, tags not yet written
+		{resource{Status: "stopped", Lock: "backup"}, adapter.StateStopped},
 		{resource{Status: "stopped", Lock: "destroyed", Tags: "compute"}, adapter.StateDeleting},
 		{resource{Status: "stopped", Tags: "compute;cm-new"}, adapter.StatePending},
 		{resource{Status: "stopped", Tags: "compute"}, adapter.StateStopped},
@@ -159,6 +201,23 @@ func TestLockedStates(t *testing.T) {
 	}
 	if got := a.toMachine(resource{Status: "running", Tags: "compute"}, addresses{v4: "192.0.2.1"}); got.State != adapter.StateRunning {
 		t.Errorf("running with an address: %s", got.State)
+	}
+}
+
+// The inventory (compute_machines) shows a VM under a clone whose tags are
+// not written yet as pending, not stopped; the listing of managed VMs, which
+// cannot see the description's mark, leaves it out until they are.
+func TestInventoryOfAnUntaggedClone(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	f.addVM(100500, "cloning", "", withMark("", adapter.Mark{Key: strings.Repeat("a", 32), Claim: strings.Repeat("b", 32)}), "stopped")
+	f.vms[100500].Lock = "clone"
+	inv, err := a.Inventory(context.Background())
+	if err != nil || len(inv) != 1 || inv[0].State != adapter.StatePending || inv[0].RawState != "stopped (locked: clone)" {
+		t.Fatalf("inventory: %+v %v, want the VM pending, raw stopped (locked: clone)", inv, err)
+	}
+	if list, err := a.List(context.Background()); err != nil || len(list) != 0 {
+		t.Errorf("managed listing: %+v %v, want nothing until the tags are written", list, err)
 	}
 }
 
@@ -232,3 +291,14 @@ func (l *recordLog) add(msg string, f map[string]any) {
 func (l *recordLog) Debug(_ context.Context, m string, f map[string]any) { l.add(m, f) }
 func (l *recordLog) Info(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
 func (l *recordLog) Warn(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
+
+// An error answer that repeats the token is withheld from the message.
+func TestErrorRepeatingTheTokenIsWithheld(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	f.failRoute, f.failStatus, f.failReason, f.failN = "GET /version", 500, "bad token "+fakeSecret, 1
+	err := a.Check(context.Background())
+	if err == nil || strings.Contains(err.Error(), fakeSecret) {
+		t.Errorf("the error repeats the token's secret: %v", err)
+	}
+}

@@ -87,6 +87,12 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 		Managed:  slices.Contains(tags, tagManaged),
 		Claim:    claimTag(tags),
 	}
+	if m.Managed {
+		// The listing carries no description, so the key is derived from
+		// the name, as the create that set the name derived it; a rename
+		// writes the key of the new name (Update's Mark), so the two agree.
+		m.Key = adapter.IdempotencyKey(a.scope, r.Name)
+	}
 	fresh := slices.Contains(tags, tagNew)
 	if r.Lock != "" {
 		m.RawState = r.Status + " (locked: " + r.Lock + ")"
@@ -94,7 +100,13 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 	switch {
 	case r.Lock == lockDestroyed:
 		m.State = adapter.StateDeleting
-	case (r.Lock == "clone" || r.Lock == "create") && fresh:
+	case (r.Lock == "clone" || r.Lock == "create") && (fresh || !m.Managed):
+		// A clone's first config write, which sets the tags, comes after
+		// its task: until then the VM has only the mark in its description,
+		// which the listing does not carry. So a listing (compute_machines)
+		// shows our VM under a clone unmanaged until the tags are written,
+		// and only a direct read of its config (the create's probe) knows
+		// it is ours; pending keeps either from reading it as stopped.
 		m.State = adapter.StatePending
 	case r.Status == statusRunning && m.HasAddress():
 		m.State = adapter.StateRunning

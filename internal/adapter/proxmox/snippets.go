@@ -95,16 +95,9 @@ func pinStrings(pins []sshexec.Pin) []string {
 
 // writeSnippet writes the VM's user data as its snippet, mode 0600.
 func (a *account) writeSnippet(ctx context.Context, nodeName string, vmid int, userData string) error {
-	path, err := a.snippetPath(ctx, vmid)
-	if err != nil {
-		return err
-	}
-	f, err := a.files(ctx, nodeName)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.WriteFile(ctx, "write the user data snippet", path, []byte(userData), 0o600)
+	return a.onSnippet(ctx, nodeName, vmid, func(f sshexec.Files, path string) error {
+		return f.WriteFile(ctx, "write the user data snippet", path, []byte(userData), 0o600)
+	})
 }
 
 // removeSnippet removes a deleted VM's snippet, tolerating its absence; an
@@ -113,6 +106,13 @@ func (a *account) removeSnippet(ctx context.Context, nodeName string, vmid int) 
 	if !a.snippets.enabled() {
 		return nil
 	}
+	return a.onSnippet(ctx, nodeName, vmid, func(f sshexec.Files, path string) error {
+		return f.RemoveFile(ctx, "remove the user data snippet", path)
+	})
+}
+
+// onSnippet runs op on the VM's snippet path over a session to the node.
+func (a *account) onSnippet(ctx context.Context, nodeName string, vmid int, op func(f sshexec.Files, path string) error) error {
 	path, err := a.snippetPath(ctx, vmid)
 	if err != nil {
 		return err
@@ -122,5 +122,5 @@ func (a *account) removeSnippet(ctx context.Context, nodeName string, vmid int) 
 		return err
 	}
 	defer f.Close()
-	return f.RemoveFile(ctx, "remove the user data snippet", path)
+	return op(f, path)
 }

@@ -108,7 +108,8 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 	return nil
 }
 
-// dropNew removes cm-new from a started VM's tags.
+// dropNew removes cm-new from the tags of a VM that was started, or whose
+// create asked for power off and is done.
 func (a *account) dropNew(ctx context.Context, r resource) error {
 	tags := r.tags()
 	if !slices.Contains(tags, tagNew) {
@@ -116,7 +117,7 @@ func (a *account) dropNew(ctx context.Context, r resource) error {
 	}
 	form := map[string][]string{"tags": {markedTags(tags, claimTag(tags), false)}}
 	if err := a.setConfig(ctx, r.Node, r.VMID, form); err != nil {
-		return fail("drop tag "+tagNew+" of "+describe(r)+" after its start", err)
+		return fail("drop tag "+tagNew+" of "+describe(r)+" now that its create is done", err)
 	}
 	return nil
 }

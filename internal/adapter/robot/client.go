@@ -78,7 +78,7 @@ func (c *client) do(ctx context.Context, method, route string, args []string, fo
 	if err != nil {
 		return err
 	}
-	path, err := fill(route, args)
+	path, err := adapter.FillRoute(route, args)
 	if err != nil {
 		return err
 	}
@@ -215,27 +215,6 @@ func (c *client) resolve(ctx context.Context, setting, ref string) (string, erro
 		}
 	}
 	return v, nil
-}
-
-// fill puts args into route's placeholders.
-func fill(route string, args []string) (string, error) {
-	var out strings.Builder
-	rest := route
-	for _, a := range args {
-		i := strings.Index(rest, "{")
-		j := strings.Index(rest, "}")
-		if i < 0 || j < i {
-			return "", fmt.Errorf("route %s has fewer placeholders than arguments", route)
-		}
-		out.WriteString(rest[:i])
-		out.WriteString(url.PathEscape(a))
-		rest = rest[j+1:]
-	}
-	if strings.Contains(rest, "{") {
-		return "", fmt.Errorf("route %s has more placeholders than arguments", route)
-	}
-	out.WriteString(rest)
-	return out.String(), nil
 }
 
 // encodeForm is url.Values.Encode: keys sorted, so a request's body is the

@@ -2,12 +2,8 @@ package robot
 
 import (
 	"context"
-	"crypto/x509"
 	"errors"
-	"io"
-	"net"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -39,35 +35,6 @@ func (c *client) logLine(ctx context.Context, l requestLine, status int, err err
 		fields["error"] = errorClass(err)
 	}
 	c.log.Debug(ctx, "Robot request", fields)
-}
-
-// errorClass names what kind of failure err is, from its chain alone.
-func errorClass(err error) string {
-	var dns *net.DNSError
-	var unknownCA x509.UnknownAuthorityError
-	var hostname x509.HostnameError
-	var netErr net.Error
-	switch {
-	case errors.Is(err, errRequestBound):
-		return "no answer within the bound"
-	case errors.Is(err, context.Canceled):
-		return "canceled"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "deadline passed"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "connection reset"
-	case errors.As(err, &dns):
-		return "name resolution failed"
-	case errors.As(err, &unknownCA), errors.As(err, &hostname):
-		return "TLS certificate not accepted"
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return "connection closed before the answer ended"
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return "network timeout"
-	}
-	return "transport error"
 }
 
 // textNumbers hands every numeric field to the logger as its decimal text.
@@ -114,4 +81,12 @@ func numbersAsText(fields map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// errorClass names what kind of failure err is, from its chain alone.
+func errorClass(err error) string {
+	if errors.Is(err, errRequestBound) {
+		return "no answer within the bound"
+	}
+	return adapter.ErrorClass(err)
 }
