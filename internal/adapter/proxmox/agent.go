@@ -3,14 +3,46 @@ package proxmox
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/netip"
 	"strconv"
 	"sync"
 	"time"
 )
 
-// addresses are a guest's first global IPv4 and IPv6.
-type addresses struct{ v4, v6 string }
+// addresses are a guest's first global IPv4 and IPv6; without either, why
+// says in a few words what the agent did instead ("not running"), for the
+// raw state: a create waiting for an address shows the reason in its log.
+type addresses struct{ v4, v6, why string }
+
+// Why a running VM has no address, as the raw state shows it.
+const (
+	agentNotRunning    = "not running"
+	agentNotConfigured = "not configured"
+	agentNoGlobal      = "no global address yet"
+	agentReadFailed    = "read failed"
+)
+
+// agentSilent is the reason of an agent that did not answer in time.
+func (a *account) agentSilent() string { return "no answer within " + a.agentTimeout.String() }
+
+// agentWhy words an agent request's failure. PVE says "QEMU guest agent is
+// not running" while the guest boots or lacks qemu-guest-agent, and "No
+// QEMU guest agent configured" when the VM's config has no agent: 1.
+func (a *account) agentWhy(err error) string {
+	var api *apiError
+	switch {
+	case errors.Is(err, errRequestBound):
+		return a.agentSilent()
+	case !errors.As(err, &api):
+		return agentReadFailed
+	case has(api.Message, []string{"guest agent configured"}):
+		return agentNotConfigured
+	case has(api.Message, []string{"guest agent is not running"}):
+		return agentNotRunning
+	}
+	return agentReadFailed
+}
 
 // agentMemory remembers the VMs whose agent did not answer, so that a
 // process asks each of them once per quiet period: a refresh of ten VMs
@@ -59,12 +91,12 @@ type iface struct {
 // and the read is not repeated.
 func (a *account) addressesOf(ctx context.Context, node string, vmid int) addresses {
 	if a.agents.skip(vmid, a.clock.Now()) {
-		return addresses{}
+		return addresses{why: a.agentSilent()}
 	}
 	var out struct {
 		Result []iface `json:"result"`
 	}
-	err := a.c.do(ctx, call{method: "GET", route: "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
+	err := a.c.do(ctx, call{method: http.MethodGet, route: "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
 		args: []string{node, strconv.Itoa(vmid)}, timeout: a.agentTimeout}, &out)
 	if err != nil {
 		// Only silence earns the quiet period: an agent that answers
@@ -72,14 +104,15 @@ func (a *account) addressesOf(ctx context.Context, node string, vmid int) addres
 		if ctx.Err() == nil && errors.Is(err, errRequestBound) {
 			a.agents.note(vmid, a.clock.Now(), false)
 		}
-		return addresses{}
+		return addresses{why: a.agentWhy(err)}
 	}
 	a.agents.note(vmid, a.clock.Now(), true)
 	return pickAddresses(out.Result)
 }
 
 // pickAddresses is the first global IPv4 (not 127/8, not 169.254/16) and
-// the first global IPv6 (not ::1, not fe80::/10) of any interface but lo.
+// the first global IPv6 (not ::1, not fe80::/10) of any interface but lo;
+// neither is a guest whose DHCP or SLAAC has not answered yet.
 func pickAddresses(ifs []iface) addresses {
 	var ad addresses
 	for _, i := range ifs {
@@ -98,6 +131,9 @@ func pickAddresses(ifs []iface) addresses {
 				ad.v6 = ip.String()
 			}
 		}
+	}
+	if ad.v4 == "" && ad.v6 == "" {
+		ad.why = agentNoGlobal
 	}
 	return ad
 }

@@ -99,5 +99,22 @@ func (c vmConfig) hasCloudInit() bool {
 	return false
 }
 
+// agentEnabled reports the guest agent channel on: agent is "1",
+// "1,fstrim_cloned_disks=1" or "enabled=1,…" (PVE's property string,
+// whose default key is enabled; booleans also as yes/on/true).
+func (c vmConfig) agentEnabled() bool {
+	for i, part := range strings.Split(c["agent"], ",") {
+		v, named := strings.CutPrefix(part, "enabled=")
+		if named || i == 0 && !strings.Contains(part, "=") {
+			switch strings.ToLower(v) {
+			case "1", "yes", "on", "true":
+				return true
+			}
+			return false
+		}
+	}
+	return false
+}
+
 // mark is the mark the config's description carries.
 func (c vmConfig) mark() (adapter.Mark, bool, string) { return parseMark(c["description"]) }

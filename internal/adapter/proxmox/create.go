@@ -214,6 +214,12 @@ func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor
 	if req.UserData != "" && a.snippets.enabled() {
 		form.Set("cicustom", a.snippets.cicustom(vmid))
 	}
+	if !cfg.agentEnabled() {
+		// Addresses come from the guest agent alone, which PVE asks only
+		// over the channel agent: 1 adds; the guest still needs
+		// qemu-guest-agent installed (the image note says so).
+		form.Set("agent", "1")
+	}
 	if !cfg.hasCloudInit() {
 		storage := a.storage
 		if storage == "" {

@@ -123,7 +123,7 @@ var notes = map[string]string{
 	adapter.FieldName:         "the VM name, a DNS name (letters, digits and hyphens, dot-separated labels, at most 63 characters each)",
 	adapter.FieldLabels:       "Proxmox keeps tags, not key/value labels: only an empty map",
 	adapter.FieldOfferID:      "a flavor name of the account's `flavors` setting",
-	adapter.FieldImage:        "the name of a VM template (`template: 1`), e.g. `ubuntu-24.04-cloud`",
+	adapter.FieldImage:        "the name of a VM template (`template: 1`), e.g. `ubuntu-24.04-cloud`; addresses come from the guest agent, so the template's OS needs qemu-guest-agent installed and enabled (the provider turns the VM's `agent` option on)",
 	adapter.FieldUserData:     "written as a cloud-init snippet over SFTP when the account sets snippet_storage and the ssh_* settings; refused otherwise (except empty or `#cloud-config`)",
 	adapter.FieldLocation:     "a node name, e.g. `pve1`; empty picks the online node with the most free memory",
 	adapter.FieldPricePerHour: "always 0: Proxmox has no prices",

@@ -59,7 +59,7 @@ func TestSilentAgentIsBounded(t *testing.T) {
 	start := time.Now()
 	got, err := a.Get(context.Background(), m.ID)
 	took := time.Since(start)
-	if err != nil || got.State != adapter.StatePending || got.RawState != "running" || got.HasAddress() {
+	if err != nil || got.State != adapter.StatePending || got.RawState != "running (guest agent: no answer within 100ms)" || got.HasAddress() {
 		t.Fatalf("silent agent: %+v %v", got, err)
 	}
 	if took > 2*time.Second {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
@@ -94,9 +95,7 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 		m.Key = adapter.IdempotencyKey(a.scope, r.Name)
 	}
 	fresh := slices.Contains(tags, tagNew)
-	if r.Lock != "" {
-		m.RawState = r.Status + " (locked: " + r.Lock + ")"
-	}
+	m.RawState = rawState(r, m.HasAddress(), ad.why)
 	switch {
 	case r.Lock == lockDestroyed:
 		m.State = adapter.StateDeleting
@@ -124,6 +123,23 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 		m.Actions = adapter.ActionsFor(m.State, capabilities)
 	}
 	return m
+}
+
+// rawState is PVE's status with what explains the normalized state: the
+// lock on the VM, and for a running VM without an address what its agent
+// said, e.g. "running (locked: backup; guest agent: not running)".
+func rawState(r resource, addressed bool, why string) string {
+	var notes []string
+	if r.Lock != "" {
+		notes = append(notes, "locked: "+r.Lock)
+	}
+	if r.Status == statusRunning && !addressed && why != "" {
+		notes = append(notes, "guest agent: "+why)
+	}
+	if len(notes) == 0 {
+		return r.Status
+	}
+	return r.Status + " (" + strings.Join(notes, "; ") + ")"
 }
 
 // offerOf names the flavor with these cores and memory, when exactly one

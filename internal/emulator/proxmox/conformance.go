@@ -115,11 +115,12 @@ func (c Conformance) Stage(id, situation string) (string, error) {
 		v.status, v.qmpstatus, v.lock = "running", "running", ""
 		v.startedAt = e.clock.Now()
 		silence()
-		return "running", nil
+		// The adapter's raw state says why there is no address.
+		return "running (guest agent: not running)", nil
 	case "stopping":
 		v.status, v.qmpstatus, v.lock = "running", "shutdown", ""
 		silence()
-		return "running", nil
+		return "running (guest agent: not running)", nil
 	case "deleting":
 		v.lock = "destroyed"
 		return v.status + " (locked: destroyed)", nil

@@ -104,8 +104,8 @@ func TestConformanceStage(t *testing.T) {
 		situation, raw, status, lock string
 	}{
 		{"provisioning", "stopped (locked: clone)", "stopped", "clone"},
-		{"unaddressed", "running", "running", ""},
-		{"stopping", "running", "running", ""},
+		{"unaddressed", "running (guest agent: not running)", "running", ""},
+		{"stopping", "running (guest agent: not running)", "running", ""},
 		{"deleting", "stopped (locked: destroyed)", "stopped", "destroyed"},
 		{"unrecognised", "hibernating", "hibernating", ""},
 	} {
