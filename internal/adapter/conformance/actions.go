@@ -13,7 +13,8 @@ import (
 // acts on, so they may only promise what the adapter declared and what the
 // machine's state allows: a running machine is stopped or restarted, a
 // stopped one started, anything else (pending, deleting, an unknown status)
-// offers nothing, and neither does a machine without the adapter's mark,
+// offers nothing (but a pending machine that is up where the target says
+// PoweredWhilePending), and neither does a machine without the adapter's mark,
 // which Power refuses. The graceful actions keep their own rules: a shutdown
 // of a stopped machine does nothing, a reboot or reset never starts one.
 
@@ -21,10 +22,12 @@ import (
 // see power (not observable), running and stopped are one state, up and
 // powered either way as far as the backend knows, and may offer the
 // actions of both; every other state still offers nothing.
-func allowed(state adapter.State, observable bool) []adapter.PowerAction {
+func allowed(state adapter.State, observable, poweredWhilePending bool) []adapter.PowerAction {
 	running := []adapter.PowerAction{adapter.PowerOff, adapter.PowerShutdown, adapter.PowerReboot, adapter.PowerReset}
 	stopped := []adapter.PowerAction{adapter.PowerOn}
 	switch {
+	case poweredWhilePending && state == adapter.StatePending:
+		return running
 	case !observable && (state == adapter.StateRunning || state == adapter.StateStopped):
 		return append(running, stopped...)
 	case state == adapter.StateRunning:
@@ -39,7 +42,9 @@ func allowed(state adapter.State, observable bool) []adapter.PowerAction {
 // to its state.
 func (s *suite) checkActions(t *testing.T, what string, caps adapter.Capabilities, m adapter.Machine) {
 	t.Helper()
-	allowed := func(state adapter.State) []adapter.PowerAction { return allowed(state, s.PowerObservable) }
+	allowed := func(state adapter.State) []adapter.PowerAction {
+		return allowed(state, s.PowerObservable, s.PoweredWhilePending)
+	}
 	seen := map[adapter.PowerAction]bool{}
 	for _, a := range m.Actions {
 		switch {

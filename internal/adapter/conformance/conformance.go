@@ -28,6 +28,12 @@ type Target struct {
 	// checks the states and not only that Power succeeds.
 	PowerObservable bool
 
+	// PoweredWhilePending is true when a machine that is up but not ready
+	// (pending: no address yet) may offer the running machine's actions,
+	// because its backend reports power apart from readiness and stopping
+	// or restarting it needs nothing from the guest (Proxmox's status).
+	PoweredWhilePending bool
+
 	// PowerReceived, for a target whose Get cannot see power, reports the
 	// power actions machine id has received so far, oldest first, in the
 	// contract's words, as the backend's own record shows them (an

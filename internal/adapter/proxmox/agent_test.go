@@ -3,6 +3,7 @@ package proxmox
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -103,6 +104,32 @@ func TestCreateEnablesTheAgent(t *testing.T) {
 		f.mu.Unlock()
 		if got != tc.want {
 			t.Errorf("template agent %q: the VM's agent is %q, want %q", tc.template, got, tc.want)
+		}
+	}
+}
+
+// A running VM whose agent is silent reads pending, yet offers the
+// running VM's power actions, which need no agent; under a lock, or not
+// ours, it offers none.
+func TestSilentAgentKeepsPowerActions(t *testing.T) {
+	a := &account{}
+	running := adapter.ActionsFor(adapter.StateRunning, capabilities)
+	for _, tc := range []struct {
+		r    resource
+		want []adapter.PowerAction
+	}{
+		{resource{Status: "running", Tags: "compute"}, running},
+		{resource{Status: "running", Tags: "compute", Lock: "backup"}, []adapter.PowerAction{}},
+		{resource{Status: "running", Tags: "prod"}, []adapter.PowerAction{}},
+		{resource{Status: "stopped", Tags: "compute;cm-new"}, []adapter.PowerAction{}},
+		{resource{Status: "stopped", Tags: "compute"}, adapter.ActionsFor(adapter.StateStopped, capabilities)},
+	} {
+		got := a.toMachine(tc.r, addresses{why: agentNotRunning})
+		if !slices.Equal(got.Actions, tc.want) {
+			t.Errorf("%+v: actions %v, want %v", tc.r, got.Actions, tc.want)
+		}
+		if tc.r.Status == "running" && got.State != adapter.StatePending {
+			t.Errorf("%+v: %s without an address, want pending", tc.r, got.State)
 		}
 	}
 }

@@ -73,8 +73,10 @@ func newConfTarget(t testing.TB) confTarget {
 		},
 		NoLabels:        true,
 		PowerObservable: true,
-		MissingID:       "199998",
-		Faults:          emu.Conformance(),
-		Secrets:         []string{confSecret, strings.TrimSpace(string(key))},
+		// A running VM whose guest agent is silent is pending, and powered.
+		PoweredWhilePending: true,
+		MissingID:           "199998",
+		Faults:              emu.Conformance(),
+		Secrets:             []string{confSecret, strings.TrimSpace(string(key))},
 	}}
 }

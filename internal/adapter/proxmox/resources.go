@@ -120,9 +120,19 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 	}
 	m.Actions = []adapter.PowerAction{}
 	if m.Managed && r.Lock == "" {
-		m.Actions = adapter.ActionsFor(m.State, capabilities)
+		m.Actions = adapter.ActionsFor(powerState(r, m.State), capabilities)
 	}
 	return m
+}
+
+// powerState is the state the power actions follow: PVE's status for a
+// running VM, whose stop, shutdown, reboot and reset need no guest agent,
+// though without an address the VM reads pending (running needs one).
+func powerState(r resource, state adapter.State) adapter.State {
+	if r.Status == statusRunning {
+		return adapter.StateRunning
+	}
+	return state
 }
 
 // rawState is PVE's status with what explains the normalized state: the
