@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,20 +72,52 @@ func parseAPIError(what string, status int, statusLine string, body []byte) *api
 	return out
 }
 
-// The messages PVE words its refusals with (qemu-server, pve-common and
-// pveproxy), matched case-insensitively on the message alone.
+// The messages PVE words its refusals with (qemu-server, pve-common,
+// pve-storage and pveproxy), matched case-insensitively on the message alone.
+//
+// PVE answers most failures with 500, the permanent ones too, so the 500s
+// below are told apart by their words: a VM that is not there (NotFound,
+// since it will not appear by asking again), a storage that does not exist
+// (InvalidConfig: only another setting helps), a VMID taken (Conflict), a
+// storage full (QuotaExceeded), a VM in the wrong state (InvalidState).
+// Every other 500 (a lock, a timeout, a daemon restarting, words not seen
+// before) is Transient, and the contract's retry asks again.
 var (
-	notExist      = []string{"does not exist"} // Configuration file 'nodes/pve1/qemu-server/100.conf' does not exist
-	locked        = []string{"is locked", "can't lock file", "got timeout"}
-	alreadyExists = []string{"already exists"}
-	notRunning    = []string{"not running", "is a template", "vm is running"}
-	noSpace       = []string{"insufficient free space", "not enough space", "no space left"}
-	unreachable   = []string{"connection refused", "connection timed out", "no route to host", "unreachable"}
+	// "Configuration file 'nodes/pve1/qemu-server/100.conf' does not exist"
+	// (PVE::AbstractConfig), "no such VM ('100')" (older load_config, the
+	// firewall API), "unable to find configuration file for VM 100 - no
+	// such machine" (check_running, a clone of a template gone).
+	notExist = regexp.MustCompile(`(?i)configuration file '[^']*' does not exist|no such vm \('\d+'\)|unable to find configuration file for vm \d+`)
+	// "storage 'fast' does not exist" (PVE::Storage::storage_config): a
+	// clone, a cloud-init drive or a disk naming a storage the cluster lacks.
+	storageMissing = regexp.MustCompile(`(?i)storage '([^']+)' does not exist`)
+	locked         = []string{"is locked", "can't lock file", "got timeout"}
+	alreadyExists  = []string{"already exists"}
+	notRunning     = []string{"not running", "is a template", "vm is running"}
+	noSpace        = []string{"insufficient free space", "not enough space", "no space left"}
 )
 
 func has(msg string, words []string) bool {
 	m := strings.ToLower(msg)
 	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(m, w) })
+}
+
+// storageHint is the way out of a storage that does not exist.
+const storageHint = "; set storage to a storage the cluster has (`pvesm status` on a node lists them)"
+
+// storageFault places a refusal naming a missing storage: on the storage
+// setting when the account sets it, else on the image, whose template
+// keeps its disks (and so the clone's) on that storage.
+func (a *account) storageFault(err error) error {
+	var e *adapter.Error
+	if a.storage != "" || !errors.As(err, &e) || e.Field != settingStorage {
+		return err
+	}
+	out := *e
+	out.Code, out.Field = adapter.InvalidInput, adapter.FieldImage
+	out.Message = strings.Replace(e.Message, storageHint,
+		"; the template's disks are there and the account sets no storage: use a template whose storage the node has, or set storage", 1)
+	return &out
 }
 
 // paramFields maps PVE's parameter names onto the attributes users write.
@@ -141,6 +174,11 @@ func classifyAPI(e *apiError) *adapter.Error {
 			}
 		}
 	case adapter.InvalidConfig:
+		if storageMissing.MatchString(e.Message) {
+			out.Field = settingStorage
+			out.Message += storageHint
+			break
+		}
 		out.Field = settingEndpoint
 		out.Message += "; check that endpoint is the PVE API's base URL, such as " + exampleEndpoint
 	case adapter.RateLimited:
@@ -171,7 +209,9 @@ func codeOf(e *apiError) adapter.Code {
 		return adapter.Transient // pveproxy cannot reach the node
 	}
 	switch {
-	case has(e.Message, notExist):
+	case storageMissing.MatchString(e.Message):
+		return adapter.InvalidConfig
+	case notExist.MatchString(e.Message):
 		return adapter.NotFound
 	case has(e.Message, locked):
 		return adapter.Transient
@@ -197,10 +237,11 @@ func isAlreadyExists(err error) bool {
 	return errors.As(err, &api) && api.Status != http.StatusBadRequest && has(api.Message, alreadyExists)
 }
 
-// isNotExist reports PVE's "Configuration file … does not exist".
+// isNotExist reports PVE's "Configuration file … does not exist" and its
+// other words for a VM that is not there (notExist).
 func isNotExist(err error) bool {
 	var api *apiError
-	return errors.As(err, &api) && api.Status >= 500 && api.Status < 595 && has(api.Message, notExist)
+	return errors.As(err, &api) && api.Status >= 500 && api.Status < 595 && notExist.MatchString(api.Message)
 }
 
 // fail classifies err and prefixes what was being done, e.g. "clone VM

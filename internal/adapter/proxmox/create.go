@@ -25,7 +25,8 @@ const maxCloneAttempts = 8
 //     back to the probe, which then finds the winner or the next slot;
 //  5. finish: wait for the clone's lock, configure, grow the disk, write
 //     the snippet, start, drop cm-new; read the VM back.
-func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
+func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (_ adapter.Machine, err error) {
+	defer func() { err = a.storageFault(err) }()
 	what := "create VM " + strconv.Quote(req.Name)
 	if err := checkCall(call, req); err != nil {
 		return adapter.Machine{}, err
@@ -108,6 +109,10 @@ func (a *account) clone(ctx context.Context, what string, tpl resource, n node, 
 	if err := a.c.post(ctx, "/nodes/{node}/qemu/{vmid}/clone", form, &upid, tpl.Node, strconv.Itoa(tpl.VMID)); err != nil {
 		if isAlreadyExists(err) {
 			return err
+		}
+		if isNotExist(err) {
+			return adapter.Errorf(adapter.InvalidInput, "%s: template %s is not on node %s any more (removed or moved since the cluster was listed); "+
+				"check image, or run again to clone it where it is now", what, describe(tpl), tpl.Node).WithField(adapter.FieldImage)
 		}
 		return fail(what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), err)
 	}
