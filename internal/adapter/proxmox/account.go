@@ -110,12 +110,11 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	}
 	agentTimeout, _ := time.ParseDuration(settings[settingAgentTimeout])
 	port, _ := strconv.Atoi(settings[settingSSHPort])
-	d := adapter.Definition{Kind: Kind, Settings: []adapter.Setting{{Name: settingEndpoint, Scope: true}}}
 	a := &account{
 		c:            newClient(settings[settingEndpoint], env, settings[settingAPIToken], opts.requestTimeout, http.RoundTripper(tr)),
 		clock:        env.Clock,
 		opts:         opts,
-		scope:        adapter.Locator{Kind: Kind, Settings: settings}.Scope(d.ScopeKeys()),
+		scope:        adapter.Locator{Kind: Kind, Settings: settings}.Scope(definition(opts).ScopeKeys()),
 		flavors:      flavors,
 		node:         settings[settingNode],
 		vmidMin:      lo,

@@ -60,10 +60,9 @@ func newConfTarget(t testing.TB) confTarget {
 			Secrets: adapter.SecretResolver{Provider: map[string]string{"pve_token": confTokenID + "=" + confSecret, "pve_ssh": string(key)}},
 			Clock:   adapter.RealClock{},
 		},
-		OfferID:    "small",
-		Image:      "ubuntu-24.04-cloud",
-		OtherImage: "ubuntu-24.04-cloud",
-		Location:   "pve1",
+		OfferID:  "small",
+		Image:    "ubuntu-24.04-cloud",
+		Location: "pve1",
 		SeedUnmarked: func(t *testing.T, name string) string {
 			id, err := emu.AddVM(pveemu.VMSeed{Name: name, Node: "pve1", Running: true})
 			if err != nil {

@@ -2,6 +2,7 @@ package proxmox
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -243,7 +244,7 @@ func (a *account) grow(ctx context.Context, what string, r resource, cfg vmConfi
 		return nil
 	}
 	var upid *string
-	err := a.c.do(ctx, call{method: "PUT", route: "/nodes/{node}/qemu/{vmid}/resize", args: []string{r.Node, strconv.Itoa(r.VMID)},
+	err := a.c.do(ctx, call{method: http.MethodPut, route: "/nodes/{node}/qemu/{vmid}/resize", args: []string{r.Node, strconv.Itoa(r.VMID)},
 		form: url.Values{"disk": {disk}, "size": {strconv.Itoa(f.DiskGiB) + "G"}}}, &upid)
 	if err != nil {
 		return fail(what+": grow disk "+disk+" of VM "+strconv.Itoa(r.VMID), err)

@@ -2,6 +2,7 @@ package proxmox
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,7 +37,7 @@ func (r resource) managed() bool { return slices.Contains(r.tags(), tagManaged) 
 // vms lists every VM and template of the cluster.
 func (a *account) vms(ctx context.Context) ([]resource, error) {
 	var out []resource
-	err := a.c.do(ctx, call{method: "GET", route: "/cluster/resources", query: map[string][]string{"type": {"vm"}}}, &out)
+	err := a.c.do(ctx, call{method: http.MethodGet, route: "/cluster/resources", query: map[string][]string{"type": {"vm"}}}, &out)
 	if err != nil {
 		return nil, err
 	}

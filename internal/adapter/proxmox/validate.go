@@ -9,9 +9,6 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// template is the template a request's image names.
-type template struct{ resource }
-
 // Validate checks a request against the account before anything is made:
 // flavor, template, node and user data, each refusal naming its field.
 func (a *account) Validate(ctx context.Context, req adapter.CreateRequest) error {

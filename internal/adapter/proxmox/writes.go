@@ -2,6 +2,7 @@ package proxmox
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"strconv"
 
@@ -50,7 +51,7 @@ func (a *account) Delete(ctx context.Context, id string) error {
 		}
 	}
 	var upid string
-	err = a.c.do(ctx, call{method: "DELETE", route: "/nodes/{node}/qemu/{vmid}", args: []string{r.Node, id},
+	err = a.c.do(ctx, call{method: http.MethodDelete, route: "/nodes/{node}/qemu/{vmid}", args: []string{r.Node, id},
 		query: map[string][]string{"purge": {"1"}, "destroy-unreferenced-disks": {"1"}}}, &upid)
 	if err != nil {
 		if isNotExist(err) {
