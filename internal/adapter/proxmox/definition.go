@@ -64,7 +64,7 @@ func definition(opts options) adapter.Definition {
 				Description: "SHA-256 fingerprint of the server's certificate (32 hex pairs, colons optional), as `pvenode cert info` " +
 					"or the GUI's Certificates panel shows it; when set, only that certificate is accepted and the chain is not verified"},
 			{Name: settingCAFile, Check: checkCAFile,
-				Description: "absolute path to a PEM bundle of the CAs that sign the server's certificate, in place of the system's roots"},
+				Description: "absolute path to a PEM bundle of the CAs that sign the server's certificate, in place of the system's roots; not together with tls_fingerprint or insecure_skip_tls_verify"},
 			{Name: settingInsecure, Default: "false", Check: checkBool, Warn: warnInsecure,
 				Description: "true turns certificate verification off (every plan warns); prefer tls_fingerprint"},
 			{Name: settingNode, Role: adapter.RoleLocation, Check: checkNodeName,

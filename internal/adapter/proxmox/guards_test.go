@@ -129,10 +129,26 @@ func TestUntrustedCertificate(t *testing.T) {
 	}
 }
 
-func TestPinAndInsecureRefused(t *testing.T) {
-	_, err := trust{pin: strings.Repeat("ab", 32), insecure: true}.transport("h:8006")
-	if !adapter.Is(err, adapter.InvalidConfig) {
-		t.Errorf("pin and insecure: %v", err)
+// Two trust settings at once are refused, naming both: each replaces the
+// other's check, so one of them would be silently ignored.
+func TestTwoTrustSettingsRefused(t *testing.T) {
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, []byte("not read"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pin := strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		tr   trust
+		both [2]string
+	}{
+		{trust{pin: pin, insecure: true}, [2]string{settingTLSFingerprint, settingInsecure}},
+		{trust{pin: pin, caFile: ca}, [2]string{settingCAFile, settingTLSFingerprint}},
+		{trust{caFile: ca, insecure: true}, [2]string{settingCAFile, settingInsecure}},
+	} {
+		_, err := tc.tr.transport("h:8006")
+		if !adapter.Is(err, adapter.InvalidConfig) || !strings.Contains(err.Error(), tc.both[0]) || !strings.Contains(err.Error(), tc.both[1]) || !strings.Contains(err.Error(), "pick one") {
+			t.Errorf("%s and %s: %v, want InvalidConfig naming both", tc.both[0], tc.both[1], err)
+		}
 	}
 }
 

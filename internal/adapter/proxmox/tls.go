@@ -59,6 +59,14 @@ func (t trust) transport(host string) (*http.Transport, error) {
 	case t.pin != "" && t.insecure:
 		return nil, adapter.Errorf(adapter.InvalidConfig,
 			"tls_fingerprint and insecure_skip_tls_verify are both set; pick one: the pin (safer) or no verification").WithField(settingInsecure)
+	case t.caFile != "" && t.pin != "":
+		// Each replaces the other's check, so the one left out would be
+		// silently ignored.
+		return nil, adapter.Errorf(adapter.InvalidConfig,
+			"ca_file and tls_fingerprint are both set; pick one: tls_fingerprint trusts that one certificate, ca_file the CAs that sign it").WithField(settingCAFile)
+	case t.caFile != "" && t.insecure:
+		return nil, adapter.Errorf(adapter.InvalidConfig,
+			"ca_file and insecure_skip_tls_verify are both set; pick one: ca_file verifies the certificate against those CAs, insecure_skip_tls_verify verifies nothing").WithField(settingInsecure)
 	case t.pin != "":
 		pin := t.pin
 		// Verification is done by VerifyConnection alone: the chain of a
@@ -77,7 +85,7 @@ func (t trust) transport(host string) (*http.Transport, error) {
 	case t.insecure:
 		cfg.InsecureSkipVerify = true
 	}
-	if t.caFile != "" && t.pin == "" && !t.insecure {
+	if t.caFile != "" {
 		data, err := loadCAFile(t.caFile)
 		if err != nil {
 			return nil, err
