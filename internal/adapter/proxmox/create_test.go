@@ -3,7 +3,6 @@ package proxmox
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -220,11 +219,10 @@ func TestTwentyCreatesOfOneTemplate(t *testing.T) {
 	var wg sync.WaitGroup
 	ids := make(chan string, 20)
 	errs := make(chan error, 20)
-	for i := range 20 {
+	for _, name := range apartNames(a, "node", 20) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			name := fmt.Sprintf("node-%02d", i)
 			m, err := a.Create(context.Background(), callFor(a, name), createReq(name))
 			ids <- m.ID
 			errs <- err
