@@ -105,7 +105,7 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 				// hold a credential, and the value of a sensitive
 				// variable reaches the provider without its mark.
 				diags.AddAttributeError(p, "Invalid account setting",
-					fmt.Sprintf("%s is refused: %s", adapter.Show(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
+					fmt.Sprintf("%s is refused: %s", adapter.ShowPlain(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
 			}
 		}
 	}
@@ -298,5 +298,5 @@ func settingAt(b block, err error) string {
 	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].IsSecret() {
 		return name
 	}
-	return adapter.Show(name, adapter.Redacted(v.ValueString()))
+	return adapter.ShowPlain(name, adapter.Redacted(v.ValueString()))
 }
