@@ -48,7 +48,7 @@ resource "compute_provider_account" "test" {
   }
 }
 `, acctest.TokenEnv, endpoint),
-			ExpectError: acctest.Match(`The health check of account "test" \(adapter hcloud\) failed: the backend failed or could not be reached, and kept failing while the check was retried until timeouts\.create\. Check that hetzner_cloud\.endpoint \(` + regexp.QuoteMeta(endpoint) + `\) is right and reachable from where Terraform runs, then run the command again, or raise timeouts\.create to retry for longer\..*health check: retried for \d+s \(\d+ attempt.*refused`),
+			ExpectError: acctest.Match(`The health check of account "test" \(adapter hcloud\) failed: the backend failed or could not be reached, and kept failing while the check was retried until timeouts\.create\. Check that hetzner_cloud\.endpoint \(` + regexp.QuoteMeta(endpoint) + `\) is right and reachable from where Terraform runs, then run the command again, or raise timeouts\.create to retry for longer\..*Health check: retried for \d+s \(\d+ attempt.*refused`),
 		}},
 	})
 }
@@ -65,7 +65,7 @@ func TestAccountUnknownLocation(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      cfg,
 			PlanOnly:    true,
-			ExpectError: acctest.Match(`Invalid account configuration.*The hcloud adapter refuses hetzner_cloud\.location = "xyz9" of compute_provider_account\..*location "xyz9" does not exist; available: .*fsn1`),
+			ExpectError: acctest.Match(`Invalid account configuration.*The hcloud adapter refuses hetzner_cloud\.location = "xyz9" of compute_provider_account\..*Location "xyz9" does not exist; available: .*fsn1`),
 		}},
 	})
 }

@@ -105,7 +105,7 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 				// hold a credential, and the value of a sensitive
 				// variable reaches the provider without its mark.
 				diags.AddAttributeError(p, "Invalid account setting",
-					fmt.Sprintf("%s is refused: %s", adapter.Show(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
+					fmt.Sprintf("%s is refused: %s", adapter.ShowPlain(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
 			}
 		}
 	}
@@ -245,9 +245,13 @@ func (r *Resource) checkAtPlan(ctx context.Context, diags *diag.Diagnostics, b b
 		// Refused credentials, a backend that is down or silent: the
 		// plan goes on, since the apply may run where things are right,
 		// but the user hears of it now rather than after the apply starts.
+		on := ""
+		if i >= 0 {
+			on = ", on " + settingOrName(b, err)
+		}
 		tfdiag.AddWarning(diags, nil, "Account not checked",
-			fmt.Sprintf("The %s adapter's health check of compute_provider_account failed at plan, so its apply, and every "+
-				"instance on it, will fail unless this is mended first. %s", b.kind, tfdiag.WayOut(err)), err)
+			fmt.Sprintf("The %s adapter's health check of compute_provider_account failed at plan%s, so its apply, and every "+
+				"instance on it, will fail unless this is mended first. %s", b.kind, on, tfdiag.WayOut(err)), err)
 		return
 	}
 	addSettingError(diags, b, "Invalid account configuration",
@@ -294,5 +298,5 @@ func settingAt(b block, err error) string {
 	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].IsSecret() {
 		return name
 	}
-	return adapter.Show(name, adapter.Redacted(v.ValueString()))
+	return adapter.ShowPlain(name, adapter.Redacted(v.ValueString()))
 }

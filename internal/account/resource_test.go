@@ -98,9 +98,13 @@ func TestAccountValidation(t *testing.T) {
 		"raw token":           {`hetzner_cloud = { token = "abcdefSECRET" }`, `hetzner_cloud.token must be a secret reference, never the secret: the value is not a secret reference \(the value is not shown`},
 		"unknown scheme":      {`hetzner_cloud = { token = "vault://x" }`, `scheme "vault" is not known`},
 		"plain http":          {`hetzner_cloud = { token = "env://X", endpoint = "http://example.com/v1" }`, `hetzner_cloud.endpoint = "http://example.com/v1" is refused: .*plain http`},
-		"bad location":        {`hetzner_cloud = { token = "env://X", location = "Not A Location" }`, `hetzner_cloud.location \(the value is not shown, it may be a secret\) is refused: .*not a Hetzner Cloud location name`},
+		"bad location":        {`hetzner_cloud = { token = "env://X", location = "Not A Location" }`, `hetzner_cloud.location \(the value is not repeated here: messages repeat only plain words, URLs and secret references\) is refused: .*not a Hetzner Cloud location name`},
 		"bad location, plain": {`hetzner_cloud = { token = "env://X", location = "fsn_1" }`, `hetzner_cloud.location = "fsn_1" is refused: .*not a Hetzner Cloud location name`},
 		"no block":            {``, `needs exactly one adapter block`},
+		// A plain setting is not called a secret, even when its value is
+		// not repeated.
+		"bad flavors": {`proxmox = { endpoint = "https://pve.example.com:8006", api_token = "env://X", flavors = jsonencode({ small = { cores = 0, memory_mib = 2048, disk_gib = 20 } }) }`,
+			`proxmox.flavors \(the value is not repeated here: messages repeat only plain words, URLs and secret references\) is refused: .*flavor "small": cores must be from 1 to 512`},
 	}
 	expectPlanErrors(t, "name = \"x\"\n  ", cases)
 }

@@ -93,6 +93,17 @@ func Show(name, shown string) string {
 	return name + " = " + strconv.Quote(shown)
 }
 
+// ShowPlain is Show for a value whose place holds no secret (an account
+// setting whose role is not RoleSecret): Redacted still hides what is not a
+// plain word, a URL or a reference, in case a secret was pasted there, but
+// the phrase does not call the setting a secret.
+func ShowPlain(name, shown string) string {
+	if shown == hidden {
+		return name + " (the value is not repeated here: messages repeat only plain words, URLs and secret references)"
+	}
+	return Show(name, shown)
+}
+
 func redactLocator(s string) string {
 	kind, rest, ok := strings.Cut(s, ":")
 	if !ok {

@@ -18,8 +18,9 @@ import (
 
 // Create asks for the machine with a key derived from the account's scope
 // and the name and a fresh claim, saves its id and claim the moment the
-// backend answers, and then waits for it to settle. A wait that fails leaves
-// the id in state, so Terraform taints the machine instead of losing it; an
+// backend answers, and then waits for it to settle. A wait that fails, or a
+// create the adapter reports failed after it made the machine, leaves the id
+// in state, so Terraform taints the machine instead of losing it; an
 // apply interrupted before Terraform persisted the state finds the machine
 // again by its key and adopts it, writing its own claim (see
 // docs/guides/interrupted-applies.md).
@@ -48,7 +49,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	call, creq := createCall(ctx, &plan, userData, scope, &resp.Diagnostics)
 	m, err := r.createMachine(ctx, acc, call, creq)
 	if err != nil {
-		r.createFailed(ctx, acc, loc, &plan, call, creq, err, resp)
+		r.createFailed(ctx, acc, loc, &plan, call, creq, m, err, resp)
 		return
 	}
 	// The machine exists: record it before anything else can fail.
@@ -110,23 +111,36 @@ func (r *Resource) settleCreated(ctx context.Context, acc *adapter.Cached, loc a
 }
 
 // createMachine asks the adapter for the machine, retrying what is worth
-// retrying until the create's timeout.
+// retrying until the create's timeout. An adapter that makes a machine in
+// several requests returns its id beside an error raised after it was made;
+// that machine is kept even when a later attempt fails before it finds the
+// machine again, so the caller can save it.
 func (r *Resource) createMachine(ctx context.Context, acc *adapter.Cached, call adapter.Call, creq adapter.CreateRequest) (adapter.Machine, error) {
-	var m adapter.Machine
+	var made adapter.Machine
 	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("create machine %q", creq.Name), func(ctx context.Context) error {
-		var err error
-		m, err = acc.Create(ctx, call, creq)
+		m, err := acc.Create(ctx, call, creq)
+		if m.ID != "" {
+			made = m
+		}
 		return err
 	})
-	return m, err
+	return made, err
 }
 
-// createFailed reports a create that returned no machine. Cut short by
-// Ctrl-C or the timeout, or left unanswered, the backend may still have
-// committed it before its answer was lost: a machine found now carrying this create's claim is
+// createFailed reports a failed create. A machine the adapter says it made
+// before failing is saved, tainted, so the next apply replaces it instead
+// of leaving it outside the state. Cut short by Ctrl-C or the timeout, or
+// left unanswered, the backend may still have committed it before its
+// answer was lost: a machine found now carrying this create's claim is
 // saved, tainted, so state never loses one that exists.
-func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, call adapter.Call, creq adapter.CreateRequest, err error, resp *resource.CreateResponse) {
+func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, call adapter.Call, creq adapter.CreateRequest, made adapter.Machine, err error, resp *resource.CreateResponse) {
 	const summary = "Unable to create instance"
+	if made.ID != "" && r.saveCreated(ctx, loc, plan, made, call.Claim, resp) {
+		tfdiag.AddError(&resp.Diagnostics, fields, summary,
+			fmt.Sprintf("Machine %s (%q) was created, but its create failed before the machine was ready. It is saved in state and tainted, "+
+				"so the next apply replaces it once the cause is fixed. %s", made.ID, creq.Name, tfdiag.WayOut(err)), err)
+		return
+	}
 	if ctx.Err() != nil || adapter.NoAnswer(err) {
 		if found, ok := r.findCreated(ctx, acc, call); ok && r.saveCreated(ctx, loc, plan, found, call.Claim, resp) {
 			tfdiag.AddError(&resp.Diagnostics, nil, summary,

@@ -41,7 +41,7 @@ func TestInstanceCreateGivesUp(t *testing.T) {
 			Config: instance(e, "flaky-1", `timeouts {
     create = "2s"
   }`),
-			ExpectError: acctest.Match(`Unable to create instance.*create machine "flaky-1": retried for \d+s \(\d+ attempt`),
+			ExpectError: acctest.Match(`Unable to create instance.*Create machine "flaky-1": retried for \d+s \(\d+ attempt`),
 		}},
 	})
 	// A Check in a step that expects an error never runs; ask the emulator

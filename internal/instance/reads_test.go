@@ -66,7 +66,7 @@ func TestInstanceRefreshNeverTurnsFailuresIntoGone(t *testing.T) {
 					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers*", Status: 503, Code: "unavailable"})
 				},
 				Config:      cfg,
-				ExpectError: acctest.Match(`Unable to read instance.*the state is kept as it was.*read machine \d+: retried for \d+s \(\d+ attempt.*the Hetzner Cloud API failed \(HTTP 503 unavailable\)`),
+				ExpectError: acctest.Match(`Unable to read instance.*the state is kept as it was.*Read machine \d+: retried for \d+s \(\d+ attempt.*the Hetzner Cloud API failed \(HTTP 503 unavailable\)`),
 			},
 			{
 				PreConfig: func() {

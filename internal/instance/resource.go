@@ -303,10 +303,34 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, userData types
 			fmt.Sprintf("Instance %q sets no location, so its account's location %s was used, and the backend does not know it. "+
 				"Fix %s of the compute_provider_account, or set location on this instance.",
 				plan.Name.ValueString(), adapter.Quoted(adapter.Redacted(plan.Location.ValueString())), locationSetting(def)), err)
+	case secretSetting(def, err) != "":
+		// The account's secret, judged as the account's plan judges it
+		// (internal/account checkAtPlan): it may be right where the apply
+		// runs, so it only warns, and that apply then fails at the account
+		// before this instance is created. A plain setting the backend
+		// refuses is wrong wherever the plan runs: an error, as there.
+		tfdiag.AddWarning(&resp.Diagnostics, nil, unchecked,
+			fmt.Sprintf("The account refuses its setting %s, so offer_id %q, image %q and location %q are checked at apply instead; "+
+				"that apply fails at compute_provider_account until the setting is fixed. %s", secretSetting(def, err),
+				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString(), tfdiag.WayOut(err)), err)
 	default:
 		tfdiag.AddError(&resp.Diagnostics, fields, "Invalid instance",
 			fmt.Sprintf("The account refuses to create instance %q as configured. %s", plan.Name.ValueString(), tfdiag.WayOut(err)), err)
 	}
+}
+
+// secretSetting names the account's secret setting (BLOCK.SETTING) an
+// InvalidConfig error is about; "" when the error is of another code or
+// about anything else. No secret setting shares its name with a field of
+// this resource: user data is the instance's, never the account's.
+func secretSetting(def adapter.Definition, err error) string {
+	if !adapter.Is(err, adapter.InvalidConfig) {
+		return ""
+	}
+	if s, ok := def.SettingNamed(adapter.FieldOf(err)); ok && s.IsSecret() {
+		return def.BlockName() + "." + s.Name
+	}
+	return ""
 }
 
 // locationSetting names the account setting that holds the default

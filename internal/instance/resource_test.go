@@ -208,7 +208,7 @@ resource "compute_instance" "web" {
 		Steps: []resource.TestStep{{
 			Config:      cfg,
 			PlanOnly:    true,
-			ExpectError: acctest.Match(`on terraform_plugin_test.tf line \d+, in resource "compute_instance" "web":.*offer_id = "cx99".*offer "cx99" does not exist in fsn1; available: .*cx22`),
+			ExpectError: acctest.Match(`on terraform_plugin_test.tf line \d+, in resource "compute_instance" "web":.*offer_id = "cx99".*Offer "cx99" does not exist in fsn1; available: .*cx22`),
 		}},
 	})
 	if n := e.Stats()["POST /servers"]; n != 0 {

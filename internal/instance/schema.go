@@ -51,7 +51,7 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			adapter.FieldOfferID: schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The offer to create: an `id` of the `compute_offers` data source." + notes(adapter.FieldOfferID) +
-					" Changing it replaces the machine. " +
+					" Changing it replaces the machine, and so does an imported machine whose backend reports another offer, or none. " +
 					"A value not known until apply (a `compute_offers` read that Terraform defers because its account has changes pending) " +
 					"does not replace the machine by itself: the apply refuses a value that then differs, and the next plan replaces it.",
 				PlanModifiers: []planmodifier.String{replaceWhenKnown},
@@ -61,7 +61,8 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 				Required: true,
 				MarkdownDescription: "The image to install." + notes(adapter.FieldImage) + " Changing it replaces the machine. The image a " +
 					"machine was created from is not compared again after creation, since backends report images under " +
-					"names that differ from what was asked for.",
+					"names that differ from what was asked for. A machine imported from a backend that does not report its " +
+					"image has none in state: the configured image is then taken as its own, without replacement.",
 				PlanModifiers: []planmodifier.String{replaceWhenKnown},
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 			},

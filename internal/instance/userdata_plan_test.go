@@ -28,6 +28,9 @@ type picky struct {
 // pickyRefusal is picky's reason, which never repeats the user data.
 const pickyRefusal = "this account cannot deliver user data; configure delivery on the account, or bake the config into the image"
 
+// pickyShown is pickyRefusal as a diagnostic shows it, beginning a paragraph.
+var pickyShown = "T" + pickyRefusal[1:]
+
 func (p *picky) Validate(_ context.Context, req adapter.CreateRequest) error {
 	if ud := strings.TrimSpace(req.UserData); ud != "" && ud != "#cloud-config" {
 		return adapter.Errorf(adapter.InvalidInput, "%s", pickyRefusal).WithField(adapter.FieldUserData)
@@ -79,7 +82,7 @@ resource "compute_instance" "web" {
 `
 	}
 	creates := func() int { p.mu.Lock(); defer p.mu.Unlock(); return p.creates }
-	refused := acctest.Match(`Invalid instance.*` + pickyRefusal)
+	refused := acctest.Match(`Invalid instance.*` + pickyShown)
 	p2 := provider.New("test", provider.WithRegistry(adapter.NewRegistry(pickyDefinition(p))), provider.WithClock(acctest.FastClock{}))
 	resource.Test(t, resource.TestCase{
 		IsUnitTest: true,
@@ -132,7 +135,7 @@ func TestInstanceUserDataRefusalOnAttribute(t *testing.T) {
 		"user_data": acctest.String(userDataSentinel),
 	})
 	errs := acctest.Diagnostics(diags, tfprotov6.DiagnosticSeverityError)
-	if planned != nil || len(errs) != 1 || !strings.HasPrefix(errs[0], `AttributeName("user_data"): Invalid instance: `) || !strings.Contains(errs[0], pickyRefusal) {
+	if planned != nil || len(errs) != 1 || !strings.HasPrefix(errs[0], `AttributeName("user_data"): Invalid instance: `) || !strings.Contains(errs[0], pickyShown) {
 		t.Fatalf("plan with refused user data: %v, want one error on user_data", errs)
 	}
 	for _, d := range diags {

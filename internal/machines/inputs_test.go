@@ -85,7 +85,7 @@ data "compute_machines" "q" {
   }
 }
 `, queryEscape(endpoint), acctest.TokenEnv),
-			ExpectError: acctest.Match(`Listing the machines of account hcloud:\S+ failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs.*list the machines of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
+			ExpectError: acctest.Match(`Listing the machines of account hcloud:\S+ failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs.*List the machines of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
 		}},
 	})
 }

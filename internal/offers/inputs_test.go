@@ -108,7 +108,7 @@ data "compute_offers" "q" {
   accounts = ["hcloud:endpoint=%s&location=xyz9&token=env%%3A%%2F%%2F%s"]
 }
 `, queryEscape(e.Endpoint), acctest.TokenEnv),
-			ExpectError: acctest.Match(`compute_offers sets no location, so the account's own location "xyz9" was used, and the backend does not know it\. Fix hetzner_cloud\.location of the compute_provider_account, or set location on this data source\..*location "xyz9" does not exist; available: .*fsn1`),
+			ExpectError: acctest.Match(`compute_offers sets no location, so the account's own location "xyz9" was used, and the backend does not know it\. Fix hetzner_cloud\.location of the compute_provider_account, or set location on this data source\..*Location "xyz9" does not exist; available: .*fsn1`),
 		}},
 	})
 }
@@ -129,7 +129,7 @@ data "compute_offers" "q" {
   }
 }
 `, queryEscape(endpoint), acctest.TokenEnv),
-			ExpectError: acctest.Match(`Listing the offers of account hcloud:\S+ with filters \(none\) failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs, then run the command again, or raise timeouts\.read to retry for longer\..*list the offers of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
+			ExpectError: acctest.Match(`Listing the offers of account hcloud:\S+ with filters \(none\) failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs, then run the command again, or raise timeouts\.read to retry for longer\..*List the offers of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
 		}},
 	})
 }

@@ -145,7 +145,7 @@ resource "compute_provider_account" "x" {
 		{"account endpoint: query", strings.Replace(fmt.Sprintf(accountWith, "endpoint"), "{ ", `{ token = "env://T", `, 1), "https://api.example.com/v1?token=" + sentinelInput, plan,
 			`Error: Invalid account setting .*hetzner_cloud\.endpoint = "https://api\.example\.com/v1\?…" is refused: it is not a base URL`},
 		{"account location: pasted token", strings.Replace(fmt.Sprintf(accountWith, "location"), "{ ", `{ token = "env://T", `, 1), sentinelInput, plan,
-			`Error: Invalid account setting .*hetzner_cloud\.location \(the value is not shown, it may be a secret\) is refused: it is not a Hetzner Cloud location name`},
+			`Error: Invalid account setting .*hetzner_cloud\.location \(the value is not repeated here: messages repeat only plain words, URLs and secret references\) is refused: it is not a Hetzner Cloud location name`},
 	}
 	// The cases whose requests reach the network, where the request log
 	// must show them without the endpoint's path.

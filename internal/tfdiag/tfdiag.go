@@ -9,6 +9,7 @@ package tfdiag
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -84,7 +85,10 @@ func AddWarning(diags *diag.Diagnostics, at Attribute, summary, detail string, e
 	diags.AddWarning(summary, text)
 }
 
+// join puts the adapter's message in a paragraph of its own after detail,
+// where it begins a sentence.
 func join(detail, msg string) string {
+	msg = sentence(msg)
 	switch {
 	case detail == "":
 		return msg
@@ -92,6 +96,19 @@ func join(detail, msg string) string {
 		return detail
 	}
 	return detail + "\n\n" + msg
+}
+
+// sentence capitalises an adapter's message ("check the PVE API: …"),
+// written to follow a colon, so it can begin a paragraph. Only a first word
+// of lower-case letters is touched: one like api_token, proxmox.flavors or
+// fsn1 is a name, whose spelling is the point.
+func sentence(msg string) string {
+	word, _, _ := strings.Cut(msg, " ")
+	word = strings.TrimRight(word, ":,;")
+	if word == "" || strings.IndexFunc(word, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return msg
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:]
 }
 
 // WayOut is the usual next step for an error of each code, for details that

@@ -23,8 +23,35 @@ func TestAddErrorPutsFieldOnAttribute(t *testing.T) {
 	if !ok || !d.Path().Equal(path.Root("offer_id")) {
 		t.Fatalf("diagnostic is not on offer_id: %#v", diags[0])
 	}
-	if want := "The account refuses it.\n\noffer \"cx99\" does not exist (InvalidInput)"; d.Detail() != want {
+	if want := "The account refuses it.\n\nOffer \"cx99\" does not exist (InvalidInput)"; d.Detail() != want {
 		t.Fatalf("detail %q, want %q", d.Detail(), want)
+	}
+}
+
+// TestAdapterMessageBeginsSentence: the adapter's message, written to
+// follow a colon, begins its paragraph with a capital; a first word that is
+// a name keeps its spelling.
+func TestAdapterMessageBeginsSentence(t *testing.T) {
+	cases := map[string]string{
+		"check the PVE API: refused":   "Check the PVE API: refused (AccessDenied)",
+		"token: the value is not sent": "Token: the value is not sent (AccessDenied)",
+		"api_token: wrong shape":       "api_token: wrong shape (AccessDenied)",
+		"proxmox.flavors is refused":   "proxmox.flavors is refused (AccessDenied)",
+		"fsn1 is full":                 "fsn1 is full (AccessDenied)",
+		"VM 100 is locked":             "VM 100 is locked (AccessDenied)",
+	}
+	for msg, want := range cases {
+		for _, detail := range []string{"", "What was done."} {
+			var diags diag.Diagnostics
+			AddWarning(&diags, nil, "S", detail, adapter.Errorf(adapter.AccessDenied, "%s", msg))
+			full := want
+			if detail != "" {
+				full = detail + "\n\n" + want
+			}
+			if got := diags[0].Detail(); got != full {
+				t.Errorf("detail %q, want %q", got, full)
+			}
+		}
 	}
 }
 
