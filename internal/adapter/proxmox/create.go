@@ -145,7 +145,14 @@ func (a *account) adopt(ctx context.Context, what string, s slot, mark adapter.M
 // interrupted create left. Its errors come with the VM's id: the VM exists
 // from the clone on, so the caller can keep it in state.
 func (a *account) finish(ctx context.Context, what string, r resource, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) (adapter.Machine, error) {
-	if err := a.settle(ctx, what, r, mark, f, req, fresh); err != nil {
+	if tagged, err := a.settle(ctx, what, r, mark, f, req, fresh); err != nil {
+		// The VM goes to state (tainted) only once it carries the
+		// compute tag: before, its delete would be refused as untagged,
+		// and the next create finds it by its key in the description and
+		// finishes it instead.
+		if !tagged {
+			return adapter.Machine{}, err
+		}
 		return adapter.Machine{ID: strconv.Itoa(r.VMID)}, err
 	}
 	m, err := a.Get(ctx, strconv.Itoa(r.VMID))
@@ -157,36 +164,37 @@ func (a *account) finish(ctx context.Context, what string, r resource, mark adap
 }
 
 // settle waits for the clone's lock, writes the snippet and the config,
-// grows the disk, starts the VM when asked and drops cm-new.
-func (a *account) settle(ctx context.Context, what string, r resource, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) error {
+// grows the disk, starts the VM when asked and drops cm-new. tagged says
+// whether the config write, which tags the VM as ours, went through.
+func (a *account) settle(ctx context.Context, what string, r resource, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) (tagged bool, err error) {
 	id := strconv.Itoa(r.VMID)
 	status, err := a.waitUnlocked(ctx, what, r)
 	if err != nil {
-		return err
+		return false, err
 	}
 	cfg, err := a.config(ctx, r.Node, r.VMID)
 	if err != nil {
-		return fail(what+": read the configuration of VM "+id, err)
+		return false, fail(what+": read the configuration of VM "+id, err)
 	}
 	if req.UserData != "" && a.snippets.enabled() {
 		if err := a.writeSnippet(ctx, r.Node, r.VMID, req.UserData); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if err := a.setConfig(ctx, r.Node, r.VMID, a.configForm(cfg, r.VMID, mark, f, req, fresh)); err != nil {
-		return fail(what+": configure VM "+id, err)
+		return false, fail(what+": configure VM "+id, err)
 	}
 	if err := a.grow(ctx, what, r, cfg, f); err != nil {
-		return err
+		return true, err
 	}
 	if !fresh {
-		return nil
+		return true, nil
 	}
 	// A VM an interrupted create started already only lacks the removal
 	// of cm-new.
 	if req.PowerOn && status != statusRunning {
 		if err := a.postTask(ctx, what+": start VM "+id, r.Node, "/nodes/{node}/qemu/{vmid}/status/start", nil, r.Node, id); err != nil {
-			return err
+			return true, err
 		}
 	}
 	// Started, or configured for a create that asked for power off: the
@@ -194,7 +202,7 @@ func (a *account) settle(ctx context.Context, what string, r resource, mark adap
 	// carries cm-new and reads pending, so a create cut short before it is
 	// never taken for a stopped machine.
 	r.Tags = markedTags(tagSet(cfg["tags"]), mark.Claim, true)
-	return a.dropNew(ctx, r)
+	return true, a.dropNew(ctx, r)
 }
 
 // configForm is the post-clone config write: flavor, tags, cloud-init, the

@@ -146,6 +146,28 @@ func TestCreatedNotStartedIsPending(t *testing.T) {
 	}
 }
 
+// A create whose first config write (the one that tags the VM as ours)
+// failed returns no machine: Terraform would keep it tainted, and the
+// replacement's destroy refuse it as untagged. The rerun finds it by the
+// key in its description and finishes it, with no second clone.
+func TestCreateCutBeforeTheTagReturnsNoMachine(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	req := createReq("untagged-yet")
+	f.failRoute, f.failStatus, f.failReason, f.failN = "POST /nodes/{node}/qemu/{vmid}/config", 500, "unexpected failure", 1
+	m, err := a.Create(context.Background(), callFor(a, "untagged-yet"), req)
+	if err == nil || m.ID != "" {
+		t.Fatalf("create cut before the tag: %+v %v, want an error and no machine", m, err)
+	}
+	again, err := a.Create(context.Background(), callFor(a, "untagged-yet"), req)
+	if err != nil || again.ID == "" || !again.Managed {
+		t.Fatalf("rerun: %+v %v", again, err)
+	}
+	if n := f.count("POST /nodes/{node}/qemu/{vmid}/clone"); n != 1 {
+		t.Errorf("%d clones, want 1", n)
+	}
+}
+
 // A renamed VM's listed key is the new name's: the rename's mark writes it,
 // and the listing derives it from the name.
 func TestListedKeyFollowsTheName(t *testing.T) {
