@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -198,11 +199,20 @@ func actionsDoc() string {
 // value known at plan. An unknown value is no change yet: Terraform defers a
 // compute_offers read whose account has any change pending (a new name, new
 // timeouts), and replacing every machine on such an edit would destroy them
-// for nothing. Update refuses a value that turns out to differ.
+// for nothing. Update refuses a value that turns out to differ. An image the
+// state never knew (a machine imported from a backend that does not report
+// images, as PVE does not) is recorded in place, as an import's user data is.
 var replaceWhenKnown = stringplanmodifier.RequiresReplaceIf(
 	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !req.PlanValue.IsUnknown()
+		resp.RequiresReplace = !req.PlanValue.IsUnknown() && !imageUnreported(req.Path, req.StateValue)
 	},
 	"Changing the value to one known at plan replaces the machine.",
 	"Changing the value to one known at plan replaces the machine.",
 )
+
+// imageUnreported: attr is the image and the state holds none, since the
+// machine was imported from a backend that does not say what it was made
+// from; whatever the configuration names is taken as its image.
+func imageUnreported(attr path.Path, state types.String) bool {
+	return attr.Equal(path.Root(adapter.FieldImage)) && state.IsNull()
+}
