@@ -34,7 +34,10 @@ func newConfTarget(t testing.TB) confTarget {
 	t.Helper()
 	emu, endpoint, stop, err := pveemu.NewServer(context.Background(), pveemu.Options{
 		Tokens: map[string]string{confTokenID: confSecret}, CloneDuration: 20 * time.Millisecond,
-		BootDuration: 20 * time.Millisecond, DestroyDuration: 10 * time.Millisecond,
+		BootDuration: 20 * time.Millisecond,
+		// Long enough that a create right after a delete still finds the VM
+		// being destroyed (its VMID is the same key's slot), as on PVE.
+		DestroyDuration: 300 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
