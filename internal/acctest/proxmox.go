@@ -41,7 +41,8 @@ type Proxmox struct {
 	// account's endpoint; Fingerprint the certificate's SHA-256.
 	Endpoint, Fingerprint string
 
-	dir string
+	dir  string
+	stop func()
 }
 
 // NewProxmox starts the emulator for one test and stops it with it; opts
@@ -72,7 +73,7 @@ func NewProxmox(t testing.TB, opts ...func(*pveemu.Options)) *Proxmox {
 		t.Fatalf("start Proxmox emulator: %v", err)
 	}
 	t.Cleanup(stop)
-	p := &Proxmox{PVE: e, Endpoint: endpoint, Fingerprint: e.CertFingerprint(), dir: dir}
+	p := &Proxmox{PVE: e, Endpoint: endpoint, Fingerprint: e.CertFingerprint(), dir: dir, stop: stop}
 	if err := os.WriteFile(p.TokenFile(), []byte(ProxmoxTokenID+"="+ProxmoxSecret), 0o600); err != nil {
 		t.Fatal(err)
 	}

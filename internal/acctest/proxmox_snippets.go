@@ -1,10 +1,15 @@
 package acctest
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"path/filepath"
 	"slices"
 	"strings"
+	"testing"
+
+	pveemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/proxmox"
 )
 
 // sshKeyFile holds the private key the emulated nodes admit for root.
@@ -41,4 +46,26 @@ func (p *Proxmox) SSHKeySentinels() []string {
 		}
 	}
 	return out
+}
+
+// RotateCertificate serves the API on the same address with a new
+// certificate, as pveproxy does after its certificate was renewed (or as a
+// machine in the middle would), and returns the new fingerprint; the
+// account's pin still names the old one. The nodes' SSH servers stop with
+// the old server.
+func (p *Proxmox) RotateCertificate(t testing.TB) string {
+	t.Helper()
+	cert, err := pveemu.NewCertificate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.stop()
+	addr := strings.TrimPrefix(p.Endpoint, "https://")
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listen on %s again: %v", addr, err)
+	}
+	p.stop = p.PVE.Serve(context.Background(), ln, cert)
+	t.Cleanup(p.stop)
+	return cert.Fingerprint
 }
