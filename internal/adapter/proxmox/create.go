@@ -146,9 +146,7 @@ func (a *account) finish(ctx context.Context, what string, r resource, mark adap
 			return adapter.Machine{}, err
 		}
 	}
-	// cm-new marks a VM whose start is still to come: a create that leaves
-	// it off is finished with this write, and reads stopped.
-	if err := a.setConfig(ctx, r.Node, r.VMID, a.configForm(cfg, r.VMID, mark, f, req, fresh && req.PowerOn)); err != nil {
+	if err := a.setConfig(ctx, r.Node, r.VMID, a.configForm(cfg, r.VMID, mark, f, req, fresh)); err != nil {
 		return adapter.Machine{}, fail(what+": configure VM "+id, err)
 	}
 	if err := a.grow(ctx, what, r, cfg, f); err != nil {
