@@ -41,7 +41,8 @@ type Proxmox struct {
 	// account's endpoint; Fingerprint the certificate's SHA-256.
 	Endpoint, Fingerprint string
 
-	dir string
+	dir  string
+	stop func()
 }
 
 // NewProxmox starts the emulator for one test and stops it with it; opts
@@ -72,8 +73,12 @@ func NewProxmox(t testing.TB, opts ...func(*pveemu.Options)) *Proxmox {
 		t.Fatalf("start Proxmox emulator: %v", err)
 	}
 	t.Cleanup(stop)
-	p := &Proxmox{PVE: e, Endpoint: endpoint, Fingerprint: e.CertFingerprint(), dir: dir}
+	p := &Proxmox{PVE: e, Endpoint: endpoint, Fingerprint: e.CertFingerprint(), dir: dir, stop: stop}
 	if err := os.WriteFile(p.TokenFile(), []byte(ProxmoxTokenID+"="+ProxmoxSecret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	key, _ := e.SSHClientKey()
+	if err := os.WriteFile(p.sshKeyFile(), key, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -89,13 +94,17 @@ const ProxmoxFlavors = `jsonencode({
     })`
 
 // Provider is the provider block that hands the account its token, as the
-// secret pve_token (provider://pve_token).
+// secret pve_token (provider://pve_token), and the nodes' SSH key, as
+// pve_ssh (see Snippets).
 func (p *Proxmox) Provider() string {
 	return fmt.Sprintf(`
 provider "compute" {
-  secrets = { pve_token = trimspace(file(%q)) }
+  secrets = {
+    pve_token = trimspace(file(%q))
+    pve_ssh   = file(%q)
+  }
 }
-`, p.TokenFile())
+`, p.TokenFile(), p.sshKeyFile())
 }
 
 // Account is the provider block and a compute_provider_account "pve" on
