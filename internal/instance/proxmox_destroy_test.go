@@ -9,19 +9,25 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 )
 
-// routeStop is the destroy's first write to a running VM.
-const routeStop = "POST /nodes/{node}/qemu/{vmid}/status/stop"
+// routeStop is the destroy's first write to a running VM; routeListing the
+// read each delete attempt starts with.
+const (
+	routeStop    = "POST /nodes/{node}/qemu/{vmid}/status/stop"
+	routeListing = "GET /cluster/resources"
+)
 
 // TestProxmoxDestroyWaitsForSomeoneElsesLock: a VM locked by another task
 // (a backup someone started) while terraform destroys it is not failed at
-// once: its stop, the destroy's first write, is refused "VM NNN is locked
-// (backup)", which is retried, and the VM is stopped and deleted once the
-// lock goes. The emulator releases the lock after it counted three refused
-// attempts, and the destroy sends exactly one stop after that.
+// once: each delete attempt reads the VM, finds the lock and is retried
+// without sending anything to the VM (no stop of a VM under backup), and
+// the VM is stopped and deleted once the lock goes. The emulator releases
+// the lock once the destroy has read the cluster's VMs a few times more
+// than its refresh does, and the destroy sends exactly one stop, after.
 func TestProxmoxDestroyWaitsForSomeoneElsesLock(t *testing.T) {
-	t.Skip("hangs: a destroy of a running VM whose lock is held does not finish once the lock goes; and a VM created with power off reads pending for ever (cm-new), so the delete cannot be reached first")
 	t.Parallel()
-	const refused = 3
+	// A refresh reads the listing at most twice (the shared listing and the
+	// confirming read); every delete attempt after it reads it once.
+	const reads = 2 + 3
 	p := acctest.NewProxmox(t)
 	c := acctest.NewCLI(t, p.Account()+p.Instance("locked"))
 	c.MustRun("apply", "-auto-approve", "-input=false")
@@ -37,13 +43,14 @@ func TestProxmoxDestroyWaitsForSomeoneElsesLock(t *testing.T) {
 	go func() {
 		// A condition wait on the emulator's counter, not a sleep: the
 		// lock goes once the provider was refused `refused` times.
-		for p.Requests(routeStop) < refused {
+		for p.Requests(routeListing) < reads {
 			time.Sleep(5 * time.Millisecond)
 		}
+		stops := p.Requests(routeStop)
 		if err := p.PVE.SetConfigLock(vm.VMID, ""); err != nil {
 			t.Error(err)
 		}
-		released <- p.Requests(routeStop)
+		released <- stops
 	}()
 	out := c.MustRun("destroy", "-auto-approve", "-input=false")
 	var atRelease int
@@ -51,6 +58,9 @@ func TestProxmoxDestroyWaitsForSomeoneElsesLock(t *testing.T) {
 	case atRelease = <-released:
 	default:
 		t.Fatalf("the destroy finished before the lock was released, after %d stop attempts:\n%s", p.Requests(routeStop), out)
+	}
+	if atRelease != 0 {
+		t.Errorf("%d stop requests reached the VM while it was locked, want none", atRelease)
 	}
 	if after := p.Requests(routeStop) - atRelease; after != 1 {
 		t.Errorf("%d stop requests after the lock went, want 1", after)
