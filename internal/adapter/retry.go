@@ -139,25 +139,35 @@ func WaitFor(ctx context.Context, clock Clock, b Backoff, what string, check fun
 			fields = failure(fields, err)
 		}
 		if ctx.Err() != nil {
-			return p.timedOut(ctx, attempt, last)
+			return p.timedOut(ctx, attempt, last, seen)
 		}
 		p.debug(ctx, "waiting", withField(fields, "next_check_in", wait.String()))
 		p.waiting(ctx, "still waiting", wait, fields)
 		select {
 		case <-ctx.Done():
-			return p.timedOut(ctx, attempt, last)
+			return p.timedOut(ctx, attempt, last, seen)
 		case <-clock.After(wait):
 		}
 	}
 }
 
-func (p *progress) timedOut(ctx context.Context, checks int, last error) error {
+func (p *progress) timedOut(ctx context.Context, checks int, last error, seen *seenState) error {
 	p.debug(ctx, "giving up the wait: the operation's timeout or a cancellation came", map[string]any{"checks": checks})
-	return waitTimedOut(ctx, p.what, checks, last)
+	return waitTimedOut(ctx, p.what, checks, last, seen)
 }
 
-func waitTimedOut(ctx context.Context, what string, checks int, last error) error {
-	if last == nil {
+// waitTimedOut says what the wait last saw: the last failed check (unless
+// it failed only because the wait's own time ran out), else the state the
+// last check reported (what stands between the machine and
+// the wait's end, e.g. a guest whose agent is not running), else the
+// context's end.
+func waitTimedOut(ctx context.Context, what string, checks int, last error, seen *seenState) error {
+	switch {
+	case last != nil && !Canceled(last):
+	case seen != nil && seen.state != "":
+		return &Error{Code: Transient, Err: ctx.Err(),
+			Message: fmt.Sprintf("timed out waiting for %s after %d check(s); last seen: %s", what, checks, seen.state)}
+	default:
 		last = ctx.Err()
 	}
 	return &Error{Code: Transient, Err: ctx.Err(),

@@ -189,3 +189,23 @@ func TestRetryReportsTheBackendsFailureWhenTheTimeoutCutsAnAttempt(t *testing.T)
 		t.Fatalf("got %v, want a give-up naming the backend's 503", err)
 	}
 }
+
+// TestWaitForTimeoutSaysWhatItLastSaw: a wait that runs out of time names
+// the state its last check reported (what kept it from ending, e.g. a
+// guest whose agent is not running), rather than the bare context's end.
+func TestWaitForTimeoutSaysWhatItLastSaw(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	polls := 0
+	err := WaitFor(ctx, &fakeClock{}, DefaultBackoff, "machine 7 to be running", func(ctx context.Context) (bool, error) {
+		polls++
+		if polls == 3 {
+			cancel()
+		}
+		ReportState(ctx, "pending (raw: running (guest agent: not running))")
+		return false, nil
+	})
+	if !Is(err, Transient) || !strings.Contains(err.Error(), "last seen: pending (raw: running (guest agent: not running))") {
+		t.Fatalf("err=%v, want the timeout to name the last state seen", err)
+	}
+}

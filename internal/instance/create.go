@@ -232,7 +232,9 @@ func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string
 			return false, err
 		}
 		last = m
-		adapter.ReportState(ctx, fmt.Sprintf("%s (raw: %s)", m.State, adapter.Redacted(m.RawState)))
+		// The raw state as is: it is the backend's status word, which state
+		// keeps in raw_state anyway, and often says why the wait goes on.
+		adapter.ReportState(ctx, fmt.Sprintf("%s (raw: %s)", m.State, m.RawState))
 		switch {
 		case m.State == adapter.StateError:
 			return false, adapter.Errorf(adapter.InvalidState, "machine %s is in state error (backend status %q)", id, m.RawState)

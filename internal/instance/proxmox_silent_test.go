@@ -55,3 +55,24 @@ func TestProxmoxRefreshWithSilentAgents(t *testing.T) {
 		},
 	})
 }
+
+// TestProxmoxCreateSaysTheAgentIsNotRunning: a guest whose agent never
+// starts keeps a create waiting for an address; when the create's time
+// runs out the error says why (the raw state names the guest agent's
+// answer), instead of only that the wait timed out.
+func TestProxmoxCreateSaysTheAgentIsNotRunning(t *testing.T) {
+	t.Parallel()
+	p := acctest.NewProxmox(t)
+	if err := p.PVE.SetAgentFault(0, pveemu.AgentNotRunning); err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config:      p.Account() + p.Instance("agentless", `timeouts {
+    create = "3s"
+  }`),
+			ExpectError: acctest.Match(`last seen: pending \(raw: running \(guest agent: not running\)\)`),
+		}},
+	})
+}
