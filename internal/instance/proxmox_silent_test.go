@@ -69,7 +69,7 @@ func TestProxmoxCreateSaysTheAgentIsNotRunning(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{{
-			Config:      p.Account() + p.Instance("agentless", `timeouts {
+			Config: p.Account() + p.Instance("agentless", `timeouts {
     create = "3s"
   }`),
 			ExpectError: acctest.Match(`last seen: pending \(raw: running \(guest agent: not running\)\)`),
