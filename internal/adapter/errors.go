@@ -63,6 +63,27 @@ func Errorf(code Code, format string, args ...any) *Error {
 // WithField sets the field at fault and returns e.
 func (e *Error) WithField(field string) *Error { e.Field = field; return e }
 
+// Within is a classified error with what was being done put before its
+// message ("claim server 321: …"), the code, field and retry-after kept
+// and the original in the chain; nil for nil. An adapter's fail is
+// Within(what, classify(err)). what must not contain user data or
+// secrets.
+func Within(what string, classified error) error {
+	if classified == nil {
+		return nil
+	}
+	var e *Error
+	if !errors.As(classified, &e) {
+		return &Error{Code: Transient, Err: classified, Message: what + ": " + classified.Error()}
+	}
+	out := *e
+	out.Message = what + ": " + e.Message
+	if out.Err == nil {
+		out.Err = e
+	}
+	return &out
+}
+
 // CodeOf returns the code of err. A context cancellation or deadline is
 // Transient (the caller's own context decides whether to go on); an error
 // that carries no code is Transient, so it is never taken for absence.

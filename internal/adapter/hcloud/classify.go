@@ -258,19 +258,7 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 
 // fail classifies err and prefixes what was being done, e.g. "create server
 // web-1". The prefix must not contain user data or secrets.
-func fail(what string, err error) error {
-	c := classify(err)
-	if c == nil {
-		return nil
-	}
-	e := c.(*adapter.Error)
-	out := *e
-	out.Message = what + ": " + e.Message
-	if out.Err == nil {
-		out.Err = e
-	}
-	return &out
-}
+func fail(what string, err error) error { return adapter.Within(what, classify(err)) }
 
 // failListing is fail for a listing. The API never answers a listing with
 // not_found; a base URL that is not the API (one without /v1, say) answers

@@ -229,16 +229,4 @@ func inputField(e *apiError) string {
 
 // fail classifies err and prefixes what was being done, e.g. "claim server
 // 321". The prefix must not contain user data or secrets.
-func fail(what string, err error) error {
-	c := classify(err)
-	if c == nil {
-		return nil
-	}
-	e := c.(*adapter.Error)
-	out := *e
-	out.Message = what + ": " + e.Message
-	if out.Err == nil {
-		out.Err = e
-	}
-	return &out
-}
+func fail(what string, err error) error { return adapter.Within(what, classify(err)) }
