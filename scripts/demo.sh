@@ -219,7 +219,8 @@ check_bootstrap() {
 		{ split(substr($1, 12, 12), t, ":"); at = t[1] * 3600 + t[2] * 60 + t[3]
 		  if (match($0, /phase=[a-z]+/)) { p = substr($0, RSTART + 6, RLENGTH - 6) }
 		  if (p != last) { n++; name[n] = p; start[n] = at; last = p } }
-		END { for (i = 1; i < n; i++) printf "  %-12s %.1fs\n", name[i], start[i + 1] - start[i] }'
+		END { for (i = 1; i < n; i++) printf "  %-12s %.1fs\n", name[i], start[i + 1] - start[i]
+		      if (n > 0) printf "  %-12s reached\n", name[n] }'
 	if command -v jq >/dev/null 2>&1; then
 		# Delivered over stdin: some command consumed exactly the secret's bytes.
 		jq -e --argjson n "${#host_secret}" 'any(.[]; .stdin_bytes == $n and (.line | test("^umask 077 && mkdir -p /root/compute/files && cat > ")))' <<<"$commands" >/dev/null ||
