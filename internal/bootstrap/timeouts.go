@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -68,18 +67,6 @@ func timeoutsBlock() schema.SingleNestedBlock {
 			"count toward `create` (or `update`, for a resumed bootstrap), so keep their sum below it.",
 		Attributes: attrs,
 	}
-}
-
-// timeoutsAttrTypes is the block's object type.
-func timeoutsAttrTypes() map[string]attr.Type {
-	out := map[string]attr.Type{}
-	for _, op := range operationTimeouts {
-		out[op.Name] = types.StringType
-	}
-	for _, p := range phaseTimeouts {
-		out[p.name] = types.StringType
-	}
-	return out
 }
 
 // timeoutOf reads one attribute of the block: def when the block or the

@@ -225,12 +225,6 @@ func codeOf(e *apiError) adapter.Code {
 	return adapter.Transient
 }
 
-// isLocked reports a lock refusal, which callers treat as "busy".
-func isLocked(err error) bool {
-	var api *apiError
-	return errors.As(err, &api) && has(api.Message, locked)
-}
-
 // isAlreadyExists reports a clone refused because the VMID exists.
 func isAlreadyExists(err error) bool {
 	var api *apiError

@@ -196,13 +196,3 @@ func (f *fsys) list(dir string) []string {
 	slices.Sort(out)
 	return out
 }
-
-// readlink returns a symlink's target, "" for anything else.
-func (f *fsys) readlink(p string) string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if n := f.nodes[clean(p)]; n != nil {
-		return n.link
-	}
-	return ""
-}
