@@ -15,7 +15,7 @@ func TestWithin(t *testing.T) {
 	inner := errors.New("HTTP 503")
 	c := &Error{Code: RateLimited, Field: "offer_id", RetryAfter: 3 * time.Second, Err: inner, Message: "slow down"}
 	err := Within("claim server 321", c)
-	if err.Error() != "RateLimited: claim server 321: slow down" && err.(*Error).Message != "claim server 321: slow down" {
+	if got := err.(*Error).Message; got != "claim server 321: slow down" {
 		t.Errorf("message: %v", err)
 	}
 	if CodeOf(err) != RateLimited || FieldOf(err) != "offer_id" || RetryAfterOf(err) != 3*time.Second || !errors.Is(err, inner) {
