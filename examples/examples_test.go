@@ -133,9 +133,8 @@ func TestProviderAccountExample(t *testing.T) {
 				ImportState:       true,
 				ImportStateId:     id,
 				ImportStateVerify: true,
-				// name is not part of an account's id (see import.sh), and
 				// health is the time of the last check.
-				ImportStateVerifyIgnore: []string{"health", "name"},
+				ImportStateVerifyIgnore: []string{"health"},
 			},
 		},
 	})
@@ -240,12 +239,11 @@ variable "machine_id" {
 					resource.TestCheckResourceAttrSet(web, "user_data_sha256"),
 					resource.TestCheckNoResourceAttr(web, "user_data"),
 					func(s *terraform.State) error {
-						id := s.RootModule().Resources[web].Primary.ID
-						acc, mid, ok := cutLast(id, "/")
-						if !ok || acc != accountID {
-							return fmt.Errorf("instance id %q does not start with the account id %q of import.sh", id, accountID)
+						rs := s.RootModule().Resources[web].Primary
+						if acc := rs.Attributes["account"]; acc != accountID {
+							return fmt.Errorf("instance account %q is not the account id %q of import.sh", acc, accountID)
 						}
-						machineID = mid
+						machineID = rs.ID
 						return nil
 					},
 				),
@@ -260,7 +258,7 @@ variable "machine_id" {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(web, "state", "running"),
 					func(s *terraform.State) error {
-						if id := s.RootModule().Resources[web].Primary.ID; !strings.HasSuffix(id, "/"+machineID) {
+						if id := s.RootModule().Resources[web].Primary.ID; id != machineID {
 							return fmt.Errorf("the restart changed the instance id to %s", id)
 						}
 						if n := e.stats(t)["POST /servers/{id}/actions/reboot"]; n != 1 {

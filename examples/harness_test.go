@@ -391,7 +391,7 @@ func importCommandID(t *testing.T, rel string, e *emulator) (address, id string)
 	if m == nil {
 		t.Fatalf("%s has no line `terraform import ADDRESS 'ID'`", rel)
 	}
-	return m[1], strings.ReplaceAll(m[2], url.QueryEscape(realEndpoint), url.QueryEscape(e.hcloud))
+	return m[1], strings.ReplaceAll(m[2], realEndpoint, e.hcloud)
 }
 
 // lazyString is a Terraform variable whose value is read when the step runs,

@@ -66,9 +66,9 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 		return
 	}
 	warnSettings(diags, b, loc.Settings)
-	id := loc.String()
-	health, err := r.check(ctx, id, timeout, true)
-	if err != nil && (prior == nil || prior.ValueString() != id) {
+	loc.Name = name.ValueString()
+	health, err := r.check(ctx, loc.String(), timeout, true)
+	if err != nil && (prior == nil || !sameBackend(prior.ValueString(), loc)) {
 		r.addCheckError(ctx, diags, b, loc, name.ValueString(), op, err)
 		return
 	}
@@ -206,20 +206,23 @@ func keepCheckedAt(prior, next types.Object) types.Object {
 // Delete forgets the account; nothing remote belongs to it.
 func (r *Resource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
 
-// ImportState takes the account's id (its locator). The name is not part of
-// the id, so it stays null until the configuration's name is applied; that
-// apply changes nothing remote, and its health check cannot fail it, since
-// the locator is unchanged.
+// ImportState takes the account's id (its locator) and the name it holds;
+// an id of the older form, which has none, leaves the name null until the
+// configuration's name is applied. That apply changes nothing remote, and
+// its health check cannot fail it, since the settings are unchanged.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	l, err := adapter.ParseLocator(req.ID)
 	if err == nil {
-		l, err = r.registry.Locate(l.Kind, l.Settings)
+		l, err = r.registry.Canonical(l)
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to import provider account",
-			fmt.Sprintf("The import id must be a compute_provider_account id (KIND:key=value&..., as its id attribute shows): %s", tfdiag.Message(err)))
+			fmt.Sprintf("The import id must be a compute_provider_account id (a JSON object, as its id attribute shows): %s", tfdiag.Message(err)))
 		return
 	}
 	def, _ := r.registry.Definition(l.Kind)
+	if l.Name != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), types.StringValue(l.Name))...)
+	}
 	r.record(ctx, &resp.State, &resp.Diagnostics, def, l)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfstate"
 )
 
 // defaultTimeout bounds a health check, retries included, on create, read
@@ -32,6 +33,7 @@ var (
 	_ resource.ResourceWithValidateConfig = (*Resource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*Resource)(nil)
 	_ resource.ResourceWithImportState    = (*Resource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*Resource)(nil)
 )
 
 // New returns the resource for the adapter kinds in reg.
@@ -43,6 +45,12 @@ func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, res
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = r.schema(ctx)
+}
+
+// UpgradeState reads states of version 0, whose id was the locator's query
+// form without the name.
+func (r *Resource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: tfstate.Rewrite(tfstate.AccountID)}
 }
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -168,14 +176,21 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 	warnSettings(&resp.Diagnostics, b, loc.Settings)
-	id := loc.String()
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, b.path(), object(b.def, loc.Settings))...)
+	var name types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &name)...)
+	if name.IsUnknown() {
+		// The name is part of the id, which is then known only at apply.
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
+	} else {
+		loc.Name = name.ValueString()
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(loc.String()))...)
+	}
 	fresh := req.State.Raw.IsNull()
 	if !fresh {
 		var prior types.String
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
-		if prior.ValueString() != id {
+		if !sameBackend(prior.ValueString(), loc) {
 			// A new locator is a new health question.
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("health"), types.ObjectUnknown(healthTypes))...)
 			fresh = true
@@ -186,6 +201,14 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			r.checkAtPlan(ctx, &resp.Diagnostics, b, loc)
 		}
 	}
+}
+
+// sameBackend reports whether prior, an account id in state, has the
+// settings of loc: the same backend, whatever the account is called. A
+// rename is no new health question.
+func sameBackend(prior string, loc adapter.Locator) bool {
+	p, err := adapter.ParseLocator(prior)
+	return err == nil && p.Key() == loc.Key()
 }
 
 // warnUnresolvable resolves a new locator's secret references once and

@@ -53,8 +53,8 @@ func TestAccountCreateReadImport(t *testing.T) {
 				ResourceName:      addr,
 				ImportState:       true,
 				ImportStateVerify: true,
-				// name is not part of the id; health is checked anew.
-				ImportStateVerifyIgnore: []string{"name", "health"},
+				// health is checked anew.
+				ImportStateVerifyIgnore: []string{"health"},
 			},
 		},
 	})

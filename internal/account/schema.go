@@ -26,15 +26,18 @@ func (r *Resource) schema(ctx context.Context) schema.Schema {
 	attrs := map[string]schema.Attribute{
 		"id": schema.StringAttribute{
 			Computed: true,
-			MarkdownDescription: "The account's locator: the adapter kind and its settings, defaults filled in, secrets only as " +
-				"references" + r.exampleID() + ". Known at plan time unless a setting is only known at apply. `compute_instance.account` takes it, and instance ids " +
-				"and imports start with it.",
+			MarkdownDescription: "The account's locator: a JSON object of the adapter kind, the account's `name` and its settings, " +
+				"defaults filled in, secrets only as references" + r.exampleID() + ". Known at plan time unless a setting or the name is " +
+				"only known at apply. `compute_instance.account` and `compute_bootstrap_host.account` take it, and import ids start with it " +
+				"(`ACCOUNT_ID/MACHINE_ID`). JSON, so that a plan shows it as `jsonencode({...})`, one line per member, the name always " +
+				"among them: a reviewer reads which account a machine is on and which setting changed. Ids of the older form " +
+				"`KIND:key=value&...` are still accepted in import ids.",
 		},
 		"name": schema.StringAttribute{
 			Required:   true,
 			Validators: []validator.String{notEmpty{wayOut: `give the account a name, e.g. name = "prod-cloud"`}},
-			MarkdownDescription: "A name for the account, shown in diagnostics; not empty. It is not part of the `id`, " +
-				"so changing it changes neither the id nor anything remote.",
+			MarkdownDescription: "A name for the account, shown in diagnostics and in plans; not empty. It is part of the `id` " +
+				"for reading only: renaming an account re-points its machines in place and changes nothing remote.",
 		},
 		"adapter": schema.StringAttribute{
 			Computed:            true,
@@ -66,6 +69,8 @@ func (r *Resource) schema(ctx context.Context) schema.Schema {
 		}
 	}
 	return schema.Schema{
+		// Version 1: the id is the JSON locator with the account's name.
+		Version: 1,
 		MarkdownDescription: "An account on a backend: which adapter, its settings, and where its secrets live " +
 			"(secret references, never the secrets). Creating it resolves the secrets and runs one health " +
 			"check; nothing remote is created or destroyed. Set exactly one of " + strings.Join(blocks, ", ") + ".\n\n" +
@@ -89,7 +94,7 @@ func (r *Resource) exampleID() string {
 	if len(defs) == 0 {
 		return ""
 	}
-	l := adapter.Locator{Kind: defs[0].Kind, Settings: map[string]string{}}
+	l := adapter.Locator{Kind: defs[0].Kind, Name: "prod", Settings: map[string]string{}}
 	for _, s := range defs[0].Settings {
 		switch {
 		case s.IsSecret():

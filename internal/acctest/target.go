@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"maps"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -231,12 +230,12 @@ func (tg *Target) Locator() adapter.Locator {
 	return l
 }
 
-// AccountID is the account's id, spelled out setting by setting, so a test
-// that compares it with the resource's id checks the format too.
+// AccountID is the id of the account Account configures, spelled out
+// member by member, so a test that compares it with the resource's id
+// checks the format too.
 func (tg *Target) AccountID() string {
 	l := tg.Locator()
-	return "hcloud:endpoint=" + url.QueryEscape(l.Settings["endpoint"]) + "&location=" + url.QueryEscape(tg.Location) +
-		"&token=" + url.QueryEscape("env://"+tg.TokenEnv)
+	return `{"endpoint":"` + l.Settings["endpoint"] + `","kind":"hcloud","location":"` + tg.Location + `","name":"test","token":"env://` + tg.TokenEnv + `"}`
 }
 
 // open is the account's adapter, uncached: each check sees the API as it

@@ -32,7 +32,9 @@ func (a *Accounts) Open(accountID string) (*Cached, Locator, error) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	key := l.String()
+	// By settings alone: renaming an account reaches the same backend, and
+	// its machines share one listing.
+	key := l.Key()
 	if c, ok := a.open[key]; ok {
 		return c, l, nil
 	}

@@ -1,41 +1,120 @@
 package adapter
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strings"
 )
 
 // Locator is an account's self-contained, secret-free address: the adapter
-// kind and its settings, secrets only as references. It is the account's
-// Terraform id, so that reading, deleting or importing an instance needs no
-// other resource's state, and it is derived from configuration alone so it is
-// known at plan time.
+// kind, the account's name and its settings, secrets only as references. It
+// is the account's Terraform id, so that reading, deleting or importing an
+// instance needs no other resource's state, and it is derived from
+// configuration alone so it is known at plan time.
 //
-// Its text form is "KIND:k1=v1&k2=v2" with keys sorted and values
-// query-escaped; it never contains a "/", which lets instance ids append one.
+// Its text form is a JSON object of strings: "kind", "name" and one member
+// per setting, e.g.
+//
+//	{"endpoint":"https://api.hetzner.cloud/v1","kind":"hcloud","location":"fsn1","name":"prod-cloud","token":"env://HCLOUD_TOKEN"}
+//
+// JSON because Terraform shows a string that holds a JSON object as
+// jsonencode({...}) in a plan, one line per member, with the changed member
+// marked and the name always shown: a reviewer reads which account an
+// instance is on and which setting of it changed, where a query string
+// would be one rewritten line. Members are sorted by key and nothing is
+// escaped that need not be, so the same account always has the same id.
+//
+// Ids written before accounts carried their name, "KIND:k1=v1&k2=v2" with
+// values query-escaped, are still read (ParseLocator); they have no name.
 type Locator struct {
-	Kind     string
+	Kind string
+	// Name is the account's name, for messages; "" in an id written before
+	// accounts carried it. It is no part of the account's identity: two
+	// locators that differ only in it reach the same backend (see Key).
+	Name     string
 	Settings map[string]string
 }
 
+// The members of a locator's text form beside its settings; no adapter may
+// have a setting of either name (NewRegistry refuses it).
+const (
+	locatorKind = "kind"
+	locatorName = "name"
+)
+
 func (l Locator) String() string {
-	v := url.Values{}
+	members := map[string]string{locatorKind: l.Kind}
 	for k, s := range l.Settings {
 		if s != "" {
-			v.Set(k, s)
+			members[k] = s
 		}
 	}
-	return l.Kind + ":" + v.Encode()
+	if l.Name != "" {
+		members[locatorName] = l.Name
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	// An endpoint's & or a reference's < stay as written: the id is read
+	// by people in plans, and escaping them changes nothing for a parser.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(members); err != nil {
+		// A map of strings always encodes.
+		panic("encode locator: " + err.Error())
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// ParseLocator reads a locator's text form. Its errors never repeat the
-// value, which may be a secret pasted in the wrong place: callers name it
-// with RedactID.
+// Key is the locator without its name: what tells accounts apart for
+// caching, since renaming an account reaches the same backend.
+func (l Locator) Key() string {
+	l.Name = ""
+	return l.String()
+}
+
+// ParseLocator reads a locator's text form, JSON or the older query form.
+// Its errors never repeat the value, which may be a secret pasted in the
+// wrong place: callers name it with RedactID.
 func ParseLocator(s string) (Locator, error) {
+	if strings.HasPrefix(strings.TrimSpace(s), "{") {
+		return parseJSONLocator(s)
+	}
+	return parseQueryLocator(s)
+}
+
+func parseJSONLocator(s string) (Locator, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	var members map[string]any
+	if err := dec.Decode(&members); err != nil || dec.More() {
+		// Not err itself: it may quote the part it could not read.
+		return Locator{}, Errorf(InvalidInput, "the account id is not a JSON object of strings; use the account's id attribute as it is")
+	}
+	l := Locator{Settings: map[string]string{}}
+	for k, v := range members {
+		str, ok := v.(string)
+		if !ok {
+			return Locator{}, Errorf(InvalidInput, "the account id's member %s is not a string; use the account's id attribute as it is", Quoted(Redacted(k)))
+		}
+		switch k {
+		case locatorKind:
+			l.Kind = str
+		case locatorName:
+			l.Name = str
+		default:
+			l.Settings[k] = str
+		}
+	}
+	if l.Kind == "" {
+		return Locator{}, Errorf(InvalidInput, "the account id has no kind; use the account's id attribute as it is")
+	}
+	return l, nil
+}
+
+func parseQueryLocator(s string) (Locator, error) {
 	kind, rest, ok := strings.Cut(s, ":")
 	if !ok || kind == "" || strings.Contains(s, "/") {
-		return Locator{}, Errorf(InvalidInput, "it is not an account id; account ids look like KIND:key=value&... (see the account's id attribute)")
+		return Locator{}, Errorf(InvalidInput, "it is not an account id; account ids are what a compute_provider_account's id attribute shows, a JSON object such as {\"kind\":\"hcloud\",\"name\":\"prod\",...}")
 	}
 	v, err := url.ParseQuery(rest)
 	if err != nil {
@@ -54,7 +133,8 @@ func ParseLocator(s string) (Locator, error) {
 
 // Scope is the part of the locator that names the backend and project, with
 // only the given keys: it is what idempotency keys are derived from, so that
-// changing a secret reference or a default location does not change them.
+// changing a secret reference, a default location or the account's name
+// does not change them.
 func (l Locator) Scope(keys []string) string {
 	sorted := slices.Sorted(slices.Values(keys))
 	parts := []string{l.Kind}
@@ -64,17 +144,20 @@ func (l Locator) Scope(keys []string) string {
 	return strings.Join(parts, "&")
 }
 
-// InstanceID joins an account locator and a machine's own id: "LOCATOR/ID".
+// InstanceID joins an account locator and a machine's own id:
+// "ACCOUNT_ID/MACHINE_ID", the form import ids take.
 func InstanceID(account Locator, machineID string) string {
 	return account.String() + "/" + machineID
 }
 
-// ParseInstanceID splits an instance id into its account and machine id.
-// Like ParseLocator, its errors never repeat the value.
+// ParseInstanceID splits an import id, "ACCOUNT_ID/MACHINE_ID", into its
+// account and machine id. Machine ids never hold a "/", so the last one
+// ends the account id, whose endpoint may hold several. Like ParseLocator,
+// its errors never repeat the value.
 func ParseInstanceID(s string) (Locator, string, error) {
 	i := strings.LastIndex(s, "/")
 	if i <= 0 || i == len(s)-1 {
-		return Locator{}, "", Errorf(InvalidInput, "it is not an instance id; instance ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the compute_provider_account's id")
+		return Locator{}, "", Errorf(InvalidInput, "it is not an import id; import ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the compute_provider_account's id")
 	}
 	l, err := ParseLocator(s[:i])
 	if err != nil {

@@ -6,32 +6,57 @@ import (
 )
 
 func TestLocatorRoundTrip(t *testing.T) {
-	l := Locator{Kind: "hcloud", Settings: map[string]string{
-		"token": "env://HCLOUD_TOKEN", "location": "fsn1", "endpoint": "http://127.0.0.1:8080/v1", "empty": "",
+	l := Locator{Kind: "hcloud", Name: "prod-cloud", Settings: map[string]string{
+		"token": "env://HCLOUD_TOKEN", "location": "fsn1", "endpoint": "http://127.0.0.1:8080/v1?a&b", "empty": "",
 	}}
 	s := l.String()
-	if strings.Contains(s, "/") {
-		t.Fatalf("locator %q contains a slash", s)
-	}
-	if s != "hcloud:endpoint=http%3A%2F%2F127.0.0.1%3A8080%2Fv1&location=fsn1&token=env%3A%2F%2FHCLOUD_TOKEN" {
-		t.Fatalf("unexpected text form %q", s)
+	// Sorted members, no HTML escaping, empty settings left out: one
+	// account, one id.
+	if s != `{"endpoint":"http://127.0.0.1:8080/v1?a&b","kind":"hcloud","location":"fsn1","name":"prod-cloud","token":"env://HCLOUD_TOKEN"}` {
+		t.Fatalf("unexpected text form %s", s)
 	}
 	back, err := ParseLocator(s)
-	if err != nil || back.String() != s || back.Settings["token"] != "env://HCLOUD_TOKEN" {
+	if err != nil || back.String() != s || back.Settings["token"] != "env://HCLOUD_TOKEN" || back.Name != "prod-cloud" {
 		t.Fatalf("%+v %v", back, err)
+	}
+	if _, named := back.Settings["name"]; named {
+		t.Fatal("the name is no setting")
 	}
 	id := InstanceID(back, "42")
 	acc, machine, err := ParseInstanceID(id)
 	if err != nil || machine != "42" || acc.String() != s {
 		t.Fatalf("%v %q %v", acc, machine, err)
 	}
-	if l.Scope([]string{"endpoint"}) != "hcloud&endpoint=http://127.0.0.1:8080/v1" {
+	if l.Scope([]string{"endpoint"}) != "hcloud&endpoint=http://127.0.0.1:8080/v1?a&b" {
 		t.Fatalf("scope %q", l.Scope([]string{"endpoint"}))
+	}
+	renamed := back
+	renamed.Name = "other"
+	if renamed.Key() != l.Key() || renamed.String() == l.String() || strings.Contains(l.Key(), "prod-cloud") {
+		t.Fatalf("Key must leave the name out: %s / %s", renamed.Key(), l.Key())
+	}
+}
+
+// TestLocatorReadsTheQueryForm: ids written before accounts carried their
+// name still parse, to the same settings, without a name.
+func TestLocatorReadsTheQueryForm(t *testing.T) {
+	old := "hcloud:endpoint=http%3A%2F%2F127.0.0.1%3A8080%2Fv1&location=fsn1&token=env%3A%2F%2FHCLOUD_TOKEN"
+	l, err := ParseLocator(old)
+	if err != nil || l.Kind != "hcloud" || l.Name != "" || l.Settings["endpoint"] != "http://127.0.0.1:8080/v1" || len(l.Settings) != 3 {
+		t.Fatalf("%+v %v", l, err)
+	}
+	if l.String() != `{"endpoint":"http://127.0.0.1:8080/v1","kind":"hcloud","location":"fsn1","token":"env://HCLOUD_TOKEN"}` {
+		t.Fatalf("converted: %s", l.String())
+	}
+	acc, machine, err := ParseInstanceID(old + "/42")
+	if err != nil || machine != "42" || acc.String() != l.String() {
+		t.Fatalf("%v %q %v", acc, machine, err)
 	}
 }
 
 func TestParseLocatorRejects(t *testing.T) {
-	for _, s := range []string{"", "hcloud", ":a=b", "hcloud:a=b&a=c", "hcloud:a=%zz", "hcloud:a=b/c"} {
+	for _, s := range []string{"", "hcloud", ":a=b", "hcloud:a=b&a=c", "hcloud:a=%zz", "hcloud:a=b/c",
+		`{"name":"x"}`, `{"kind":"hcloud","port":22}`, `{"kind":"hcloud"} {}`, `{"kind":`} {
 		if _, err := ParseLocator(s); !Is(err, InvalidInput) {
 			t.Errorf("%q: %v", s, err)
 		}

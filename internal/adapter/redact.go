@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strconv"
@@ -45,7 +46,7 @@ func Redacted(s string) string {
 	return scheme + "://" + redactURLRest(rest)
 }
 
-// RedactID is an account id ("KIND:k1=v1&k2=v2") or an instance id
+// RedactID is an account id (its JSON form, or the older "KIND:k1=v1&k2=v2") or an import id
 // ("ACCOUNT_ID/MACHINE_ID") as a message may repeat it: the kind, the
 // setting names and the machine id when they are plain words, well-formed
 // secret references in full, endpoints as Redacted shows URLs, and every
@@ -58,7 +59,9 @@ func RedactID(s string) string {
 		return Redacted(s)
 	}
 	account, machine, isInstance := s, "", false
-	if i := strings.LastIndex(s, "/"); i >= 0 {
+	// A JSON account id ends with its "}"; its endpoint's "/" is no
+	// machine id's.
+	if i := strings.LastIndex(s, "/"); i >= 0 && !strings.HasSuffix(strings.TrimSpace(s), "}") {
 		account, machine, isInstance = s[:i], s[i+1:], true
 	}
 	shown := redactLocator(account)
@@ -105,6 +108,9 @@ func ShowPlain(name, shown string) string {
 }
 
 func redactLocator(s string) string {
+	if strings.HasPrefix(strings.TrimSpace(s), "{") {
+		return redactJSONLocator(s)
+	}
 	kind, rest, ok := strings.Cut(s, ":")
 	if !ok {
 		return Redacted(s)
@@ -134,6 +140,36 @@ func redactLocator(s string) string {
 		}
 	}
 	return kind + ":" + strings.Join(parts, "&")
+}
+
+// redactJSONLocator is an account id in its JSON form as a message may
+// repeat it: the same members, kind and name when they are plain words,
+// each setting as redactSetting shows it.
+func redactJSONLocator(s string) string {
+	var members map[string]any
+	if err := json.Unmarshal([]byte(s), &members); err != nil {
+		return "{" + hidden + "}"
+	}
+	shown := map[string]string{}
+	for k, v := range members {
+		str, _ := v.(string)
+		switch {
+		case !plainWord(k):
+			k = hidden
+		case k == locatorKind || k == locatorName:
+			if !plainWord(str) {
+				str = hidden
+			}
+			shown[k] = str
+			continue
+		}
+		shown[k] = redactSetting(str)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(shown)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // redactSetting is one setting of an id: references and endpoints are

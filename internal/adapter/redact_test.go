@@ -68,6 +68,11 @@ func TestRedactID(t *testing.T) {
 		"hcloud:token=" + endpoint("env://T") + "/abc":         "hcloud:token=env://T/abc",
 		sentinel + ":" + sentinel + "=x":                       "…:…=…",
 		"hcloud:a=%zz" + sentinel:                              "hcloud:…",
+		// The JSON form: an account id, and an import id.
+		`{"endpoint":"https://api.hetzner.cloud/v1","kind":"hcloud","name":"prod-cloud","token":"` + sentinelTok + `"}`: `{"endpoint":"https://api.hetzner.cloud/v1","kind":"hcloud","name":"prod-cloud","token":"…"}`,
+		`{"kind":"hcloud","name":"` + sentinelTok + `","token":"env://T"}/42`:                                           `{"kind":"hcloud","name":"…","token":"env://T"}/42`,
+		`{"kind":"hcloud","` + sentinel + `":"x"}`:                                                                      `{"kind":"hcloud","…":"…"}`,
+		`{"kind":"hcloud","token":"` + sentinel:                                                                         `{…}`,
 		// Not ids at all.
 		sentinelTok:                    "…",
 		"prod-cloud":                   "prod-cloud",
@@ -79,7 +84,7 @@ func TestRedactID(t *testing.T) {
 		}
 	}
 	l := Locator{Kind: "hcloud", Settings: map[string]string{"token": sentinel}}
-	if got := l.Redacted(); got != "hcloud:token=…" {
+	if got := l.Redacted(); got != `{"kind":"hcloud","token":"…"}` {
 		t.Errorf("Locator.Redacted() = %q", got)
 	}
 }

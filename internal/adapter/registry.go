@@ -144,6 +144,11 @@ func NewRegistry(defs ...Definition) *Registry {
 			panic(fmt.Sprintf("adapter kinds %q and %q both configure account block %q", other, d.Kind, d.BlockName()))
 		}
 		d.checkRoles()
+		for _, st := range d.Settings {
+			if st.Name == locatorKind || st.Name == locatorName {
+				panic(fmt.Sprintf("adapter kind %q has a setting %q, a name the account id keeps for itself", d.Kind, st.Name))
+			}
+		}
 		r.defs[d.Kind] = d
 		blocks[d.BlockName()] = d.Kind
 	}
@@ -191,6 +196,53 @@ func (r *Registry) Locate(kind string, settings map[string]string) (Locator, err
 		return Locator{}, err
 	}
 	return Locator{Kind: kind, Settings: norm}, nil
+}
+
+// Canonical is l with its settings checked and defaults applied, as the
+// account computes its id from the same configuration: an id written by
+// hand (an import id) and the account's own then compare equal. The name
+// is kept.
+func (r *Registry) Canonical(l Locator) (Locator, error) {
+	c, err := r.Locate(l.Kind, l.Settings)
+	c.Name = l.Name
+	return c, err
+}
+
+// Describe names the account for a message, `account "prod-cloud"
+// (hetzner_cloud)`; see Label.
+func (r *Registry) Describe(l Locator) string { return "account " + r.Label(l) }
+
+// DescribeID is Describe for an account id; see LabelID.
+func (r *Registry) DescribeID(id string) string { return "account " + r.LabelID(id) }
+
+// Label is what follows the word "account" in a message: the account's
+// name and its block, `"prod-cloud" (hetzner_cloud)`, or, for an id written
+// before accounts carried their name, the block and the endpoint it
+// reaches, `hetzner_cloud at https://api.hetzner.cloud/v1`. Never the
+// whole id, which a reader would have to search for the one word that
+// tells accounts apart.
+func (r *Registry) Label(l Locator) string {
+	block := l.Kind
+	if d, ok := r.defs[l.Kind]; ok {
+		block = d.BlockName()
+	}
+	if l.Name != "" {
+		return fmt.Sprintf("%q (%s)", l.Name, block)
+	}
+	if e := r.Value(l, RoleEndpoint); e != "" {
+		return block + " at " + Redacted(e)
+	}
+	return block
+}
+
+// LabelID is Label for an account id; one that is no account id at all is
+// shown redacted (RedactID), since it may be a secret pasted in the wrong
+// place.
+func (r *Registry) LabelID(id string) string {
+	if l, err := ParseLocator(id); err == nil {
+		return r.Label(l)
+	}
+	return Quoted(RedactID(id))
 }
 
 // Open builds the adapter for a locator.

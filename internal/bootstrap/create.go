@@ -52,7 +52,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	// The machine is claimed: record it before anything else can fail.
 	plan.Claim = types.StringValue(call.Claim)
 	plan.setProgress(adapter.Progress{Phase: adapter.PhaseClaiming})
-	plan.setMachine(h.loc, m, "")
+	plan.setMachine(m, "")
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -93,7 +93,7 @@ func (r *Resource) bootstrap(ctx context.Context, h host, machineID string, plan
 	plan.setProgress(got)
 	m, readErr := r.retryRead(context.WithoutCancel(ctx), machineID, h.acc.Fresh)
 	if readErr == nil {
-		plan.setMachine(h.loc, m, got.HostKey)
+		plan.setMachine(m, got.HostKey)
 	}
 	diags.Append(state.Set(ctx, plan)...)
 	if err != nil {

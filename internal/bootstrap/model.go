@@ -166,8 +166,8 @@ func (m *model) setProgress(p adapter.Progress) {
 
 // setMachine records what the backend reports of the machine: its id, its
 // addresses, whether it runs. hostKey is the installed system's key.
-func (m *model) setMachine(account adapter.Locator, mc adapter.Machine, hostKey string) {
-	m.ID = types.StringValue(adapter.InstanceID(account, mc.ID))
+func (m *model) setMachine(mc adapter.Machine, hostKey string) {
+	m.ID = types.StringValue(mc.ID)
 	m.MachineID = types.StringValue(mc.ID)
 	m.IPv4 = optional(mc.IPv4)
 	m.IPv6 = optional(mc.IPv6)

@@ -89,7 +89,7 @@ func (r *Resource) checkAccount(account types.String, diags *diag.Diagnostics) {
 	}
 	if err != nil {
 		diags.AddAttributeError(path.Root("account"), invalid,
-			fmt.Sprintf("account %s must be a compute_provider_account's id: %s", adapter.Quoted(adapter.RedactID(account.ValueString())), tfdiag.Message(err)))
+			fmt.Sprintf("%s must be a compute_provider_account's id: %s", r.registry.DescribeID(account.ValueString()), tfdiag.Message(err)))
 		return
 	}
 	if def.Capabilities.Has(adapter.CapBootstrap) {
@@ -100,8 +100,8 @@ func (r *Resource) checkAccount(account types.String, diags *diag.Diagnostics) {
 		way = "Use a compute_provider_account of a kind that can bootstrap. " + kinds
 	}
 	diags.AddAttributeError(path.Root("account"), invalid,
-		fmt.Sprintf("account %s is a %s account, and its adapter cannot bootstrap hosts (it offers: %s). %s",
-			adapter.Quoted(adapter.RedactID(account.ValueString())), def.BlockName(), def.Capabilities, way))
+		fmt.Sprintf("%s is a %s account, and its adapter cannot bootstrap hosts (it offers: %s). %s",
+			r.registry.DescribeID(account.ValueString()), def.BlockName(), def.Capabilities, way))
 }
 
 // The private state keeps two facts about an import (see import.go):

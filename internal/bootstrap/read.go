@@ -53,7 +53,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		resp.Diagnostics.AddWarning("Bootstrap host held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Hostname.ValueString())))
 		return
 	}
-	state.setMachine(h.loc, m, state.progress().HostKey)
+	state.setMachine(m, state.progress().HostKey)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -80,7 +80,7 @@ func takeImported(state *model, m adapter.Machine) {
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	loc, machineID, err := adapter.ParseInstanceID(req.ID)
 	if err == nil && r.accounts != nil {
-		loc, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+		loc, err = r.accounts.Registry.Canonical(loc)
 		if err == nil {
 			def, _ := r.accounts.Registry.Definition(loc.Kind)
 			if !def.Rules.MachineID.Allows(machineID) {
@@ -95,7 +95,7 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 				"compute_provider_account's id and MACHINE_ID the machine's own id at the backend.", adapter.Quoted(adapter.RedactID(req.ID)), tfdiag.Message(err)))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(adapter.InstanceID(loc, machineID)))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("machine_id"), types.StringValue(machineID))...)
 	resp.Diagnostics.Append(mark(ctx, resp.Private, privateImported, true)...)

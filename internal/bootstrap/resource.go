@@ -13,6 +13,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfstate"
 )
 
 const typeName = "compute_bootstrap_host"
@@ -28,6 +29,7 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*Resource)(nil)
 	_ resource.ResourceWithImportState    = (*Resource)(nil)
 	_ resource.ResourceWithValidateConfig = (*Resource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*Resource)(nil)
 )
 
 // New returns the resource for the adapter kinds in reg; the provider lists
@@ -40,6 +42,12 @@ func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp 
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = resourceSchema(ctx, r.registry)
+}
+
+// UpgradeState reads states of version 0, whose id was
+// ACCOUNT_ID/MACHINE_ID.
+func (r *Resource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: tfstate.Rewrite(tfstate.MachineIDs)}
 }
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -93,20 +101,19 @@ func (r *Resource) open(diags *diag.Diagnostics, summary string, account types.S
 	}
 	if err != nil {
 		diags.AddAttributeError(path.Root("account"), summary,
-			fmt.Sprintf("account %s cannot be opened: %s", adapter.Quoted(adapter.RedactID(account.ValueString())), tfdiag.Message(err)))
+			fmt.Sprintf("%s cannot be opened: %s", r.registry.DescribeID(account.ValueString()), tfdiag.Message(err)))
 		return host{}, false
 	}
 	b, _ := acc.Adapter.(adapter.Bootstrapper)
 	return host{acc: acc, loc: loc, scope: scope, boot: b}, true
 }
 
-// target opens the account recorded in state and takes the machine's own
-// id from the host's id.
+// target opens the account recorded in state; the host's id is the
+// machine's own.
 func (r *Resource) target(diags *diag.Diagnostics, summary string, state model) (host, string, bool) {
-	_, machineID, err := adapter.ParseInstanceID(state.ID.ValueString())
-	if err != nil {
-		diags.AddError(summary, fmt.Sprintf("The host's id %s is malformed: %s. Remove it from state (terraform state rm) and import it again with ACCOUNT_ID/MACHINE_ID.",
-			adapter.Quoted(adapter.RedactID(state.ID.ValueString())), tfdiag.Message(err)))
+	machineID := state.ID.ValueString()
+	if machineID == "" {
+		diags.AddError(summary, "The host has no id in state. Remove it from state (terraform state rm) and import it again with ACCOUNT_ID/MACHINE_ID.")
 		return host{}, "", false
 	}
 	h, ok := r.open(diags, summary, state.Account)

@@ -92,7 +92,7 @@ func TestCreateFromMachineID(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("rescue_host_key"), knownvalue.StringExact("ED25519 SHA256:rescue101")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("product_uuid"), knownvalue.StringRegexp(regexp.MustCompile(`101$`))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ipv4"), knownvalue.StringExact("127.0.9.1")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^metal:.*/101$`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^101$`))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("claim"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{32}$`))),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(installs(mt, 1), func(*terraform.State) error {

@@ -121,6 +121,7 @@ func TestRobotBootstrapFromMachineID(t *testing.T) {
 				Config:            config,
 				ResourceName:      addr,
 				ImportState:       true,
+				ImportStateIdFunc: acctest.ImportID(addr),
 				ImportStateVerify: true,
 				// An import reads the machine and its claim; what was
 				// installed on it cannot be read back.

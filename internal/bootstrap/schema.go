@@ -23,6 +23,8 @@ const replaces = " Changing it replaces the host: it is released and claimed aga
 func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	return schema.Schema{
+		// Version 1: the id is the machine's own id, the account's id JSON.
+		Version: 1,
 		MarkdownDescription: "A dedicated machine turned into a host: claimed (by `machine_id`, a free machine of `offer_id`, or one " +
 			"ordered when the account allows it), booted into its rescue system, installed unattended with its files delivered over " +
 			"SSH, rebooted, and ready once its first-boot unit (or `ready_command`) succeeded. Each phase is kept in state, so an " +
@@ -30,9 +32,12 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			"bootstrap are accepted." + bootstrapKinds(reg),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`ACCOUNT_ID/MACHINE_ID`: the account's id and the machine's own id, enough to read, release or import the host without any other resource.",
-				PlanModifiers:       keep,
+				Computed: true,
+				MarkdownDescription: "The machine's own id at its backend (a server number), as the official providers' ids are. " +
+					"The account it lives on is `account`, which with the id is enough to read, release or import the host without any other " +
+					"resource. Import ids are `ACCOUNT_ID/MACHINE_ID`. States written before version 1 of this schema, whose id was " +
+					"`ACCOUNT_ID/MACHINE_ID`, are upgraded on the next plan.",
+				PlanModifiers: keep,
 			},
 			"account": schema.StringAttribute{
 				Required:            true,

@@ -65,7 +65,7 @@ func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *mo
 	if plan.Claim.IsUnknown() {
 		plan.Claim = optional(m.Claim)
 	}
-	plan.setMachine(h.loc, m, plan.progress().HostKey)
+	plan.setMachine(m, plan.progress().HostKey)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 	resp.Diagnostics.Append(mark(ctx, resp.Private, privateAdopting, false)...)
 }

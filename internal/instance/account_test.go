@@ -50,10 +50,12 @@ resource "compute_instance" "web" {
 				Config: withAccount(e.AccountNamed("test", "provider://hcloud")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`token=provider%3A%2F%2Fhcloud/\d+$`))),
+					// The machine keeps its id; its account is the new one.
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\d+$`))),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("account"), knownvalue.StringRegexp(regexp.MustCompile(`"token":"provider://hcloud"`))),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`token=provider%3A%2F%2Fhcloud/\d+$`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("account"), knownvalue.StringRegexp(regexp.MustCompile(`"token":"provider://hcloud"`))),
 				},
 				Check: checkServers(e, 1),
 			},

@@ -1,7 +1,7 @@
 package instance_test
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,7 +96,7 @@ func TestReplacementBeforeDestroyKeepsTheName(t *testing.T) {
 						current = append(current, o)
 					}
 				}
-				if len(current) != 1 || !strings.HasSuffix(current[0].ID, fmt.Sprintf("/%d", old.ID)) || current[0].Tainted || current[0].Claim != now.Labels[markPrefix+"claim"] {
+				if len(current) != 1 || current[0].ID != strconv.FormatInt(old.ID, 10) || current[0].Tainted || current[0].Claim != now.Labels[markPrefix+"claim"] {
 					t.Fatalf("the state's current object does not hold machine %d: %+v", old.ID, current)
 				}
 
@@ -178,7 +178,7 @@ func TestImportTakesTheMachinesClaim(t *testing.T) {
 	e := acctest.NewEmulator(t)
 	lost := acctest.NewCLI(t, instance(e, "imp-1")+`
 output "id" {
-  value = compute_instance.web.id
+  value = "${compute_instance.web.account}/${compute_instance.web.id}"
 }
 `)
 	lost.MustRun("apply", "-auto-approve")

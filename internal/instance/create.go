@@ -106,7 +106,7 @@ func (r *Resource) settleCreated(ctx context.Context, acc *adapter.Cached, loc a
 				"if it only needs more time, raise timeouts.create.", m.ID, creq.Name, goal.state()), err)
 		return
 	}
-	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
+	resp.Diagnostics.Append(plan.setMachine(ctx, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
@@ -156,7 +156,7 @@ func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc ad
 // saveCreated puts the machine's id and this create's claim into state, every
 // unknown made known, before the wait for it to settle.
 func (r *Resource) saveCreated(ctx context.Context, loc adapter.Locator, plan *model, m adapter.Machine, claim string, resp *resource.CreateResponse) bool {
-	plan.recordCreated(loc, m)
+	plan.recordCreated(m)
 	plan.Claim = types.StringValue(claim)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 	return !resp.Diagnostics.HasError()
@@ -205,7 +205,7 @@ func (r *Resource) open(diags *diag.Diagnostics, summary string, account types.S
 	}
 	if err != nil {
 		diags.AddAttributeError(path.Root("account"), summary,
-			fmt.Sprintf("account %s cannot be opened: %s", adapter.Quoted(adapter.RedactID(account.ValueString())), tfdiag.Message(err)))
+			fmt.Sprintf("%s cannot be opened: %s", r.registry.DescribeID(account.ValueString()), tfdiag.Message(err)))
 		return nil, adapter.Locator{}, "", false
 	}
 	return acc, loc, scope, true
@@ -257,15 +257,13 @@ func (r *Resource) target(diags *diag.Diagnostics, summary string, state model) 
 	return acc, loc, machineID, ok
 }
 
-// machineOf takes the machine's own id from an instance id in state.
+// machineOf is the machine's own id, the instance's id in state.
 func machineOf(diags *diag.Diagnostics, summary string, id types.String) (string, bool) {
-	_, machineID, err := adapter.ParseInstanceID(id.ValueString())
-	if err != nil {
-		diags.AddError(summary, fmt.Sprintf("The instance's id %s is malformed: %s. Remove the instance from state (terraform state rm) and import it again with ACCOUNT_ID/MACHINE_ID.",
-			adapter.Quoted(adapter.RedactID(id.ValueString())), tfdiag.Message(err)))
+	if id.ValueString() == "" {
+		diags.AddError(summary, "The instance has no id in state. Remove the instance from state (terraform state rm) and import it again with ACCOUNT_ID/MACHINE_ID.")
 		return "", false
 	}
-	return machineID, true
+	return id.ValueString(), true
 }
 
 // mayAppear warns, after a create that ended without an answer, that the

@@ -114,11 +114,12 @@ func TestInstanceImportGeneratedConfig(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: instance(e, "gen-1", `labels = { app = "web" }`, `power = "off"`)},
 			{
-				Config:          e.Account(),
-				ResourceName:    addr,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-				GenerateConfig:  true,
+				Config:            e.Account(),
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateKind:   resource.ImportBlockWithID,
+				ImportStateIdFunc: acctest.ImportID(addr),
+				GenerateConfig:    true,
 				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("compute_instance.generated", plancheck.ResourceActionNoop),
 				}},

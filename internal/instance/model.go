@@ -66,9 +66,9 @@ func digest(userData types.String) types.String {
 // not report keep their prior value: power while the machine is between
 // states, the image once known (backends name images differently from what
 // was asked for), and the offer and location when the backend is silent.
-func (m *model) setMachine(ctx context.Context, account adapter.Locator, mc adapter.Machine) diag.Diagnostics {
+func (m *model) setMachine(ctx context.Context, mc adapter.Machine) diag.Diagnostics {
 	var diags diag.Diagnostics
-	m.ID = types.StringValue(adapter.InstanceID(account, mc.ID))
+	m.ID = types.StringValue(mc.ID)
 	// account stays as configured: it must equal the planned value.
 	m.Name = types.StringValue(mc.Name)
 	if mc.OfferID != "" {
@@ -150,8 +150,8 @@ func known(vs ...attr.Value) bool {
 // recordCreated fills a create's plan with what the backend answered, every
 // unknown made known or null, so that state can hold the machine before the
 // wait for it to settle.
-func (m *model) recordCreated(account adapter.Locator, mc adapter.Machine) {
-	m.ID = types.StringValue(adapter.InstanceID(account, mc.ID))
+func (m *model) recordCreated(mc adapter.Machine) {
+	m.ID = types.StringValue(mc.ID)
 	if m.Location.IsUnknown() {
 		m.Location = optional(mc.Location)
 	}

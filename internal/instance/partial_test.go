@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -72,8 +71,8 @@ func testTainted(t *testing.T, rule faults.Rule, extra ...string) {
 						return fmt.Errorf("VM %d is %s, want running", vms[0].VMID, vms[0].Status)
 					}
 					id := s.RootModule().Resources[inst].Primary.ID
-					if !strings.HasSuffix(id, "/"+strconv.Itoa(vms[0].VMID)) {
-						return fmt.Errorf("instance id %s does not end in the VMID %d of the one VM (the failed create's was %d)", id, vms[0].VMID, first)
+					if id != strconv.Itoa(vms[0].VMID) {
+						return fmt.Errorf("instance id %s is not the VMID %d of the one VM (the failed create's was %d)", id, vms[0].VMID, first)
 					}
 					return nil
 				},

@@ -103,6 +103,7 @@ func TestInstanceGracefulPowerOff(t *testing.T) {
 			{
 				ResourceName:            addr,
 				ImportState:             true,
+				ImportStateIdFunc:       acctest.ImportID(addr),
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"user_data", "user_data_sha256", "timeouts", "triggers_restart"},
 			},
@@ -212,6 +213,7 @@ func TestInstanceTriggersRestart(t *testing.T) {
 			{
 				ResourceName:      addr,
 				ImportState:       true,
+				ImportStateIdFunc: acctest.ImportID(addr),
 				ImportStateVerify: true,
 				// Settings of the provider's, not the machine's: an import
 				// records the default shutdown_timeout and no triggers.

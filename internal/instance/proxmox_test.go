@@ -39,8 +39,8 @@ func TestProxmoxInstanceLifecycle(t *testing.T) {
 							return fmt.Errorf("VM %d has tags %q, want compute and no cm-new once started", vm.VMID, tags)
 						}
 						id := s.RootModule().Resources["compute_instance.web"].Primary.ID
-						if !strings.HasSuffix(id, "/"+strconv.Itoa(vm.VMID)) {
-							return fmt.Errorf("instance id %s does not end in the VMID %d", id, vm.VMID)
+						if id != strconv.Itoa(vm.VMID) {
+							return fmt.Errorf("instance id %s is not the VMID %d", id, vm.VMID)
 						}
 						return nil
 					},
@@ -50,6 +50,7 @@ func TestProxmoxInstanceLifecycle(t *testing.T) {
 				Config:            cfg,
 				ResourceName:      "compute_instance.web",
 				ImportState:       true,
+				ImportStateIdFunc: acctest.ImportID("compute_instance.web"),
 				ImportStateVerify: true,
 				// User data and timeouts are never read back; a clone does
 				// not say which template it came from.

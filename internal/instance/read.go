@@ -40,13 +40,13 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 	m, err := r.read(ctx, acc, machineID)
 	if err != nil {
-		readFailed(ctx, state, machineID, err, resp)
+		readFailed(ctx, state, r.accounts.Registry.Describe(loc), machineID, err, resp)
 		return
 	}
 	if !stillHeld(ctx, req.Private, resp, &state, m, machineID) {
 		return
 	}
-	resp.Diagnostics.Append(state.setMachine(ctx, loc, m)...)
+	resp.Diagnostics.Append(state.setMachine(ctx, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -76,13 +76,13 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 
 // readFailed reports a refresh that found no machine: gone, it leaves the
 // state with a warning; otherwise the state is kept and the reason given.
-func readFailed(ctx context.Context, state model, machineID string, err error, resp *resource.ReadResponse) {
+func readFailed(ctx context.Context, state model, account, machineID string, err error, resp *resource.ReadResponse) {
 	const summary = "Unable to read instance"
 	switch {
 	case adapter.IsNotFound(err):
 		resp.Diagnostics.AddWarning("Instance is gone",
-			fmt.Sprintf("Machine %s (%q) no longer exists on account %s: %s\n\nIt was removed from the state; the next apply creates it again.",
-				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString()), tfdiag.Message(err)))
+			fmt.Sprintf("Machine %s (%q) no longer exists on %s: %s\n\nIt was removed from the state; the next apply creates it again.",
+				machineID, state.Name.ValueString(), account, tfdiag.Message(err)))
 		resp.State.RemoveResource(ctx)
 	case tfdiag.UnknownUntilApply(err):
 		resp.Diagnostics.AddWarning("Instance not refreshed",
@@ -98,10 +98,10 @@ func readFailed(ctx context.Context, state model, machineID string, err error, r
 				"A refresh uses the account settings recorded in state. If the configuration now gives the instance's account other settings "+
 				"(another secret reference, say), keep the recorded ones working for one more run, or run terraform apply -refresh=false once "+
 				"so the new account is recorded; otherwise fix the account's settings or the provider block's secrets.",
-				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString())), err)
+				machineID, state.Name.ValueString(), account), err)
 	default:
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Reading machine %s (%q) failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
+			fmt.Sprintf("Reading machine %s (%q) on %s failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), account, tfdiag.WayOut(err)), err)
 	}
 }
 
@@ -113,9 +113,9 @@ func readFailed(ctx context.Context, state model, machineID string, err error, r
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	loc, machineID, err := adapter.ParseInstanceID(req.ID)
 	if err == nil && r.accounts != nil {
-		// Fill the account's defaults, so the id matches the one
+		// Fill the account's defaults, so the account matches the id
 		// compute_provider_account computes from the same settings.
-		loc, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
+		loc, err = r.accounts.Registry.Canonical(loc)
 		if err == nil {
 			def, _ := r.accounts.Registry.Definition(loc.Kind)
 			err = checkMachineID(machineID, def)
@@ -128,7 +128,7 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 				adapter.Quoted(adapter.RedactID(req.ID)), tfdiag.Message(err)))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(adapter.InstanceID(loc, machineID)))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
 	resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
 }

@@ -100,6 +100,7 @@ func TestInstanceImportRidesOutBackendFailures(t *testing.T) {
 				Config:                  cfg,
 				ResourceName:            addr,
 				ImportState:             true,
+				ImportStateIdFunc:       acctest.ImportID(addr),
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"user_data_sha256"},
 				Check:                   e.FaultsUsedUp,

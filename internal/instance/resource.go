@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfstate"
 )
 
 // Default timeouts, overridden by the timeouts block.
@@ -37,9 +38,10 @@ type Resource struct {
 }
 
 var (
-	_ resource.ResourceWithConfigure   = (*Resource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*Resource)(nil)
-	_ resource.ResourceWithImportState = (*Resource)(nil)
+	_ resource.ResourceWithConfigure    = (*Resource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*Resource)(nil)
+	_ resource.ResourceWithImportState  = (*Resource)(nil)
+	_ resource.ResourceWithUpgradeState = (*Resource)(nil)
 )
 
 // New returns the resource for the adapter kinds in reg; the provider lists
@@ -52,6 +54,12 @@ func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, res
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = resourceSchema(ctx, r.registry)
+}
+
+// UpgradeState reads states of version 0, whose id was
+// ACCOUNT_ID/MACHINE_ID.
+func (r *Resource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: tfstate.Rewrite(tfstate.MachineIDs)}
 }
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -171,8 +179,7 @@ func defaultLocation(plan *model, loc adapter.Locator, def adapter.Definition, a
 func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequest, plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) bool {
 	r.planUpdate(plan, state, loc, def, accountKnown, resp)
 	if lost(ctx, req.Private) && changesMachine(plan, state) {
-		_, machineID, _ := adapter.ParseInstanceID(state.ID.ValueString())
-		resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
+		resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(state.ID.ValueString(), state.Name.ValueString())))
 	}
 	return !resp.Diagnostics.HasError()
 }
@@ -189,11 +196,8 @@ func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapt
 		switch {
 		case !accountKnown:
 			// Decided at apply, where Update refuses a change of scope.
-			plan.ID = types.StringUnknown()
 		case r.sameScope(state.Account.ValueString(), loc):
-			if _, machineID, err := adapter.ParseInstanceID(state.ID.ValueString()); err == nil {
-				plan.ID = types.StringValue(adapter.InstanceID(loc, machineID))
-			}
+			// The machine keeps its id: the id is the machine's own.
 		default:
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("account"))
 		}

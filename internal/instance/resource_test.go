@@ -56,7 +56,7 @@ func TestInstanceLifecycle(t *testing.T) {
 					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("ipv4_address")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^hcloud:.*/\d+$`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\d+$`))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("raw_state"), knownvalue.StringExact("running")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("power"), knownvalue.StringExact("on")),
@@ -90,6 +90,7 @@ func TestInstanceLifecycle(t *testing.T) {
 			{
 				ResourceName:            addr,
 				ImportState:             true,
+				ImportStateIdFunc:       acctest.ImportID(addr),
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"user_data", "user_data_sha256", "timeouts"},
 			},

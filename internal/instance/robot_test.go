@@ -84,7 +84,7 @@ func TestRobotInstanceLifecycle(t *testing.T) {
 		}
 		return nil
 	}
-	id := regexp.MustCompile(fmt.Sprintf(`^robot:.*/%d$`, n))
+	id := regexp.MustCompile(fmt.Sprintf(`^%d$`, n))
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             m.CheckReleased(n, ""),
@@ -123,6 +123,7 @@ func TestRobotInstanceLifecycle(t *testing.T) {
 				Config:            robotInstance(m, "web-2"),
 				ResourceName:      addr,
 				ImportState:       true,
+				ImportStateIdFunc: acctest.ImportID(addr),
 				ImportStateVerify: true,
 				// Robot does not say what a server runs, and user data
 				// and timeouts are never read back.

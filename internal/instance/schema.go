@@ -23,6 +23,8 @@ import (
 func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 	notes := reg.Notes
 	return schema.Schema{
+		// Version 1: the id is the machine's own id, the account's id JSON.
+		Version: 1,
 		MarkdownDescription: "One machine on an account. `name` and `labels` are checked against the rules of the " +
 			"account's backend, and `offer_id`, `image` and `location` against the account's catalog, at plan time. Create is idempotent: an apply that was interrupted after the " +
 			"backend accepted the machine finds it again when it is simply run again. Import with " +
@@ -31,9 +33,12 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			"Default timeouts: create, update and delete 10m, read 5m.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`ACCOUNT_ID/MACHINE_ID`: the account's id and the machine's own id, enough to read, delete or import the machine without any other resource.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Computed: true,
+				MarkdownDescription: "The machine's own id at its backend (a server id, a server number, a VMID), " +
+					"as the official providers' ids are. The account it lives on is `account`, which with the id is enough to read, delete or " +
+					"import the machine without any other resource. Import ids are `ACCOUNT_ID/MACHINE_ID`. States written before version 1 " +
+					"of this schema, whose id was `ACCOUNT_ID/MACHINE_ID`, are upgraded on the next plan.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"account": schema.StringAttribute{
 				Required: true,

@@ -62,7 +62,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 			return
 		}
 	}
-	resp.Diagnostics.Append(plan.setMachine(ctx, loc, m)...)
+	resp.Diagnostics.Append(plan.setMachine(ctx, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -75,7 +75,7 @@ func (r *Resource) sameBackend(diags *diag.Diagnostics, summary string, plan, st
 	diags.AddAttributeError(path.Root("account"), summary,
 		fmt.Sprintf("account changes from %s to %s, which is another backend; a machine cannot move between backends in place. "+
 			"Make the new account known at plan time, so the plan replaces the machine, or keep the old account.",
-			adapter.RedactID(state.Account.ValueString()), adapter.RedactID(plan.Account.ValueString())))
+			r.registry.DescribeID(state.Account.ValueString()), r.registry.DescribeID(plan.Account.ValueString())))
 	return false
 }
 

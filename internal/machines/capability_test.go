@@ -41,7 +41,7 @@ func withBasic() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){"compute": providerserver.NewProtocol6WithError(p())}
 }
 
-const refused = `accounts\[%s\] = "basic:token=env://` + acctest.TokenEnv + `" is an account of the basic adapter, which cannot list ` +
+const refused = `accounts\[%s\] \(account (?:basic|"b" \(basic\))\) is an account of the basic adapter, which cannot list ` +
 	`every machine of an account \(it lacks the inventory capability\), and only accounts of the hcloud adapter can be listed\. ` +
 	`Remove it from accounts, and import its machines one by one: an import block with id = "ACCOUNT_ID/MACHINE_ID" for each\.`
 

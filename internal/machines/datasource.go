@@ -136,7 +136,7 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 type target struct {
 	index     int
 	listed    string // the id as listed in accounts
-	shown     string // the id as messages show it (adapter.RedactID)
+	shown     string // the account as messages name it (Registry.Label)
 	locator   adapter.Locator
 	inventory adapter.Inventory
 	// endpoint is the account's endpoint setting, found by its role, for
@@ -151,19 +151,17 @@ func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target 
 	seen := map[string]int{}
 	for i, id := range ids {
 		p := path.Root("accounts").AtListIndex(i)
-		// Ids are shown redacted: a secret pasted into one must not be
-		// printed back.
-		shown := adapter.RedactID(id.ValueString())
 		acc, loc, err := d.accounts.Open(id.ValueString())
 		if err == nil {
 			// Filled defaults: the instance id matches what an import of it
 			// and compute_provider_account compute from the same settings.
-			loc, err = d.accounts.Registry.Locate(loc.Kind, loc.Settings)
+			loc, err = d.accounts.Registry.Canonical(loc)
 		}
 		if err != nil {
+			// Redacted: a secret pasted into an id must not be printed back.
 			diags.AddAttributeError(p, summary,
 				fmt.Sprintf("%s is not a compute_provider_account id: %s\n\nUse the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.",
-					adapter.Show(fmt.Sprintf("accounts[%d]", i), shown), tfdiag.Message(err)))
+					adapter.Show(fmt.Sprintf("accounts[%d]", i), adapter.RedactID(id.ValueString())), tfdiag.Message(err)))
 			continue
 		}
 		// ValidateConfig has refused adapters without the capability:
@@ -175,13 +173,15 @@ func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target 
 		}
 		// The same account in two spellings of its id (settings in another
 		// order, a default left out) would list each of its machines twice.
-		if first, dup := seen[loc.String()]; dup {
+		// Messages name the account, never its whole id.
+		shown := d.registry.Label(loc)
+		if first, dup := seen[loc.Key()]; dup {
 			diags.AddAttributeError(p, summary,
 				fmt.Sprintf("%s is the same account as accounts[%d]; list each account once, or its machines appear twice.",
-					adapter.Show(fmt.Sprintf("accounts[%d]", i), shown), first))
+					fmt.Sprintf("accounts[%d] (account %s)", i, shown), first))
 			continue
 		}
-		seen[loc.String()] = i
+		seen[loc.Key()] = i
 		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, inventory: inv, endpoint: d.registry.Value(loc, adapter.RoleEndpoint)})
 	}
 	return out

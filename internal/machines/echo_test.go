@@ -33,7 +33,7 @@ func TestAccountsNeverEchoed(t *testing.T) {
 		{"token as a reference's name", id(e.Endpoint, "env://"+sentinel+"-x"),
 			`accounts\[0\] = "hcloud:endpoint=\S+&location=…&token=env://…" is not a compute_provider_account id: token: secret reference env://… is malformed`},
 		{"token in the endpoint's path", id("http://"+closed+"/"+sentinel+"/v1", "env://"+acctest.TokenEnv),
-			`Listing the machines of account hcloud:endpoint=http://` + regexp.QuoteMeta(closed) + `/…&.* failed\..*could not be reached`},
+			`Listing the machines of account hetzner_cloud at http://` + regexp.QuoteMeta(closed) + `/… failed\..*could not be reached`},
 		{"no id at all", sentinel, `accounts\[0\] \(the value is not shown, it may be a secret\) is not a compute_provider_account id`},
 	}
 	for _, c := range cases {

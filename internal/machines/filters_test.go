@@ -106,10 +106,10 @@ data "compute_machines" %q {
 						"ipv6_address": knownvalue.StringRegexp(firstHost),
 						"created_at":   knownvalue.StringExact("2024-05-17T08:30:00Z"),
 					})})),
-					// The account and id are what compute_instance takes.
+					// The account is what compute_instance takes, machine_id its id.
 					statecheck.CompareValuePairs("data.compute_machines.managed", tfjsonpath.New("machines").AtSliceIndex(0).AtMapKey("account"),
 						"compute_provider_account.test", tfjsonpath.New("id"), compare.ValuesSame()),
-					statecheck.CompareValuePairs("data.compute_machines.managed", tfjsonpath.New("machines").AtSliceIndex(0).AtMapKey("id"),
+					statecheck.CompareValuePairs("data.compute_machines.managed", tfjsonpath.New("machines").AtSliceIndex(0).AtMapKey("machine_id"),
 						"compute_instance.web", tfjsonpath.New("id"), compare.ValuesSame()),
 					statecheck.ExpectKnownValue("data.compute_machines.managed", tfjsonpath.New("machines").AtSliceIndex(0).AtMapKey("labels"),
 						knownvalue.MapExact(map[string]knownvalue.Check{"role": knownvalue.StringExact("web")})),

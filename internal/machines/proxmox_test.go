@@ -82,7 +82,7 @@ func TestMachinesProxmox(t *testing.T) {
 	machine := func(name string, id int, managed bool, extra map[string]knownvalue.Check) knownvalue.Check {
 		want := map[string]knownvalue.Check{"name": knownvalue.StringExact(name), "managed": knownvalue.Bool(managed)}
 		if id != 0 {
-			want["id"] = knownvalue.StringRegexp(acctest.Match(`^proxmox:.*/` + strconv.Itoa(id) + `$`))
+			want["id"] = knownvalue.StringRegexp(acctest.Match(`^\{.*"kind":"proxmox",.*\}/` + strconv.Itoa(id) + `$`))
 		}
 		for k, v := range extra {
 			want[k] = v

@@ -11,9 +11,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
-// instanceID matches the instance id of machine id on any hcloud account.
+// instanceID matches the import id of machine id on any hcloud account.
 func instanceID(id int64) *regexp.Regexp {
-	return regexp.MustCompile(fmt.Sprintf(`^hcloud:[^/]+/%d$`, id))
+	return regexp.MustCompile(fmt.Sprintf(`^\{"endpoint":"[^"]+","kind":"hcloud",.*"name":"test",.*\}/%d$`, id))
 }
 
 // emulatorCheck runs check, which asks the emulator, after a step's apply.
@@ -28,7 +28,7 @@ func (f checkFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest,
 }
 
 // accountID matches an hcloud account id.
-var accountID = regexp.MustCompile(`^hcloud:[^/]+$`)
+var accountID = regexp.MustCompile(`^\{"endpoint":"[^"]+","kind":"hcloud",.*\}$`)
 
 // firstHost matches the first address of a server's /64 in the
 // documentation range.

@@ -133,5 +133,5 @@ func checkInventory(reg *adapter.Registry, i int, id string) (string, bool) {
 	}
 	return fmt.Sprintf("%s is an account of the %s adapter, which cannot list every machine of an account (it lacks the %s capability), and %s. "+
 		"Remove it from accounts, and import its machines one by one: an import block with id = \"ACCOUNT_ID/MACHINE_ID\" for each.",
-		adapter.Show(fmt.Sprintf("accounts[%d]", i), adapter.RedactID(id)), loc.Kind, adapter.CapInventory, can), false
+		fmt.Sprintf("accounts[%d] (account %s)", i, reg.LabelID(id)), loc.Kind, adapter.CapInventory, can), false
 }

@@ -142,28 +142,28 @@ func (d *DataSource) listAll(ctx, command context.Context, m model, diags *diag.
 // same account under another spelling of its id.
 func (d *DataSource) listAccount(ctx, command context.Context, i int, id string, q adapter.Query, seen map[string]int, diags *diag.Diagnostics) []adapter.Offer {
 	p := path.Root("accounts").AtListIndex(i)
-	// Ids are shown redacted: a secret pasted into one must not be printed
-	// back.
-	shown := adapter.RedactID(id)
 	acc, loc, err := d.accounts.Open(id)
 	if err != nil {
+		// Redacted: a secret pasted into an id must not be printed back.
 		diags.AddAttributeError(p, summary,
 			fmt.Sprintf("%s is not a compute_provider_account id: %s\n\nUse the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.",
-				adapter.Show(fmt.Sprintf("accounts[%d]", i), shown), tfdiag.Message(err)))
+				adapter.Show(fmt.Sprintf("accounts[%d]", i), adapter.RedactID(id)), tfdiag.Message(err)))
 		return nil
 	}
 	// The same account in two spellings of its id (settings in another
 	// order, a default left out) would list each of its offers twice.
-	if norm, err := d.accounts.Registry.Locate(loc.Kind, loc.Settings); err == nil {
+	if norm, err := d.accounts.Registry.Canonical(loc); err == nil {
 		loc = norm
 	}
-	if first, dup := seen[loc.String()]; dup {
+	// Messages name the account, never its whole id.
+	shown := d.accounts.Registry.Label(loc)
+	if first, dup := seen[loc.Key()]; dup {
 		diags.AddAttributeError(p, summary,
 			fmt.Sprintf("%s is the same account as accounts[%d]; list each account once, or its offers appear twice.",
-				adapter.Show(fmt.Sprintf("accounts[%d]", i), shown), first))
+				fmt.Sprintf("accounts[%d] (account %s)", i, shown), first))
 		return nil
 	}
-	seen[loc.String()] = i
+	seen[loc.Key()] = i
 	var offers []adapter.Offer
 	err = adapter.Retry(ctx, d.accounts.Env.Clock, adapter.DefaultBackoff, "list the offers of accounts["+strconv.Itoa(i)+"]", func(ctx context.Context) error {
 		offers, err = acc.ListOffers(ctx, q)

@@ -61,7 +61,7 @@ func TestOffersFilters(t *testing.T) {
 				Config: query(e, `min_memory_gib = 32`),
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(ds, tfjsonpath.New("offers").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"id":             knownvalue.StringExact("cx52"),
-					"account":        knownvalue.StringRegexp(regexp.MustCompile(`^hcloud:`)),
+					"account":        knownvalue.StringRegexp(regexp.MustCompile(`^\{.*"kind":"hcloud",`)),
 					"kind":           knownvalue.StringExact("vps"),
 					"location":       knownvalue.StringExact("fsn1"),
 					"description":    knownvalue.StringRegexp(regexp.MustCompile(`CX52`)),
@@ -120,7 +120,7 @@ func TestOffersUnknownLocation(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{{
 			Config:      query(e, `location = "xyz1"`),
-			ExpectError: acctest.Match(`Listing the offers of account hcloud:\S+ with filters location=xyz1 failed.*Location "xyz1" does not exist; available: .*fsn1`),
+			ExpectError: acctest.Match(`Listing the offers of account "test" \(hetzner_cloud\) with filters location=xyz1 failed.*Location "xyz1" does not exist; available: .*fsn1`),
 		}},
 	})
 }

@@ -75,7 +75,7 @@ data "compute_offers" "q" {
   accounts = [compute_provider_account.test.id, "hcloud:token=env%%3A%%2F%%2F%s&endpoint=%s"]
 }
 `, acctest.TokenEnv, queryEscape(e.Endpoint)),
-			ExpectError: acctest.Match(`accounts\[1\] = "hcloud:endpoint=\S+&token=env://` + acctest.TokenEnv + `" is the same account as accounts\[0\]; list each account once`),
+			ExpectError: acctest.Match(`accounts\[1\] \(account hetzner_cloud at http://\S+\) is the same account as accounts\[0\]; list each account once`),
 		}},
 	})
 }
@@ -129,7 +129,7 @@ data "compute_offers" "q" {
   }
 }
 `, queryEscape(endpoint), acctest.TokenEnv),
-			ExpectError: acctest.Match(`Listing the offers of account hcloud:\S+ with filters \(none\) failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs, then run the command again, or raise timeouts\.read to retry for longer\..*List the offers of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
+			ExpectError: acctest.Match(`Listing the offers of account hetzner_cloud at \S+ with filters \(none\) failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs, then run the command again, or raise timeouts\.read to retry for longer\..*List the offers of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
 		}},
 	})
 }

@@ -119,7 +119,7 @@ resource "compute_provider_account" "x" {
 		{"accounts: no id at all", offers, sentinelInput, plan,
 			`accounts\[0\] \(the value is not shown, it may be a secret\) is not a compute_provider_account id`},
 		{"accounts: endpoint path", offers, id("http://"+closed+"/"+sentinelInput+"/v1", "env://"+acctest.TokenEnv), plan,
-			`Error: Unable to list offers .*Listing the offers of account hcloud:endpoint=http://` + regexp.QuoteMeta(closed) + `/…&.* failed\..*could not be reached`},
+			`Error: Unable to list offers .*Listing the offers of account hetzner_cloud at http://` + regexp.QuoteMeta(closed) + `/… with filters .* failed\..*could not be reached`},
 		{"accounts: endpoint user part", offers, id("https://user:"+sentinelInput+"@api.example.com/v1", "env://T"), plan,
 			`accounts\[0\] = "hcloud:endpoint=https://…@api\.example\.com/v1&location=…&token=env://T" is not a compute_provider_account id: endpoint: the endpoint carries credentials`},
 		{"accounts: endpoint query", offers, id("https://api.example.com/v1?key="+sentinelInput, "env://T"), plan,

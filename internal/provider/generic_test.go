@@ -410,6 +410,7 @@ resource "compute_instance" "web" {
 			{
 				ResourceName:            web,
 				ImportState:             true,
+				ImportStateIdFunc:       acctest.ImportID(web),
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"user_data", "user_data_sha256", "timeouts"},
 			},

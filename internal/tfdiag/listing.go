@@ -16,7 +16,7 @@ import (
 // context) was stopped, or the account's secret is not known until apply or
 // cannot be resolved where Terraform runs. what is what was listed
 // ("offers"), dataSource the data source's type name, account the account's
-// id as messages show it (adapter.RedactID). "" when the backend is to
+// as messages name it (adapter.Registry.Label). "" when the backend is to
 // blame.
 func ListStopped(command context.Context, err error, what, dataSource, account string) string {
 	switch {

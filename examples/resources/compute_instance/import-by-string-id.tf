@@ -1,4 +1,4 @@
-# Bring an existing server under management. The id is the account's id, a
+# Bring an existing server under management. The import id is the account's id, a
 # slash, and the server's id at Hetzner Cloud. Write the resource block by
 # hand, or let `terraform plan -generate-config-out=generated.tf` write it.
 import {

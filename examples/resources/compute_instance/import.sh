@@ -1,4 +1,5 @@
-# An instance's id is its account's id, a slash, and the machine's id at the
-# backend (the Hetzner Cloud server id here). Read the account's id with
-# `terraform state show compute_provider_account.cloud`.
-terraform import compute_instance.legacy 'hcloud:endpoint=https%3A%2F%2Fapi.hetzner.cloud%2Fv1&location=fsn1&token=env%3A%2F%2FHCLOUD_TOKEN/4711'
+# An instance's id is the machine's own id at the backend (the Hetzner Cloud
+# server id here); its import id is the account's id, a slash, and that id.
+# Read the account's id with `terraform state show compute_provider_account.cloud`
+# (or use an import block, which can refer to it).
+terraform import compute_instance.legacy '{"endpoint":"https://api.hetzner.cloud/v1","kind":"hcloud","location":"fsn1","name":"prod-cloud","token":"env://HCLOUD_TOKEN"}/4711'
