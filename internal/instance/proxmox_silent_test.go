@@ -69,8 +69,10 @@ func TestProxmoxCreateSaysTheAgentIsNotRunning(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{{
+			// Long enough for the clone and its config writes on a loaded
+			// machine: the wait for the address is what must run out.
 			Config: p.Account() + p.Instance("agentless", `timeouts {
-    create = "3s"
+    create = "12s"
   }`),
 			ExpectError: acctest.Match(`last seen: pending \(raw: running \(guest agent: not running\)\)`),
 		}},
