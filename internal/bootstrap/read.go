@@ -53,6 +53,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		resp.Diagnostics.AddWarning("Bootstrap host held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Hostname.ValueString())))
 		return
 	}
+	h.acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
 	state.setMachine(h.loc, m, state.progress().HostKey)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

@@ -32,7 +32,7 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if err := checkCreate(call, req); err != nil {
 		return adapter.Machine{}, fail(what, err)
 	}
-	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req), Claim: call.Claim}
+	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req), Claim: call.Claim, Unconfirmed: true}
 
 	if !call.KeyAbsent {
 		found, err := a.findByKey(ctx, mark.Key)
@@ -40,7 +40,7 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 			return adapter.Machine{}, fail(what, err)
 		}
 		if found != nil {
-			return a.adopt(ctx, what, found, req, mark)
+			return a.adopt(ctx, what, found, call, req, mark)
 		}
 	}
 
@@ -63,7 +63,7 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if err == nil {
 		err = adapter.Errorf(adapter.Transient, "the API accepted the create but returned no server")
 	}
-	return a.afterFailedCreate(ctx, what, req, mark, err)
+	return a.afterFailedCreate(ctx, what, call, req, mark, err)
 }
 
 func checkCreate(call adapter.Call, req adapter.CreateRequest) error {
@@ -95,13 +95,13 @@ func imageRef(image string) *hcloud.Image {
 
 // afterFailedCreate decides what a failed create means: the API may have
 // committed it before the failure reached us.
-func (a *account) afterFailedCreate(ctx context.Context, what string, req adapter.CreateRequest, mark adapter.Mark, err error) (adapter.Machine, error) {
+func (a *account) afterFailedCreate(ctx context.Context, what string, call adapter.Call, req adapter.CreateRequest, mark adapter.Mark, err error) (adapter.Machine, error) {
 	if ctx.Err() != nil {
 		return adapter.Machine{}, fail(what+" (the API may have accepted it; applying again finds it by its key)", err)
 	}
 	found, lookErr := a.findByKey(ctx, mark.Key)
 	if lookErr == nil && found != nil {
-		return a.adopt(ctx, what, found, req, mark)
+		return a.adopt(ctx, what, found, call, req, mark)
 	}
 	if lookErr == nil && adapter.NoAnswer(err) {
 		// The transport never sends a POST twice; the look-up that just
@@ -124,7 +124,7 @@ func (a *account) afterFailedCreate(ctx context.Context, what string, req adapte
 		}
 		if _, m := markOf(holder); m.Key == mark.Key {
 			// Ours, though the label lookup did not show it yet.
-			return a.adopt(ctx, what, holder, req, mark)
+			return a.adopt(ctx, what, holder, call, req, mark)
 		}
 		return adapter.Machine{}, &adapter.Error{Code: adapter.Conflict, Field: "name", Err: err,
 			Message: what + ": the name is taken by " + describe(holder) + ", which this resource did not create; " +
@@ -139,9 +139,9 @@ func (a *account) afterFailedCreate(ctx context.Context, what string, req adapte
 // written onto it in one update: the state that adopts it holds it from now
 // on. A server that already carries them (this very create's, its answer
 // lost) costs no write and is no adoption.
-func (a *account) adopt(ctx context.Context, what string, s *hcloud.Server, req adapter.CreateRequest, mark adapter.Mark) (adapter.Machine, error) {
+func (a *account) adopt(ctx context.Context, what string, s *hcloud.Server, call adapter.Call, req adapter.CreateRequest, mark adapter.Mark) (adapter.Machine, error) {
 	prior := toMachine(s)
-	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
+	if err := adapter.Adoptable(what, prior, call, mark.Fingerprint, a.clock.Now()); err != nil {
 		return adapter.Machine{}, err
 	}
 	if labels := withMarks(req.Labels, mark); !maps.Equal(labels, s.Labels) {

@@ -43,14 +43,14 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if fpReq.Location == "" {
 		fpReq.Location = a.node
 	}
-	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(fpReq), Claim: call.Claim}
+	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(fpReq), Claim: call.Claim, Unconfirmed: true}
 	for range maxCloneAttempts {
 		s, err := a.probe(ctx, what, call.IdempotencyKey)
 		if err != nil {
 			return adapter.Machine{}, err
 		}
 		if s.ours {
-			return a.adopt(ctx, what, s, mark, f, req)
+			return a.adopt(ctx, what, s, call, mark, f, req)
 		}
 		err = a.clone(ctx, what, tpl, n, s.vmid, req.Name, mark)
 		switch {
@@ -122,9 +122,9 @@ func (a *account) clone(ctx context.Context, what string, tpl resource, n node, 
 
 // adopt takes over the key's VM when adapter.Adoptable allows it, and
 // finishes it: an interrupted create's VM gets the rest of its create.
-func (a *account) adopt(ctx context.Context, what string, s slot, mark adapter.Mark, f flavor, req adapter.CreateRequest) (adapter.Machine, error) {
+func (a *account) adopt(ctx context.Context, what string, s slot, call adapter.Call, mark adapter.Mark, f flavor, req adapter.CreateRequest) (adapter.Machine, error) {
 	prior := a.markedMachine(s)
-	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
+	if err := adapter.Adoptable(what, prior, call, mark.Fingerprint, a.clock.Now()); err != nil {
 		return adapter.Machine{}, err
 	}
 	tags := s.r.tags()
@@ -201,7 +201,7 @@ func (a *account) settle(ctx context.Context, what string, r resource, mark adap
 	// create is done, and the VM now reads as it is. Until this write it
 	// carries cm-new and reads pending, so a create cut short before it is
 	// never taken for a stopped machine.
-	r.Tags = markedTags(tagSet(cfg["tags"]), mark.Claim, true)
+	r.Tags = markedTags(tagSet(cfg["tags"]), mark.Claim, mark.Unconfirmed, true)
 	return true, a.dropNew(ctx, r)
 }
 
@@ -212,7 +212,7 @@ func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor
 	form := url.Values{
 		"cores":       {strconv.Itoa(f.Cores)},
 		"memory":      {strconv.Itoa(f.MemoryMiB)},
-		"tags":        {markedTags(tagSet(cfg["tags"]), mark.Claim, fresh)},
+		"tags":        {markedTags(tagSet(cfg["tags"]), mark.Claim, mark.Unconfirmed, fresh)},
 		"description": {withMark(user, mark)},
 	}
 	if a.ipconfig != "" {

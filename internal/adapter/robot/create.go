@@ -34,14 +34,14 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if err := a.checkCreate(call, req); err != nil {
 		return adapter.Machine{}, err
 	}
-	mark := claimed{Name: req.Name, Claim: call.Claim, Fingerprint: shortFP(adapter.Fingerprint(req)), Managed: true}
+	mark := claimed{Name: req.Name, Claim: call.Claim, Fingerprint: shortFP(adapter.Fingerprint(req)), Managed: true, Unconfirmed: true}
 	for attempt := 0; attempt < maxClaimAttempts; attempt++ {
 		list, err := a.servers(ctx)
 		if err != nil {
 			return adapter.Machine{}, failListing(what+": list the account's servers", err)
 		}
 		if s, ok := a.byKey(list, call.IdempotencyKey); ok {
-			return a.adopt(ctx, what, s, mark)
+			return a.adopt(ctx, what, s, call, mark)
 		}
 		s, err := a.pick(ctx, what, list, req)
 		if err != nil {
@@ -183,9 +183,9 @@ func (a *account) rename(ctx context.Context, n int, name string) error {
 // claimed, when adapter.Adoptable allows it, writing this create's claim
 // over the old one. A server already carrying it (this very create's, its
 // answer lost) costs no write and is no adoption.
-func (a *account) adopt(ctx context.Context, what string, s server, mark claimed) (adapter.Machine, error) {
+func (a *account) adopt(ctx context.Context, what string, s server, call adapter.Call, mark claimed) (adapter.Machine, error) {
 	prior := a.toMachine(s)
-	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
+	if err := adapter.Adoptable(what, prior, call, mark.Fingerprint, a.clock.Now()); err != nil {
 		return adapter.Machine{}, err
 	}
 	if prior.Claim == mark.Claim {
