@@ -29,12 +29,12 @@ const (
 	tagNew      = "cm-new"
 	// tagUnconfirmed mirrors markUnconfirmed for listings.
 	tagUnconfirmed = "cm-unconfirmed"
-	markPrefix  = "compute-"
-	markVersion = "v1"
-	markManaged = "compute-managed"
-	markKey     = "compute-key"
-	markFP      = "compute-fingerprint"
-	markClaim   = "compute-claim"
+	markPrefix     = "compute-"
+	markVersion    = "v1"
+	markManaged    = "compute-managed"
+	markKey        = "compute-key"
+	markFP         = "compute-fingerprint"
+	markClaim      = "compute-claim"
 	// markUnconfirmed is on a VM whose claim a create wrote and no
 	// refresh of its state confirmed yet (see adapter.Adoptable).
 	markUnconfirmed = "compute-unconfirmed"
