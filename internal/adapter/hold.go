@@ -78,7 +78,9 @@ func heldElsewhere(what string, m Machine, account, why string) *Error {
 			"holds it: %s. It was not taken over and nothing was written. If this is another workspace or directory with the same "+
 			"configuration, give the machine a name that differs per workspace (e.g. name = \"web-${terraform.workspace}\"); to move "+
 			"the machine to this state instead, run `terraform state rm` on it in the state that holds it, then import it here "+
-			"(`terraform import` or an import block with ACCOUNT_ID/%s)", what, m.ID, m.Name, on, why, m.ID)}
+			"(`terraform import` or an import block with ACCOUNT_ID/%s). If it is this state's own machine, which this create "+
+			"replaces before destroying it (create_before_destroy) under the same name, give the replacement another name or "+
+			"remove create_before_destroy", what, m.ID, m.Name, on, why, m.ID)}
 }
 
 // claimAge says when a claim was made, for a message.

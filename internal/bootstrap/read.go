@@ -53,7 +53,12 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		resp.Diagnostics.AddWarning("Bootstrap host held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Hostname.ValueString())))
 		return
 	}
-	h.acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
+	if state.Phase.ValueString() != string(adapter.PhaseFailed) {
+		// A host whose bootstrap failed is tainted, and its replacement
+		// (create_before_destroy included) claims the same server again by
+		// its key: its claim stays open to that within the window.
+		h.acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
+	}
 	state.setMachine(h.loc, m, state.progress().HostKey)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
