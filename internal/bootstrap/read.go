@@ -59,6 +59,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		// its key: its claim stays open to that within the window.
 		h.acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
 	}
+	r.noteMarkLost(ctx, &resp.Diagnostics, resp.Private, h, state, m)
 	state.setMachine(h.loc, m, state.progress().HostKey)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

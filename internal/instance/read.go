@@ -47,6 +47,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		return
 	}
 	acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
+	r.warnMarkLost(&resp.Diagnostics, state, m, machineID)
 	resp.Diagnostics.Append(state.setMachine(ctx, loc, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
