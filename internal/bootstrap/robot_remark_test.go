@@ -54,3 +54,35 @@ func TestRobotRenamedByHandIsDrift(t *testing.T) {
 		t.Errorf("destroy left server %d named %q", n, s.Name)
 	}
 }
+
+// TestRobotSecondStateRefused: a new workspace with the same host (account,
+// hostname and machine_id) is refused once the holder planned, before
+// anything is written: the server keeps its name and its install, and the
+// holder plans clean.
+func TestRobotSecondStateRefused(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMetal(t)
+	n, mach := m.AddServer(t, "")
+	c := acctest.NewCLI(t, robotHost(m, nil, fmt.Sprintf(`machine_id = "%d"`, n)))
+	c.MustRun("apply", "-auto-approve")
+	if out, err := c.Run("plan", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the apply is not empty (%v):\n%s", err, out)
+	}
+	held, _ := m.Server(n)
+	installs := mach.Installs()
+
+	c.MustRun("workspace", "new", "staging")
+	out, err := c.Run("apply", "-auto-approve", "-input=false")
+	if err == nil || !acctest.Match(fmt.Sprintf(`machine %d \("db-1"\) on account robot:.* already carries this resource's key.*nothing was written`, n)).MatchString(out) {
+		t.Fatalf("the second workspace's apply: %v, want the Conflict naming server %d:\n%s", err, n, out)
+	}
+	c.MustRun("destroy", "-auto-approve")
+	if now, _ := m.Server(n); now.Name != held.Name || mach.Installs() != installs {
+		t.Fatalf("the second workspace touched server %d: name %q (was %q), %d installs (was %d)", n, now.Name, held.Name, mach.Installs(), installs)
+	}
+	c.MustRun("workspace", "select", "default")
+	if out, err := c.Run("plan", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the holder's plan is not empty (%v):\n%s", err, out)
+	}
+	c.MustRun("destroy", "-auto-approve")
+}
