@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 )
 
 // writes counts the requests that change a server: a create, an update
@@ -74,4 +75,31 @@ func TestSecondStateRefusedOnceTheHolderRefreshed(t *testing.T) {
 	if live := e.Live(); len(live) != 0 {
 		t.Fatalf("the holder's destroy left %+v", live)
 	}
+}
+
+// TestConfirmThatFailsDoesNotFailTheRefresh: a plan whose confirming write
+// is refused (a read-only token: 403 on every PUT) still plans clean and
+// keeps the claim unconfirmed; the next plan, with writes allowed again,
+// confirms it.
+func TestConfirmThatFailsDoesNotFailTheRefresh(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	c := acctest.NewCLI(t, instance(e, "ro-1"))
+	c.MustRun("apply", "-auto-approve")
+	if err := e.Faults().AddRule(faults.Rule{Method: "PUT", Path: "/servers/{id}", Status: 403, Code: "forbidden", Message: "insufficient permissions for this token"}); err != nil {
+		t.Fatal(err)
+	}
+	emptyPlan(t, c)
+	if s := onlyServer(t, e); s.Labels[markPrefix+"unconfirmed"] != "true" {
+		t.Fatalf("a refused confirmation changed the labels: %v", s.Labels)
+	}
+	if calls(e, "PUT /servers/{id}") == 0 {
+		t.Fatalf("the plan did not try to confirm the claim: %v", e.Faults().Stats())
+	}
+	e.Faults().Clear()
+	emptyPlan(t, c)
+	if s := onlyServer(t, e); s.Labels[markPrefix+"unconfirmed"] != "" {
+		t.Fatalf("the next plan did not confirm the claim: %v", s.Labels)
+	}
+	c.MustRun("destroy", "-auto-approve")
 }
