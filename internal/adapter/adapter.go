@@ -14,7 +14,7 @@ type Adapter interface {
 	// ListOffers returns the offers matching q, [] for an impossible query.
 	ListOffers(ctx context.Context, q Query) ([]Offer, error)
 	// Create is idempotent by call.IdempotencyKey: it looks the key up
-	// first, and after a failed create looks again. A machine found by key is
+	// first, and after a failed create looks again (CreateFlow). A machine found by key is
 	// adopted when Adoptable allows it, and then carries call.Claim; a new
 	// machine carries key, fingerprint and claim from the create call
 	// itself, unconfirmed. The machine returned has Adopted set when it was
