@@ -14,10 +14,11 @@ type Adapter interface {
 	// ListOffers returns the offers matching q, [] for an impossible query.
 	ListOffers(ctx context.Context, q Query) ([]Offer, error)
 	// Create is idempotent by call.IdempotencyKey: it looks the key up
-	// first, and after a failed create looks again. A machine found by key is
+	// first, and after a failed create looks again (CreateFlow). A machine found by key is
 	// adopted when Adoptable allows it, and then carries call.Claim; a new
 	// machine carries key, fingerprint and claim from the create call
-	// itself. The machine returned has Adopted set when it was found.
+	// itself, unconfirmed. The machine returned has Adopted set when it was
+	// found. Nothing is written onto a machine Adoptable refuses.
 	Create(ctx context.Context, call Call, req CreateRequest) (Machine, error)
 	// Get returns the machine, or an error with code NotFound only when the
 	// backend proved that it does not exist.
@@ -63,10 +64,21 @@ type UpdateRequest struct {
 
 // Mark is what an adapter writes onto every machine it manages: the create
 // key, the request's fingerprint and the claim of the state that holds it.
+//
+// Unconfirmed is set on the mark a create writes (made or adopted), and
+// cleared by the first refresh of the state that holds the claim (see
+// Cached.Confirm). Each adapter stores it as a flag whose absence means
+// confirmed, so a mark written before the flag existed reads as confirmed:
+// such a machine is never adopted by another state, which refuses nothing
+// a state already had (its holder reads, changes and deletes it as before)
+// and costs an interrupted apply run across an upgrade an import at worst.
+// An update's mark (an import's, a rename's) is confirmed: it is written
+// by an apply of a state that already holds the machine.
 type Mark struct {
 	Key         string
 	Fingerprint string
 	Claim       string
+	Unconfirmed bool
 }
 
 // Updater changes name and labels in place and returns the machine as the

@@ -2,73 +2,82 @@ package adapter
 
 import (
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 )
 
-// A claim says which Terraform state holds a machine. It is a random token,
-// new for every create, written onto the machine in the create call itself
+// A claim says which Terraform state holds a machine. It is a token, new
+// for every create, written onto the machine in the create call itself
 // (beside the idempotency key and the fingerprint) and kept in the state that
 // made it. The key finds the machine again after an interrupted apply; the
 // claim tells the states apart:
 //
-//   - A create that finds a machine by key adopts it when the fingerprint
-//     matches and writes its own claim over the old one. That is how a rerun
-//     after a SIGKILL (whose state never received the machine) takes the
-//     machine back without an import, and it is also what happens when a
-//     second configuration with the same account and name applies: the
-//     machine then has one holder, the latest.
+//   - A create writes its claim unconfirmed: the state it runs for may never
+//     have received the machine (Terraform persists state during an apply
+//     only now and then, and a SIGKILL loses what it had not yet written).
+//     The first refresh of the state that holds the claim confirms it
+//     (Cached.Confirm): that state has the machine for good.
+//   - A create that finds a machine by key adopts it (Adoptable) only while
+//     its claim is unconfirmed and within RecoveryWindow of the create that
+//     wrote it, and then writes its own claim, unconfirmed too. That is how a
+//     rerun after a SIGKILL takes its machine back without an import. A
+//     confirmed machine, or one past the window, is refused with a Conflict
+//     before anything is written: a second state (another workspace or
+//     directory with the same account and name) never takes a machine its
+//     holder has seen again.
 //   - A state whose claim is no longer on the machine has lost its hold: it
 //     is told on its next refresh and from then on never deletes, powers or
 //     changes the machine.
 //   - A replacement created before the old machine is destroyed
 //     (create_before_destroy) under the same name derives the same key, and
-//     its create adopts the old machine. Terraform tells a provider nothing
-//     of the object a create replaces by the time the create runs, so this
-//     is caught where it can be: the old object's delete, in the same
-//     provider process, finds its machine adopted by that process
-//     (Cached.AdoptedHere) and fails with the way out instead of deleting or
-//     forgetting it. Nothing is destroyed; the new object holds the machine.
+//     its create adopts the old machine when its claim is still
+//     unconfirmed. Terraform tells a provider nothing of the object a create
+//     replaces by the time the create runs, so this is caught where it can
+//     be: the old object's delete, in the same provider process, finds its
+//     machine adopted by that process (Cached.AdoptedHere) and fails with
+//     the way out instead of deleting or forgetting it. Nothing is destroyed;
+//     the new object holds the machine.
 //
 // Claims are not secrets: they prove nothing to the backend, they only keep
 // honest states from stepping on each other.
 
-// NewClaim returns a fresh claim: 32 lower-case hex digits, safe as a label
-// value, a name suffix or a description line on every backend.
-func NewClaim() string {
+// NewClaim returns a fresh claim made now; see NewClaimAt.
+func NewClaim() string { return NewClaimAt(time.Now()) }
+
+// NewClaimAt returns a fresh claim made at t: 32 lower-case hex digits, safe
+// as a label value, a name suffix or a description line on every backend.
+// The first 8 digits are t in Unix seconds, the other 24 are random (96
+// bits, as unlikely to repeat as any two creates need). The time is what
+// the recovery window (Adoptable) is measured from, so every backend has
+// it wherever it stores the claim, even one with no room for more (a
+// Robot server name).
+func NewClaimAt(t time.Time) string {
 	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
+	if _, err := rand.Read(b[4:]); err != nil {
 		// crypto/rand does not fail on the platforms Terraform runs on.
 		panic(fmt.Sprintf("read random claim: %v", err))
 	}
+	binary.BigEndian.PutUint32(b[:4], uint32(max(t.Unix(), 0)))
 	return hex.EncodeToString(b)
 }
 
-// Adoptable decides whether Create may adopt m, a machine it found carrying
-// the create's idempotency key, for a request whose fingerprint is
-// fingerprint. Every adapter asks it, so the rule is the same everywhere:
-// nil means adopt (and write the create's claim onto the machine); otherwise
-// the error says why not and what to do. what names the operation for the
-// message.
-func Adoptable(what string, m Machine, fingerprint string) error {
-	switch {
-	case !m.Managed:
-		return Errorf(Conflict,
-			"%s: machine %s (%q) carries this resource's key but not the managed mark, so it is not taken over; import it to manage "+
-				"it (`terraform import` or an import block with its id %s), or choose another name", what, m.ID, m.Name, m.ID).WithField(FieldName)
-	case m.State == StateDeleting:
-		return Errorf(Transient, "%s: machine %s (%q), created earlier for this resource, is still being deleted; the create can go ahead once it is gone", what, m.ID, m.Name)
-	case m.Fingerprint != fingerprint:
-		return Errorf(Conflict,
-			"%s: machine %s (%q) carries this instance's key (account and name) but was created with other settings (its fingerprint %s, "+
-				"this request's %s: offer, image, location or user data differ). It is not taken over. If this is a replacement created "+
-				"before the old machine is destroyed (create_before_destroy) under the same name, give the replacement another name or "+
-				"remove create_before_destroy; if another configuration holds that machine, give this instance another name; if an "+
-				"interrupted apply created it and the settings changed since, restore them, or delete that machine yourself once you "+
-				"are sure no state holds it", what, m.ID, m.Name, m.Fingerprint, fingerprint).WithField(FieldName)
+// ClaimTime is when claim was made, as NewClaimAt wrote it. It is only
+// asked of a claim that is not confirmed, which only this version of the
+// provider writes; a claim of an older version is random through and
+// through, but its machine carries no unconfirmed mark, so its time is
+// never read.
+func ClaimTime(claim string) (time.Time, bool) {
+	if len(claim) != 32 {
+		return time.Time{}, false
 	}
-	return nil
+	b, err := hex.DecodeString(claim[:8])
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(int64(binary.BigEndian.Uint32(b)), 0), true
 }
 
 // Held reports whether claim, the one a state keeps, still holds m. A

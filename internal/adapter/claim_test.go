@@ -3,6 +3,7 @@ package adapter
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestNewClaimIsFreshAndALabelValue(t *testing.T) {
@@ -12,32 +13,19 @@ func TestNewClaimIsFreshAndALabelValue(t *testing.T) {
 	}
 }
 
-func TestAdoptable(t *testing.T) {
-	ours := Machine{ID: "7", Name: "web-1", Managed: true, Fingerprint: "fp", Claim: "old", State: StateRunning}
-	for _, tc := range []struct {
-		name  string
-		m     func(Machine) Machine
-		fp    string
-		want  Code
-		field string
-	}{
-		{name: "same request", m: func(m Machine) Machine { return m }, fp: "fp"},
-		{name: "another state's claim is no obstacle", m: func(m Machine) Machine { m.Claim = "other"; return m }, fp: "fp"},
-		{name: "another fingerprint", m: func(m Machine) Machine { return m }, fp: "other", want: Conflict},
-		{name: "being deleted", m: func(m Machine) Machine { m.State = StateDeleting; return m }, fp: "fp", want: Transient},
-		{name: "the key without the managed mark", m: func(m Machine) Machine { m.Managed = false; return m }, fp: "fp", want: Conflict, field: "name"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := Adoptable("create web-1", tc.m(ours), tc.fp)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Fatalf("got %v, want adoption", err)
-			case tc.want != "" && CodeOf(err) != tc.want:
-				t.Fatalf("got %v, want code %s", err, tc.want)
-			case tc.field != "" && FieldOf(err) != tc.field:
-				t.Errorf("error names field %q, want %q", FieldOf(err), tc.field)
-			}
-		})
+func TestClaimTime(t *testing.T) {
+	at := time.Date(2026, 12, 1, 21, 30, 5, 0, time.UTC)
+	c := NewClaimAt(at)
+	if got, ok := ClaimTime(c); !ok || !got.Equal(at) {
+		t.Errorf("ClaimTime(NewClaimAt(%s)) = %s, %t", at, got, ok)
+	}
+	if NewClaimAt(at) == c {
+		t.Errorf("two claims made in the same second are equal: %s", c)
+	}
+	for _, bad := range []string{"", "abc", strings.Repeat("z", 32)} {
+		if _, ok := ClaimTime(bad); ok {
+			t.Errorf("ClaimTime(%q) has a time", bad)
+		}
 	}
 }
 

@@ -34,6 +34,9 @@ type Call struct {
 	IdempotencyKey string
 	// Claim is written onto the machine, created or adopted; see NewClaim.
 	Claim string
+	// Account is how messages name the account the create runs on (the
+	// Terraform layer's description of it); see Adoptable.
+	Account string
 	// KeyAbsent is set by Cached when a complete listing of the account's
 	// managed machines, within its TTL and taken while this process had not
 	// yet written IdempotencyKey, shows no machine carrying it: the adapter

@@ -5,8 +5,10 @@
 // waits, the Logger they and the adapters write to (log.go), secret
 // references and the redaction of user input in messages, account and
 // instance locators, each adapter's rules for names and labels, and claims:
-// the token that says which Terraform state holds a machine (claim.go), and
-// the one adoption decision every adapter makes (Adoptable).
+// the token that says which Terraform state holds a machine (claim.go), the
+// one adoption decision every adapter makes (Adoptable, hold.go), the create
+// algorithm every adapter runs (CreateFlow, createflow.go) and the
+// confirmation of a claim by its holder's first refresh (Cached.Confirm).
 //
 // It imports only the standard library, so both the resource packages above it
 // and the concrete adapters below it (internal/adapter/<name>) can depend on it

@@ -35,10 +35,13 @@ type Machine struct {
 	CreatedAt time.Time
 	// Managed is true when the machine carries our mark; Key, Fingerprint
 	// and Claim are the mark's values (see NewClaim for what a claim is).
+	// Unconfirmed is the mark's too: the claim was written by a create and
+	// no refresh of its state has confirmed it yet (see Adoptable).
 	Managed     bool
 	Key         string
 	Fingerprint string
 	Claim       string
+	Unconfirmed bool
 	// Adopted is set by Create when it returned a machine it found by key
 	// instead of one it created; PriorClaim is then the claim the machine
 	// carried before Create wrote its own.

@@ -43,6 +43,15 @@ type Definition struct {
 	Notes map[string]string
 	// Rules are the backend's rules for names, labels and machine ids.
 	Rules Rules
+	// MarkInName says the adapter keeps its mark in the machine's name (a
+	// Robot server name, the only thing Robot stores about a server), which
+	// users rename by hand in the backend's panel as a matter of course. A
+	// machine that lost its mark while a state held it (the state has a
+	// claim) is then drift: the plan warns, and the next apply writes the
+	// mark back with the state's claim (UpdateRequest.Mark). Elsewhere the
+	// mark is a label or tag nobody removes by chance, and such a machine is
+	// left alone instead.
+	MarkInName bool
 	// New builds an adapter for settings already checked against Settings,
 	// defaults applied. It must not call the backend.
 	New func(settings map[string]string, env Env) (Adapter, error)

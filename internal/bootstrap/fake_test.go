@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -143,10 +144,10 @@ func (a *metalAccount) Create(ctx context.Context, call adapter.Call, req adapte
 	fp := adapter.Fingerprint(req)
 	for _, s := range a.servers {
 		if s.Key == call.IdempotencyKey {
-			if err := adapter.Adoptable("claim", s.Machine, fp); err != nil {
+			if err := adapter.Adoptable("claim", s.Machine, call, fp, time.Now()); err != nil {
 				return adapter.Machine{}, err
 			}
-			s.PriorClaim, s.Claim = s.Claim, call.Claim
+			s.PriorClaim, s.Claim, s.Unconfirmed = s.Claim, call.Claim, true
 			m := s.Machine
 			m.Adopted = true
 			return m, nil
@@ -177,7 +178,7 @@ func (a *metalAccount) Create(ctx context.Context, call adapter.Call, req adapte
 			return adapter.Machine{}, adapter.Errorf(adapter.InvalidState, "no free machine of offer %s", req.OfferID).WithField(adapter.FieldOfferID)
 		}
 	}
-	s.Name, s.Managed, s.Key, s.Fingerprint, s.Claim = req.Name, true, call.IdempotencyKey, fp, call.Claim
+	s.Name, s.Managed, s.Key, s.Fingerprint, s.Claim, s.Unconfirmed = req.Name, true, call.IdempotencyKey, fp, call.Claim, true
 	return s.Machine, nil
 }
 
@@ -223,7 +224,7 @@ func (a *metalAccount) Update(ctx context.Context, id string, req adapter.Update
 		return adapter.Machine{}, adapter.Errorf(adapter.NotFound, "no machine %s", id)
 	}
 	if req.Mark != nil {
-		s.Managed, s.Key, s.Fingerprint, s.Claim = true, req.Mark.Key, req.Mark.Fingerprint, req.Mark.Claim
+		s.Managed, s.Key, s.Fingerprint, s.Claim, s.Unconfirmed = true, req.Mark.Key, req.Mark.Fingerprint, req.Mark.Claim, req.Mark.Unconfirmed
 	}
 	return s.Machine, nil
 }

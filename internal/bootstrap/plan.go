@@ -50,6 +50,8 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		if state.Claim.IsNull() {
 			plan.Claim = types.StringUnknown()
 		}
+	case remarking(ctx, req.Private):
+		plan.Claim = types.StringUnknown()
 	case state.Phase.ValueString() != string(adapter.PhaseReady):
 		resumePlan(&plan)
 	}

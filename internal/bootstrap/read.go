@@ -53,6 +53,13 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		resp.Diagnostics.AddWarning("Bootstrap host held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Hostname.ValueString())))
 		return
 	}
+	if state.Phase.ValueString() != string(adapter.PhaseFailed) {
+		// A host whose bootstrap failed is tainted, and its replacement
+		// (create_before_destroy included) claims the same server again by
+		// its key: its claim stays open to that within the window.
+		h.acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
+	}
+	r.noteMarkLost(ctx, &resp.Diagnostics, resp.Private, h, state, m)
 	state.setMachine(m, state.progress().HostKey)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

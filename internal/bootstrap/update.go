@@ -32,8 +32,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	if !ok {
 		return
 	}
-	if adopting(ctx, req.Private) {
-		r.adopt(ctx, h, machineID, &plan, resp)
+	if adopting(ctx, req.Private) || remarking(ctx, req.Private) {
+		r.adopt(ctx, h, machineID, &plan, state.Claim.ValueString(), resp)
 		return
 	}
 	if state.Phase.ValueString() != string(adapter.PhaseReady) {
@@ -43,16 +43,22 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// adopt is the first apply after an import: the host is taken as it is,
-// nothing is installed. A machine without the mark gets one, keyed by the
-// configured hostname, with a new claim, when the adapter can write it.
-func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *model, resp *resource.UpdateResponse) {
+// adopt is the first apply after an import, or after a refresh found the
+// mark lost (remark.go): the host is taken as it is, nothing is installed. A
+// machine without the mark gets one, keyed by the configured hostname and
+// named so, with the state's claim (keep) or a new one, when the adapter can
+// write it.
+func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *model, keep string, resp *resource.UpdateResponse) {
 	const summary = "Unable to update bootstrap host"
 	m, err := r.retryRead(ctx, machineID, h.acc.Fresh)
 	if err == nil && !m.Managed && h.acc.Capabilities().Has(adapter.CapUpdate) {
-		claim := adapter.NewClaim()
-		mark := adapter.Mark{Key: adapter.IdempotencyKey(h.scope, plan.Hostname.ValueString()), Fingerprint: adapter.Fingerprint(plan.createRequest()), Claim: claim}
-		m, err = h.acc.Update(ctx, machineID, adapter.UpdateRequest{Mark: &mark, Current: &m})
+		claim := keep
+		if claim == "" {
+			claim = adapter.NewClaim()
+		}
+		hostname := plan.Hostname.ValueString()
+		mark := adapter.Mark{Key: adapter.IdempotencyKey(h.scope, hostname), Fingerprint: adapter.Fingerprint(plan.createRequest()), Claim: claim}
+		m, err = h.acc.Update(ctx, machineID, adapter.UpdateRequest{Name: &hostname, Mark: &mark, Current: &m})
 		if err == nil {
 			plan.Claim = types.StringValue(claim)
 		}
@@ -68,4 +74,5 @@ func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *mo
 	plan.setMachine(m, plan.progress().HostKey)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 	resp.Diagnostics.Append(mark(ctx, resp.Private, privateAdopting, false)...)
+	resp.Diagnostics.Append(mark(ctx, resp.Private, privateRemark, false)...)
 }

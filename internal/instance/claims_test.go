@@ -56,13 +56,16 @@ func TestReplacementGetsANewMachine(t *testing.T) {
 }
 
 // TestReplacementBeforeDestroyKeepsTheName: create_before_destroy under the
-// same name asks for a second machine that would carry the first one's key;
-// the replacement's create adopts the machine it replaces. With -replace and
-// with taint, with and without -refresh=false, the apply then fails on the
-// old object with the way out, and the machine is left as it was: not
-// deleted, not powered off, not renamed, held by the state's current object.
-// The next apply forgets the old object; following the way out (a name that
-// changes with the replacement) gets a new machine.
+// same name asks for a second machine that would carry the first one's key.
+// With -replace and with taint: after a refresh (which confirms the claim)
+// the replacement's create is refused with the way out before anything is
+// written; with -refresh=false right after the create (the claim still
+// unconfirmed) the replacement's create adopts the machine it replaces, the
+// apply fails on the old object with the way out, and the next apply
+// forgets the old object. Either way the machine is left as it was: not
+// deleted, not powered off, not renamed, held by the state's current
+// object; following the way out (a name that changes with the replacement)
+// gets a new machine.
 func TestReplacementBeforeDestroyKeepsTheName(t *testing.T) {
 	t.Parallel()
 	cbd := `lifecycle {
@@ -83,34 +86,54 @@ func TestReplacementBeforeDestroyKeepsTheName(t *testing.T) {
 					args = append(args, "-replace="+addr)
 				}
 				out, err := c.Run(args...)
-				if err == nil || !acctest.Match(`was not destroyed: the instance that replaces it was created before it \(create_before_destroy\) under the same name.*give the replacement another name`).MatchString(out) {
-					t.Fatalf("the replacement under the same name: err %v, want the error with the way out:\n%s", err, out)
-				}
-				now := onlyServer(t, e)
-				if now.ID != old.ID || now.Name != old.Name || now.Status != "running" {
-					t.Fatalf("the held machine changed: before %+v, after %+v", old, now)
-				}
-				var current []stateInstance
-				for _, o := range rawInstances(t, localState(c)) {
-					if !o.Deposed {
-						current = append(current, o)
+				if refresh == "-refresh=true" {
+					// The apply's refresh confirmed the state's claim, so
+					// the replacement's create is refused before anything
+					// is written, and the state keeps its object.
+					if err == nil || !acctest.Match(`already carries this resource's key.*nothing was written.*create_before_destroy\) under the same name, give the replacement another name`).MatchString(out) {
+						t.Fatalf("the replacement under the same name: err %v, want the create refused with the way out:\n%s", err, out)
 					}
+					if now := onlyServer(t, e); now.ID != old.ID || now.Name != old.Name || now.Status != "running" {
+						t.Fatalf("the held machine changed: before %+v, after %+v", old, now)
+					}
+					// A tainted object stays tainted: the next apply tries
+					// the replacement again, until the way out is taken.
+					objects := rawInstances(t, localState(c))
+					if len(objects) != 1 || objects[0].Deposed || objects[0].Tainted != (how == "taint") || objects[0].ID != strconv.FormatInt(old.ID, 10) {
+						t.Fatalf("the state does not keep its object of machine %d as it was: %+v", old.ID, objects)
+					}
+				} else {
+					// Without a refresh since its create the claim is
+					// unconfirmed: the replacement adopts the machine,
+					// and the old object's destroy refuses to delete it.
+					if err == nil || !acctest.Match(`was not destroyed: the instance that replaces it was created before it \(create_before_destroy\) under the same name.*give the replacement another name`).MatchString(out) {
+						t.Fatalf("the replacement under the same name: err %v, want the error with the way out:\n%s", err, out)
+					}
+					now := onlyServer(t, e)
+					if now.ID != old.ID || now.Name != old.Name || now.Status != "running" {
+						t.Fatalf("the held machine changed: before %+v, after %+v", old, now)
+					}
+					var current []stateInstance
+					for _, o := range rawInstances(t, localState(c)) {
+						if !o.Deposed {
+							current = append(current, o)
+						}
+					}
+					if len(current) != 1 || current[0].ID != strconv.FormatInt(old.ID, 10) || current[0].Tainted || current[0].Claim != now.Labels[markPrefix+"claim"] {
+						t.Fatalf("the state's current object does not hold machine %d: %+v", old.ID, current)
+					}
+					out = c.MustRun("apply", "-auto-approve", refresh)
+					if !strings.Contains(out, "Instance forgotten, not deleted") || onlyServer(t, e).ID != old.ID {
+						t.Fatalf("the next apply did not forget the old object and keep machine %d:\n%s", old.ID, out)
+					}
+					agree(t, e, rawInstances(t, localState(c)), "cbd-1")
+					emptyPlan(t, c)
 				}
-				if len(current) != 1 || current[0].ID != strconv.FormatInt(old.ID, 10) || current[0].Tainted || current[0].Claim != now.Labels[markPrefix+"claim"] {
-					t.Fatalf("the state's current object does not hold machine %d: %+v", old.ID, current)
-				}
-
-				out = c.MustRun("apply", "-auto-approve", refresh)
-				if !strings.Contains(out, "Instance forgotten, not deleted") || onlyServer(t, e).ID != old.ID {
-					t.Fatalf("the next apply did not forget the old object and keep machine %d:\n%s", old.ID, out)
-				}
-				agree(t, e, rawInstances(t, localState(c)), "cbd-1")
-				emptyPlan(t, c)
 
 				// The way out: a name that changes with the replacement.
 				c.Write("main.tf", strings.NewReplacer(`name     = "cbd-1"`, `name     = "cbd-2"`, `offer_id = "cx22"`, `offer_id = "cx42"`).Replace(c.Read("main.tf")))
 				c.MustRun("apply", "-auto-approve", refresh)
-				now = onlyServer(t, e)
+				now := onlyServer(t, e)
 				if now.ID == old.ID || now.Name != "cbd-2" {
 					t.Fatalf("following the way out gave %+v, want a new machine cbd-2", now)
 				}
@@ -171,8 +194,8 @@ func TestSecondStateTakesOverAndTheFirstLetsGo(t *testing.T) {
 
 // TestImportTakesTheMachinesClaim: a state that lost a managed machine
 // imports it again; the import plans clean, the state takes the claim the
-// machine carries, and so it notices when a create elsewhere adopts the
-// machine afterwards.
+// machine carries and its refresh confirms it, so a create elsewhere is
+// refused afterwards.
 func TestImportTakesTheMachinesClaim(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
@@ -195,11 +218,16 @@ output "id" {
 	agree(t, e, rawInstances(t, localState(c)), "imp-1")
 	emptyPlan(t, c)
 
+	// The import's refresh confirmed the claim it took: another
+	// configuration with the same account and name is refused, and this
+	// state keeps the machine.
 	other := acctest.NewCLI(t, instance(e, "imp-1"))
-	other.MustRun("apply", "-auto-approve")
-	if now := onlyServer(t, e); now.ID != machine.ID {
-		t.Fatalf("the other configuration made machine %d beside %d instead of adopting it", now.ID, machine.ID)
+	if out, err := other.Run("apply", "-auto-approve"); err == nil || !acctest.Match(`already carries this resource's key.*another Terraform state holds it`).MatchString(out) {
+		t.Fatalf("another configuration's create after the import: %v, want it refused:\n%s", err, out)
 	}
-	toldItLost(t, c)
-	other.MustRun("destroy", "-auto-approve")
+	if now := onlyServer(t, e); now.ID != machine.ID {
+		t.Fatalf("the refused configuration made machine %d beside %d", now.ID, machine.ID)
+	}
+	emptyPlan(t, c)
+	c.MustRun("destroy", "-auto-approve")
 }

@@ -47,6 +47,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		return
 	}
 	call, creq := createCall(ctx, &plan, userData, scope, &resp.Diagnostics)
+	call.Account = r.accounts.Registry.Label(loc)
 	m, err := r.createMachine(ctx, acc, call, creq)
 	if err != nil {
 		r.createFailed(ctx, acc, loc, &plan, call, creq, m, err, resp)
@@ -88,10 +89,11 @@ func createCall(ctx context.Context, plan *model, userData types.String, scope s
 func warnAdopted(diags *diag.Diagnostics, m adapter.Machine, name string) {
 	diags.AddWarning("Instance adopted",
 		fmt.Sprintf("Machine %s (%q) already existed with this instance's key (account and name) and the same offer, image, location "+
-			"and user data, so it was adopted instead of creating another. Usually an earlier apply created it and was interrupted "+
-			"before its state was saved; it may also be held by another configuration with the same account and name, which is "+
-			"told on its next plan and no longer deletes, powers or changes it, or be the machine a create_before_destroy "+
-			"replacement under the same name replaces, whose destroy then says so. This state holds it now.", m.ID, name))
+			"and user data, and a claim no state has confirmed yet, so it was adopted instead of creating another. Usually an earlier "+
+			"apply created it within "+adapter.RecoveryWindow.String()+" and was interrupted before its state was saved; it may also be held by another "+
+			"configuration with the same account and name that has not refreshed it since it applied, which is told on its next "+
+			"plan and no longer deletes, powers or changes it, or be the machine a create_before_destroy replacement under the same "+
+			"name replaces, whose destroy then says so. This state holds it now.", m.ID, name))
 }
 
 // settleCreated waits for the saved machine to settle in the power state the

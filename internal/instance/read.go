@@ -46,6 +46,8 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if !stillHeld(ctx, req.Private, resp, &state, m, machineID) {
 		return
 	}
+	acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
+	r.warnMarkLost(&resp.Diagnostics, state, m, machineID)
 	resp.Diagnostics.Append(state.setMachine(ctx, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

@@ -49,7 +49,7 @@ func claimedFor(m *acctest.Metal, n int, name string) resource.TestCheckFunc {
 		if !ok {
 			return fmt.Errorf("server %d is gone", n)
 		}
-		if !regexp.MustCompile(`^` + regexp.QuoteMeta(name) + `~cm~[0-9a-f]{32}~[0-9a-f]{8}~e$`).MatchString(s.Name) {
+		if !regexp.MustCompile(`^` + regexp.QuoteMeta(name) + `~cm~[0-9a-f]{32}~[0-9a-f]{8}~[eE]$`).MatchString(s.Name) {
 			return fmt.Errorf("server %d is named %q in Robot, not claimed for %q", n, s.Name, name)
 		}
 		return nil

@@ -171,8 +171,10 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			"claim": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The token that says this state holds the machine: written onto the machine with it and kept " +
-					"here. A create that adopts a machine writes its own; a state whose claim is no longer on the machine has lost it " +
-					"to another state and never deletes, powers or changes it (see the interrupted applies guide). Not a secret.",
+					"here. The first refresh after the create confirms it, and from then on no other state's create can adopt the machine; " +
+					"until then (for an hour at most) the rerun of an interrupted apply adopts it and writes its own. A state whose claim is " +
+					"no longer on the machine has lost it to another state and never deletes, powers or changes it (see the interrupted " +
+					"applies guide). Not a secret.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"managed": schema.BoolAttribute{

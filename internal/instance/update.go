@@ -175,8 +175,9 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 	// A machine that lost its mark while this state held it (the state has
 	// a claim) is not marked again: only an import, which leaves no claim,
 	// brings an unmarked machine under management, and the adapter refuses
-	// to power or delete one, with its own way out.
-	lostMark := !current.Managed && *claim != ""
+	// to power or delete one, with its own way out. Where the mark lives in
+	// the name, it is written back (remark.go).
+	lostMark := !current.Managed && *claim != "" && !r.restoresMark(plan.Account.ValueString())
 	if !lostMark && (!current.Managed || ureq.Name != nil || *claim == "") {
 		fp := current.Fingerprint
 		if !current.Managed || fp == "" {

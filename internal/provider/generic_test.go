@@ -101,10 +101,10 @@ func (a *toyAccount) Create(ctx context.Context, call adapter.Call, req adapter.
 	defer a.mu.Unlock()
 	for _, m := range a.machines {
 		if m.Key == call.IdempotencyKey {
-			if err := adapter.Adoptable("create", m, adapter.Fingerprint(req)); err != nil {
+			if err := adapter.Adoptable("create", m, call, adapter.Fingerprint(req), time.Now()); err != nil {
 				return adapter.Machine{}, err
 			}
-			m.PriorClaim, m.Claim = m.Claim, call.Claim
+			m.PriorClaim, m.Claim, m.Unconfirmed = m.Claim, call.Claim, true
 			a.machines[m.ID] = m
 			m.Adopted = true
 			return m, nil
@@ -113,7 +113,7 @@ func (a *toyAccount) Create(ctx context.Context, call adapter.Call, req adapter.
 	a.next++
 	m := adapter.Machine{ID: strconv.Itoa(a.next), Name: req.Name, State: adapter.StateRunning, RawState: "awake",
 		OfferID: req.OfferID, Image: req.Image, Location: req.Location, IPv4: "192.0.2.7", Labels: req.Labels,
-		CreatedAt: time.Unix(0, 0), Managed: true, Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req), Claim: call.Claim}
+		CreatedAt: time.Unix(0, 0), Managed: true, Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req), Claim: call.Claim, Unconfirmed: true}
 	if m.Location == "" {
 		m.Location = a.region
 	}
@@ -201,7 +201,7 @@ func (a *toyAccount) Update(ctx context.Context, id string, req adapter.UpdateRe
 		m.Labels = req.Labels
 	}
 	if req.Mark != nil {
-		m.Managed, m.Key, m.Fingerprint, m.Claim = true, req.Mark.Key, req.Mark.Fingerprint, req.Mark.Claim
+		m.Managed, m.Key, m.Fingerprint, m.Claim, m.Unconfirmed = true, req.Mark.Key, req.Mark.Fingerprint, req.Mark.Claim, req.Mark.Unconfirmed
 	}
 	a.machines[id] = m
 	return m, nil

@@ -25,8 +25,9 @@ func (s *suite) get(t *testing.T, id string) adapter.Machine {
 }
 
 // adoptionRewritesClaim: the rerun of an apply whose state was lost (same
-// key, same request, a new claim) adopts the machine and holds it from then
-// on; the first claim no longer does.
+// key, same request, a new claim), within the recovery window and before
+// any refresh confirmed the first claim, adopts the machine and holds it
+// from then on, unconfirmed; the first claim no longer does.
 func adoptionRewritesClaim(t *testing.T, s *suite) {
 	n := name(t, "claim")
 	first, req := s.call(n), s.request(n)
@@ -47,8 +48,8 @@ func adoptionRewritesClaim(t *testing.T, s *suite) {
 			again.Adopted, again.Claim, again.PriorClaim, rerun.Claim, first.Claim)
 	}
 	got := s.get(t, m.ID)
-	if got.Claim != rerun.Claim {
-		t.Fatalf("after the rerun machine %s has claim %q, want the rerun's %q", m.ID, got.Claim, rerun.Claim)
+	if got.Claim != rerun.Claim || !got.Unconfirmed {
+		t.Fatalf("after the rerun machine %s has claim %q unconfirmed %t, want the rerun's %q, unconfirmed", m.ID, got.Claim, got.Unconfirmed, rerun.Claim)
 	}
 	if adapter.Held(got, first.Claim) {
 		t.Errorf("the first claim still holds machine %s after another create adopted it", m.ID)

@@ -12,15 +12,13 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// Create is idempotent by call.IdempotencyKey (DESIGN §3 rules 1 and 2).
-//
-// It looks the key up first, unless the caller's shared listing has just
-// shown it absent (call.KeyAbsent), and adopts what an earlier attempt
-// created when the fingerprint matches. Otherwise it creates the server with its marks in
-// the same call, so there is no moment at which our server exists unmarked.
-// After any failed create (an error, a dropped or unanswered response, or
-// the name taken because a retry of the POST met the server its first
-// attempt made) it looks the key up again and returns the winner.
+// Create is idempotent by call.IdempotencyKey (DESIGN §3 rules 1 and 2),
+// through the contract's adapter.CreateFlow: find the server by its key
+// label, adopt it when adapter.Adoptable allows, otherwise create it with
+// its marks in the same call (so there is no moment at which our server
+// exists unmarked), and after any failed create (an error, a dropped or
+// unanswered response, or the name taken because a retry of the POST met
+// the server its first attempt made) look again.
 //
 // It returns as soon as the API accepted the server; waiting for it to run
 // is the caller's business, through Get.
@@ -32,38 +30,117 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if err := checkCreate(call, req); err != nil {
 		return adapter.Machine{}, fail(what, err)
 	}
-	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req), Claim: call.Claim}
+	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(req), Claim: call.Claim, Unconfirmed: true}
+	b := &backend{a: a, what: what, req: req, mark: mark, seen: map[string]*hcloud.Server{}}
+	return adapter.CreateFlow{
+		What: what, Call: call, Fingerprint: mark.Fingerprint, Clock: a.clock,
+		Find: b.find, Make: b.make, Take: b.take, Again: b.again,
+	}.Run(ctx)
+}
 
-	if !call.KeyAbsent {
-		found, err := a.findByKey(ctx, mark.Key)
-		if err != nil {
-			return adapter.Machine{}, fail(what, err)
-		}
-		if found != nil {
-			return a.adopt(ctx, what, found, req, mark)
-		}
+// backend is one create's steps for the flow; seen keeps the servers its
+// look-ups returned, which take writes onto.
+type backend struct {
+	a    *account
+	what string
+	req  adapter.CreateRequest
+	mark adapter.Mark
+	seen map[string]*hcloud.Server
+}
+
+// found records s for take and returns it as the contract's machine.
+func (b *backend) found(s *hcloud.Server) (adapter.Machine, bool, error) {
+	m := toMachine(s)
+	b.seen[m.ID] = s
+	return m, true, nil
+}
+
+func (b *backend) find(ctx context.Context) (adapter.Machine, bool, error) {
+	s, err := b.a.findByKey(ctx, b.mark.Key)
+	if err != nil {
+		return adapter.Machine{}, false, fail(b.what, err)
 	}
+	if s == nil {
+		return adapter.Machine{}, false, nil
+	}
+	return b.found(s)
+}
 
-	startAfterCreate := req.PowerOn
-	res, _, err := a.client.Server.Create(ctx, hcloud.ServerCreateOpts{
-		Name:             req.Name,
-		ServerType:       &hcloud.ServerType{Name: req.OfferID},
-		Image:            imageRef(req.Image),
-		Location:         &hcloud.Location{Name: req.Location},
-		UserData:         req.UserData,
+func (b *backend) make(ctx context.Context) (adapter.Machine, error) {
+	startAfterCreate := b.req.PowerOn
+	res, _, err := b.a.client.Server.Create(ctx, hcloud.ServerCreateOpts{
+		Name:             b.req.Name,
+		ServerType:       &hcloud.ServerType{Name: b.req.OfferID},
+		Image:            imageRef(b.req.Image),
+		Location:         &hcloud.Location{Name: b.req.Location},
+		UserData:         b.req.UserData,
 		StartAfterCreate: &startAfterCreate,
-		Labels:           withMarks(req.Labels, mark),
+		Labels:           withMarks(b.req.Labels, b.mark),
 	})
-	if err == nil && res.Server != nil {
+	switch {
+	case err == nil && res.Server != nil:
 		// The start, when asked for, is one of the create's next actions:
 		// followed, not inferred from the status.
-		a.starts.follow(res.Server.ID, res.NextActions)
+		b.a.starts.follow(res.Server.ID, res.NextActions)
 		return toMachine(res.Server), nil
+	case err == nil:
+		return adapter.Machine{}, adapter.Errorf(adapter.Transient, "%s: the API accepted the create but returned no server", b.what)
+	case ctx.Err() != nil:
+		return adapter.Machine{}, fail(b.what+" (the API may have accepted it; applying again finds it by its key)", err)
 	}
-	if err == nil {
-		err = adapter.Errorf(adapter.Transient, "the API accepted the create but returned no server")
+	return adapter.Machine{}, fail(b.what, err)
+}
+
+// again looks for the server after a failed create: by its key, and when
+// the name was taken, by the name, which a server of ours carries before
+// the label look-up shows it.
+func (b *backend) again(ctx context.Context, err error) (adapter.Machine, bool, error) {
+	s, lookErr := b.a.findByKey(ctx, b.mark.Key)
+	switch {
+	case lookErr == nil && s != nil:
+		return b.found(s)
+	case lookErr == nil && adapter.NoAnswer(err):
+		return adapter.Machine{}, false, nil
+	case !hcloud.IsError(err, hcloud.ErrorCodeUniquenessError):
+		return adapter.Machine{}, false, err
 	}
-	return a.afterFailedCreate(ctx, what, req, mark, err)
+	holder, _, nameErr := b.a.client.Server.GetByName(ctx, b.req.Name)
+	switch {
+	case nameErr != nil:
+		return adapter.Machine{}, false, fail(b.what+": the name is taken, and reading the server that holds it failed", nameErr)
+	case holder == nil:
+		// The name was freed since: the next attempt may succeed.
+		return adapter.Machine{}, false, &adapter.Error{Code: adapter.Transient, Err: err,
+			Message: b.what + ": the name was taken when the create ran and is free now; the create can be tried again"}
+	}
+	if _, m := markOf(holder); m.Key == b.mark.Key {
+		// Ours, though the label look-up did not show it yet.
+		return b.found(holder)
+	}
+	return adapter.Machine{}, false, &adapter.Error{Code: adapter.Conflict, Field: "name", Err: err,
+		Message: b.what + ": the name is taken by " + describe(holder) + ", which this resource did not create; " +
+			"to manage that server, import it (`terraform import` or an import block with its id " + strconv.FormatInt(holder.ID, 10) + "), " +
+			"otherwise choose another name"}
+}
+
+// take writes this create's claim and labels onto a server found by its
+// key, in one update: the state that adopts it holds it from now on. A
+// server that already carries them (this very create's, its answer lost)
+// costs no write.
+func (b *backend) take(ctx context.Context, found adapter.Machine, _ bool) (adapter.Machine, error) {
+	s := b.seen[found.ID]
+	if labels := withMarks(b.req.Labels, b.mark); !maps.Equal(labels, s.Labels) {
+		updated, _, err := b.a.client.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: labels})
+		if err != nil {
+			return adapter.Machine{}, fail(b.what+": write this resource's claim onto "+describe(s)+", found by its key", err)
+		}
+		if updated != nil {
+			s = updated
+		}
+	}
+	// Adopted while its create may still be starting it: an off server
+	// whose start runs is pending, never stopped.
+	return b.a.machine(ctx, s), nil
 }
 
 func checkCreate(call adapter.Call, req adapter.CreateRequest) error {
@@ -91,78 +168,6 @@ func imageRef(image string) *hcloud.Image {
 		return &hcloud.Image{ID: id}
 	}
 	return &hcloud.Image{Name: image}
-}
-
-// afterFailedCreate decides what a failed create means: the API may have
-// committed it before the failure reached us.
-func (a *account) afterFailedCreate(ctx context.Context, what string, req adapter.CreateRequest, mark adapter.Mark, err error) (adapter.Machine, error) {
-	if ctx.Err() != nil {
-		return adapter.Machine{}, fail(what+" (the API may have accepted it; applying again finds it by its key)", err)
-	}
-	found, lookErr := a.findByKey(ctx, mark.Key)
-	if lookErr == nil && found != nil {
-		return a.adopt(ctx, what, found, req, mark)
-	}
-	if lookErr == nil && adapter.NoAnswer(err) {
-		// The transport never sends a POST twice; the look-up that just
-		// answered proves this one made nothing (yet: a create committed
-		// late is found by the next attempt's look-up, or refused by the
-		// name), so the create may be sent again. The error no longer
-		// carries ErrNoAnswer, which would stop the caller's retry.
-		return adapter.Machine{}, adapter.Errorf(adapter.Transient,
-			"%s: the API did not answer the create, and no server carries this resource's key; the create can be sent again", what)
-	}
-	if hcloud.IsError(err, hcloud.ErrorCodeUniquenessError) {
-		holder, _, nameErr := a.client.Server.GetByName(ctx, req.Name)
-		switch {
-		case nameErr != nil:
-			return adapter.Machine{}, fail(what+": the name is taken, and reading the server that holds it failed", nameErr)
-		case holder == nil:
-			// The name was freed since: the next attempt may succeed.
-			return adapter.Machine{}, &adapter.Error{Code: adapter.Transient, Err: err,
-				Message: what + ": the name was taken when the create ran and is free now; the create can be tried again"}
-		}
-		if _, m := markOf(holder); m.Key == mark.Key {
-			// Ours, though the label lookup did not show it yet.
-			return a.adopt(ctx, what, holder, req, mark)
-		}
-		return adapter.Machine{}, &adapter.Error{Code: adapter.Conflict, Field: "name", Err: err,
-			Message: what + ": the name is taken by " + describe(holder) + ", which this resource did not create; " +
-				"to manage that server, import it (`terraform import` or an import block with its id " + strconv.FormatInt(holder.ID, 10) + "), " +
-				"otherwise choose another name"}
-	}
-	return adapter.Machine{}, fail(what, err)
-}
-
-// adopt returns the server an earlier attempt with the same key created,
-// when adapter.Adoptable allows it, with this create's claim and labels
-// written onto it in one update: the state that adopts it holds it from now
-// on. A server that already carries them (this very create's, its answer
-// lost) costs no write and is no adoption.
-func (a *account) adopt(ctx context.Context, what string, s *hcloud.Server, req adapter.CreateRequest, mark adapter.Mark) (adapter.Machine, error) {
-	prior := toMachine(s)
-	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
-		return adapter.Machine{}, err
-	}
-	if labels := withMarks(req.Labels, mark); !maps.Equal(labels, s.Labels) {
-		updated, _, err := a.client.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: labels})
-		if err != nil {
-			return adapter.Machine{}, fail(what+": write this resource's claim onto "+describe(s)+", found by its key", err)
-		}
-		if updated != nil {
-			s = updated
-		}
-	}
-	// Adopted while its create may still be starting it: an off server
-	// whose start runs is pending, never stopped.
-	m := a.machine(ctx, s)
-	if prior.Claim != mark.Claim {
-		// Found under another claim: an earlier apply's, or another
-		// state's. A server already carrying this create's claim is the
-		// one this very create made, its answer lost.
-		m.Adopted, m.PriorClaim = true, prior.Claim
-	}
-	return m, nil
 }
 
 // findByKey returns the server carrying key, or nil. Should more than one

@@ -97,7 +97,7 @@ func testRequest(name string) adapter.CreateRequest {
 }
 
 func testCall(name string) adapter.Call {
-	return adapter.Call{IdempotencyKey: adapter.IdempotencyKey("hcloud&endpoint=test", name)}
+	return adapter.Call{IdempotencyKey: adapter.IdempotencyKey("hcloud&endpoint=test", name), Claim: adapter.NewClaim()}
 }
 
 // roundTripFunc adapts a function to http.RoundTripper.

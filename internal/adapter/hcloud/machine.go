@@ -21,6 +21,11 @@ const (
 	// labelClaim names the Terraform state that holds the server; see
 	// adapter.NewClaim.
 	labelClaim = labelPrefix + "claim"
+	// labelUnconfirmed is on a server whose claim a create wrote and no
+	// refresh of its state has confirmed yet (see adapter.Adoptable); its
+	// absence means confirmed, which is also what a server marked before
+	// the label existed means.
+	labelUnconfirmed = labelPrefix + "unconfirmed"
 )
 
 // managedSelector selects the machines this adapter manages.
@@ -38,6 +43,9 @@ func withMarks(user map[string]string, m adapter.Mark) map[string]string {
 	if m.Claim != "" {
 		out[labelClaim] = m.Claim
 	}
+	if m.Unconfirmed {
+		out[labelUnconfirmed] = "true"
+	}
 	return out
 }
 
@@ -53,7 +61,8 @@ func checkUserLabels(labels map[string]string) error {
 
 // markOf reads our marks from a server's labels.
 func markOf(s *hcloud.Server) (managed bool, m adapter.Mark) {
-	return s.Labels[labelManaged] == "true", adapter.Mark{Key: s.Labels[labelKey], Fingerprint: s.Labels[labelFingerprint], Claim: s.Labels[labelClaim]}
+	return s.Labels[labelManaged] == "true", adapter.Mark{Key: s.Labels[labelKey], Fingerprint: s.Labels[labelFingerprint], Claim: s.Labels[labelClaim],
+		Unconfirmed: s.Labels[labelUnconfirmed] == "true"}
 }
 
 // toMachine maps a server onto the contract's Machine.
@@ -69,6 +78,7 @@ func toMachine(s *hcloud.Server) adapter.Machine {
 		Key:         mark.Key,
 		Fingerprint: mark.Fingerprint,
 		Claim:       mark.Claim,
+		Unconfirmed: mark.Unconfirmed,
 	}
 	for k, v := range s.Labels {
 		if !strings.HasPrefix(k, labelPrefix) {

@@ -173,7 +173,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		return adapter.Machine{}, err
 	}
 	what := "update " + describeMachine(cur)
-	mark := adapter.Mark{Key: cur.Key, Fingerprint: cur.Fingerprint, Claim: cur.Claim}
+	mark := adapter.Mark{Key: cur.Key, Fingerprint: cur.Fingerprint, Claim: cur.Claim, Unconfirmed: cur.Unconfirmed}
 	switch {
 	case req.Mark != nil:
 		if !validLabelValue(req.Mark.Key) || !validLabelValue(req.Mark.Fingerprint) || !validLabelValue(req.Mark.Claim) || req.Mark.Key == "" {
@@ -252,6 +252,9 @@ func labelsOf(m adapter.Machine) map[string]string {
 	}
 	if m.Managed {
 		out[labelManaged] = "true"
+	}
+	if m.Unconfirmed {
+		out[labelUnconfirmed] = "true"
 	}
 	return out
 }

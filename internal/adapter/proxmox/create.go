@@ -26,6 +26,8 @@ const maxCloneAttempts = 8
 //     back to the probe, which then finds the winner or the next slot;
 //  5. finish: wait for the clone's lock, configure, grow the disk, write
 //     the snippet, start, drop cm-new; read the VM back.
+//
+// Steps 2 to 4 are the contract's adapter.CreateFlow.
 func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (_ adapter.Machine, err error) {
 	defer func() { err = a.storageFault(err) }()
 	what := "create VM " + strconv.Quote(req.Name)
@@ -43,26 +45,78 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if fpReq.Location == "" {
 		fpReq.Location = a.node
 	}
-	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(fpReq), Claim: call.Claim}
-	for range maxCloneAttempts {
-		s, err := a.probe(ctx, what, call.IdempotencyKey)
-		if err != nil {
-			return adapter.Machine{}, err
-		}
-		if s.ours {
-			return a.adopt(ctx, what, s, mark, f, req)
-		}
-		err = a.clone(ctx, what, tpl, n, s.vmid, req.Name, mark)
-		switch {
-		case err == nil:
-			r := resource{VMID: s.vmid, Node: n.Node, Name: req.Name}
-			return a.finish(ctx, what, r, mark, f, req, true)
-		case isAlreadyExists(err):
-			continue
-		}
+	mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(fpReq), Claim: call.Claim, Unconfirmed: true}
+	// The probe that looks for the key also finds the free slot the clone
+	// takes, so it is never skipped.
+	call.KeyAbsent = false
+	c := &cloner{a: a, what: what, mark: mark, f: f, tpl: tpl, n: n, req: req, slots: map[string]slot{}}
+	return adapter.CreateFlow{
+		What: what, Call: call, Fingerprint: mark.Fingerprint, Clock: a.clock, Attempts: maxCloneAttempts,
+		Find: c.find, Make: c.make, Take: c.take, Again: c.again,
+	}.Run(ctx)
+}
+
+// cloner is one create's steps for the flow: free is the slot the last
+// probe found free, slots the VMs of the key it found.
+type cloner struct {
+	a     *account
+	what  string
+	mark  adapter.Mark
+	f     flavor
+	tpl   resource
+	n     node
+	req   adapter.CreateRequest
+	free  int
+	slots map[string]slot
+}
+
+func (c *cloner) find(ctx context.Context) (adapter.Machine, bool, error) {
+	s, err := c.a.probe(ctx, c.what, c.mark.Key)
+	if err != nil || !s.ours {
+		c.free = s.vmid
+		return adapter.Machine{}, false, err
+	}
+	m := c.a.markedMachine(s)
+	c.slots[m.ID] = s
+	return m, true, nil
+}
+
+// make clones the template to the free slot and finishes the VM; "already
+// exists" (a concurrent create took the slot) sends the flow back to the
+// probe, which then finds the winner or the next slot.
+func (c *cloner) make(ctx context.Context) (adapter.Machine, error) {
+	err := c.a.clone(ctx, c.what, c.tpl, c.n, c.free, c.req.Name, c.mark)
+	switch {
+	case isAlreadyExists(err):
+		return adapter.Machine{}, adapter.ErrLostRace
+	case err != nil:
 		return adapter.Machine{}, err
 	}
-	return adapter.Machine{}, adapter.Errorf(adapter.Transient, "%s: concurrent creates took every slot this one tried, %d times in a row; it is tried again", what, maxCloneAttempts)
+	r := resource{VMID: c.free, Node: c.n.Node, Name: c.req.Name}
+	return c.a.finish(ctx, c.what, r, c.mark, c.f, c.req, true)
+}
+
+// again is no second probe: a clone is a task whose end the create waited
+// for, so its error already says what happened, and a rerun's probe finds a
+// VM the clone left.
+func (c *cloner) again(_ context.Context, err error) (adapter.Machine, bool, error) {
+	return adapter.Machine{}, false, err
+}
+
+// take finishes the key's VM, which Adoptable allowed: an interrupted
+// create's VM gets the rest of its create, with this create's claim. A
+// failure leaves it to the next create's probe, not to the state.
+func (c *cloner) take(ctx context.Context, found adapter.Machine, _ bool) (adapter.Machine, error) {
+	s := c.slots[found.ID]
+	tags := s.r.tags()
+	// Fresh unless it was started: a VM that never had its config written
+	// (no compute tag yet) or still carries cm-new.
+	fresh := slices.Contains(tags, tagNew) || !slices.Contains(tags, tagManaged)
+	m, err := c.a.finish(ctx, c.what, s.r, c.mark, c.f, c.req, fresh)
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	return m, nil
 }
 
 func checkCall(call adapter.Call, req adapter.CreateRequest) error {
@@ -118,27 +172,6 @@ func (a *account) clone(ctx context.Context, what string, tpl resource, n node, 
 		return fail(what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), err)
 	}
 	return a.waitTask(ctx, what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), tpl.Node, upid)
-}
-
-// adopt takes over the key's VM when adapter.Adoptable allows it, and
-// finishes it: an interrupted create's VM gets the rest of its create.
-func (a *account) adopt(ctx context.Context, what string, s slot, mark adapter.Mark, f flavor, req adapter.CreateRequest) (adapter.Machine, error) {
-	prior := a.markedMachine(s)
-	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
-		return adapter.Machine{}, err
-	}
-	tags := s.r.tags()
-	// Fresh unless it was started: a VM that never had its config written
-	// (no compute tag yet) or still carries cm-new.
-	fresh := slices.Contains(tags, tagNew) || !slices.Contains(tags, tagManaged)
-	m, err := a.finish(ctx, what, s.r, mark, f, req, fresh)
-	if err != nil {
-		return adapter.Machine{}, err
-	}
-	if prior.Claim != mark.Claim {
-		m.Adopted, m.PriorClaim = true, prior.Claim
-	}
-	return m, nil
 }
 
 // finish is every create's tail, idempotent: it also finishes a VM an
@@ -201,7 +234,7 @@ func (a *account) settle(ctx context.Context, what string, r resource, mark adap
 	// create is done, and the VM now reads as it is. Until this write it
 	// carries cm-new and reads pending, so a create cut short before it is
 	// never taken for a stopped machine.
-	r.Tags = markedTags(tagSet(cfg["tags"]), mark.Claim, true)
+	r.Tags = markedTags(tagSet(cfg["tags"]), mark.Claim, mark.Unconfirmed, true)
 	return true, a.dropNew(ctx, r)
 }
 
@@ -212,7 +245,7 @@ func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor
 	form := url.Values{
 		"cores":       {strconv.Itoa(f.Cores)},
 		"memory":      {strconv.Itoa(f.MemoryMiB)},
-		"tags":        {markedTags(tagSet(cfg["tags"]), mark.Claim, fresh)},
+		"tags":        {markedTags(tagSet(cfg["tags"]), mark.Claim, mark.Unconfirmed, fresh)},
 		"description": {withMark(user, mark)},
 	}
 	if a.ipconfig != "" {

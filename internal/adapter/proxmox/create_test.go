@@ -36,7 +36,7 @@ func TestCreateLifecycle(t *testing.T) {
 		t.Errorf("created: %+v", m)
 	}
 	vm := f.vms[mustAtoi(m.ID)]
-	if vm.Tags != "compute;cm-c-"+call.Claim || vm.cfg["cores"] != "2" || vm.cfg["memory"] != "2048" || !strings.Contains(vm.cfg["scsi0"], "size=20G") ||
+	if vm.Tags != "compute;cm-c-"+call.Claim+";cm-unconfirmed" || vm.cfg["cores"] != "2" || vm.cfg["memory"] != "2048" || !strings.Contains(vm.cfg["scsi0"], "size=20G") ||
 		vm.cfg["ciuser"] != "ops" || vm.cfg["sshkeys"] != "ssh-ed25519%20AAAAC3%20ops%40example%0A" {
 		t.Errorf("VM as configured: tags %q cfg %v", vm.Tags, vm.cfg)
 	}
@@ -332,7 +332,7 @@ func TestCloneLostToTheSameKey(t *testing.T) {
 	f := newFake(t)
 	a := testAccount(t, f, nil)
 	call := callFor(a, "raced")
-	winner := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(createReq("raced")), Claim: adapter.NewClaim()}
+	winner := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: adapter.Fingerprint(createReq("raced")), Claim: adapter.NewClaim(), Unconfirmed: true}
 	f.onClone = func(newid int) {
 		f.onClone = nil
 		f.vms[newid] = &fakeVM{resource: resource{VMID: newid, Name: "raced", Node: "pve2", Status: "stopped", Type: "qemu"},

@@ -66,7 +66,7 @@ func withMarkOf(m adapter.Machine, cfg vmConfig) adapter.Machine {
 	if !managed {
 		return m
 	}
-	m.Key, m.Fingerprint = mark.Key, mark.Fingerprint
+	m.Key, m.Fingerprint, m.Unconfirmed = mark.Key, mark.Fingerprint, mark.Unconfirmed
 	if mark.Claim != "" {
 		m.Claim = mark.Claim
 	}

@@ -14,21 +14,30 @@ import (
 //	compute-key: <32 hex>
 //	compute-fingerprint: <32 hex>
 //	compute-claim: <32 hex>
+//	compute-unconfirmed: true   (only until the claim is confirmed)
 //
 // after the user's own text, which every write keeps. cluster/resources
 // carries tags but not descriptions, so the tags mirror what a listing
-// needs: tagManaged (the managed mark for delete and power), cm-c-<claim>
-// and, until the first successful start, tagNew.
+// needs: tagManaged (the managed mark for delete and power), cm-c-<claim>,
+// tagUnconfirmed beside the unconfirmed line (the refresh that confirms a
+// claim reads a listing), and, until the first successful start, tagNew.
+// The description is what a create's adoption reads; an absent
+// unconfirmed line means confirmed, as on a VM marked before it existed.
 const (
 	tagManaged  = "compute"
 	tagClaimPfx = "cm-c-"
 	tagNew      = "cm-new"
-	markPrefix  = "compute-"
-	markVersion = "v1"
-	markManaged = "compute-managed"
-	markKey     = "compute-key"
-	markFP      = "compute-fingerprint"
-	markClaim   = "compute-claim"
+	// tagUnconfirmed mirrors markUnconfirmed for listings.
+	tagUnconfirmed = "cm-unconfirmed"
+	markPrefix     = "compute-"
+	markVersion    = "v1"
+	markManaged    = "compute-managed"
+	markKey        = "compute-key"
+	markFP         = "compute-fingerprint"
+	markClaim      = "compute-claim"
+	// markUnconfirmed is on a VM whose claim a create wrote and no
+	// refresh of its state confirmed yet (see adapter.Adoptable).
+	markUnconfirmed = "compute-unconfirmed"
 )
 
 var hex32 = regexp.MustCompile(`^[0-9a-f]{32}$`)
@@ -53,6 +62,8 @@ func parseMark(desc string) (m adapter.Mark, managed bool, user string) {
 			m.Fingerprint = v
 		case markClaim:
 			m.Claim = v
+		case markUnconfirmed:
+			m.Unconfirmed = v == "true"
 		}
 	}
 	return m, managed, strings.TrimRight(strings.Join(rest, "\n"), "\n")
@@ -61,6 +72,9 @@ func parseMark(desc string) (m adapter.Mark, managed bool, user string) {
 // withMark is the description user's text followed by the mark's block.
 func withMark(user string, m adapter.Mark) string {
 	block := markManaged + ": " + markVersion + "\n" + markKey + ": " + m.Key + "\n" + markFP + ": " + m.Fingerprint + "\n" + markClaim + ": " + m.Claim + "\n"
+	if m.Unconfirmed {
+		block += markUnconfirmed + ": true\n"
+	}
 	if strings.TrimSpace(user) == "" {
 		return block
 	}
@@ -83,15 +97,19 @@ func claimTag(tags []string) string {
 	return ""
 }
 
-// markedTags is tags with ours replaced: the managed tag, the claim's and,
-// when fresh, cm-new; the user's own tags kept, in order.
-func markedTags(tags []string, claim string, fresh bool) string {
+// markedTags is tags with ours replaced: the managed tag, the claim's,
+// cm-unconfirmed when unconfirmed and, when fresh, cm-new; the user's own
+// tags kept, in order.
+func markedTags(tags []string, claim string, unconfirmed, fresh bool) string {
 	out := slices.DeleteFunc(slices.Clone(tags), func(t string) bool {
-		return t == tagManaged || t == tagNew || strings.HasPrefix(t, tagClaimPfx)
+		return t == tagManaged || t == tagNew || t == tagUnconfirmed || strings.HasPrefix(t, tagClaimPfx)
 	})
 	out = append(out, tagManaged)
 	if claim != "" {
 		out = append(out, tagClaimPfx+claim)
+	}
+	if unconfirmed {
+		out = append(out, tagUnconfirmed)
 	}
 	if fresh {
 		out = append(out, tagNew)

@@ -94,6 +94,7 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 		// the name, as the create that set the name derived it; a rename
 		// writes the key of the new name (Update's Mark), so the two agree.
 		m.Key = adapter.IdempotencyKey(a.scope, r.Name)
+		m.Unconfirmed = slices.Contains(tags, tagUnconfirmed)
 	}
 	fresh := slices.Contains(tags, tagNew)
 	m.RawState = rawState(r, m.HasAddress(), ad.why)

@@ -80,7 +80,7 @@ func (a *account) probe(ctx context.Context, what, key string) (slot, error) {
 func (a *account) markedMachine(s slot) adapter.Machine {
 	m := a.toMachine(s.r, addresses{})
 	mark, managed, _ := s.cfg.mark()
-	m.Managed, m.Key, m.Fingerprint, m.Claim = managed, mark.Key, mark.Fingerprint, mark.Claim
+	m.Managed, m.Key, m.Fingerprint, m.Claim, m.Unconfirmed = managed, mark.Key, mark.Fingerprint, mark.Claim, mark.Unconfirmed
 	m.ID = strconv.Itoa(s.vmid)
 	return m
 }

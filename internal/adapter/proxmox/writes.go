@@ -116,7 +116,7 @@ func (a *account) dropNew(ctx context.Context, r resource) error {
 	if !slices.Contains(tags, tagNew) {
 		return nil
 	}
-	form := map[string][]string{"tags": {markedTags(tags, claimTag(tags), false)}}
+	form := map[string][]string{"tags": {markedTags(tags, claimTag(tags), slices.Contains(tags, tagUnconfirmed), false)}}
 	if err := a.setConfig(ctx, r.Node, r.VMID, form); err != nil {
 		return fail("drop tag "+tagNew+" of "+describe(r)+" now that its create is done", err)
 	}
@@ -165,7 +165,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		}
 		tags := tagSet(cfg["tags"])
 		form["description"] = []string{withMark(user, mark)}
-		form["tags"] = []string{markedTags(tags, mark.Claim, slices.Contains(tags, tagNew))}
+		form["tags"] = []string{markedTags(tags, mark.Claim, mark.Unconfirmed, slices.Contains(tags, tagNew))}
 	}
 	if len(form) > 0 {
 		if err := a.setConfig(ctx, r.Node, vmid, form); err != nil {

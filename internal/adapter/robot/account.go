@@ -149,7 +149,7 @@ func (a *account) toMachine(s server) adapter.Machine {
 		Actions:  []adapter.PowerAction{},
 	}
 	if c.Managed {
-		m.Managed, m.Claim, m.Fingerprint = true, c.Claim, c.Fingerprint
+		m.Managed, m.Claim, m.Fingerprint, m.Unconfirmed = true, c.Claim, c.Fingerprint, c.Unconfirmed
 		m.Key = adapter.IdempotencyKey(a.scope, c.Name)
 	}
 	switch {

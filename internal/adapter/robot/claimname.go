@@ -12,7 +12,7 @@ import (
 // every managed machine carries (the managed mark, the key, the fingerprint
 // and the claim) lives in that name:
 //
-//	<name>~cm~<claim: 32 hex>~<fingerprint: first 8 hex>~<e|n>
+//	<name>~cm~<claim: 32 hex>~<fingerprint: first 8 hex>~<e|n|E|N>
 //
 // (the claim empty only on an imported server marked without one).
 // The key is not written: it is adapter.IdempotencyKey(scope, name), so the
@@ -21,7 +21,12 @@ import (
 // costs a mistaken adoption only when both also share account and name.
 // The last letter says what the server was called before it was claimed,
 // which is what release restores: "e" for "" (unnamed), "n" for <name> (a
-// user who names a server in Robot's panel says "this one").
+// user who names a server in Robot's panel says "this one"). Upper case
+// ("E", "N") says the claim is not confirmed yet (adapter.Adoptable): a
+// create wrote it and no refresh of its state has confirmed it. It costs
+// no room, and a name written before, always lower case, reads as
+// confirmed. Robot keeps no time for a claim; the claim carries its own
+// (adapter.ClaimTime).
 
 const (
 	markSep = "~cm~"
@@ -39,7 +44,7 @@ const (
 // markTail reads the mark after markSep. The claim may be empty: an
 // imported server marked without one is held by whichever state names it
 // (adapter.Held).
-var markTail = regexp.MustCompile(`^([0-9a-f]{32}|)~([0-9a-f]{8})~([en])$`)
+var markTail = regexp.MustCompile(`^([0-9a-f]{32}|)~([0-9a-f]{8})~([enEN])$`)
 
 // claimPattern is what a create's claim must be.
 var claimPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
@@ -50,6 +55,7 @@ type claimed struct {
 	Claim       string
 	Fingerprint string // 8 hex
 	WasNamed    bool   // "n": release restores Name, else ""
+	Unconfirmed bool   // upper case: the claim is not confirmed yet
 	Managed     bool   // the name carries a well-formed mark
 }
 
@@ -64,7 +70,8 @@ func parseName(serverName string) claimed {
 	if m == nil {
 		return claimed{Name: serverName}
 	}
-	return claimed{Name: serverName[:i], Claim: m[1], Fingerprint: m[2], WasNamed: m[3] == "n", Managed: true}
+	return claimed{Name: serverName[:i], Claim: m[1], Fingerprint: m[2], WasNamed: strings.EqualFold(m[3], "n"),
+		Unconfirmed: m[3] == strings.ToUpper(m[3]), Managed: true}
 }
 
 // String writes the server name that carries c.
@@ -72,6 +79,9 @@ func (c claimed) String() string {
 	was := "e"
 	if c.WasNamed {
 		was = "n"
+	}
+	if c.Unconfirmed {
+		was = strings.ToUpper(was)
 	}
 	return c.Name + markSep + c.Claim + "~" + shortFP(c.Fingerprint) + "~" + was
 }

@@ -25,7 +25,8 @@ import (
 // Claiming is one write, the server name with the mark, so there is no
 // moment at which a claimed server is unmarked. Robot has no conditional
 // write, so the claim is read back: a concurrent create that wrote its own
-// name over ours has the server, and this one takes the next.
+// name over ours has the server, and this one takes the next. The order
+// (find, adopt, claim, look again) is the contract's adapter.CreateFlow.
 func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
 	if req.Location == "" {
 		req.Location = a.location
@@ -34,26 +35,76 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	if err := a.checkCreate(call, req); err != nil {
 		return adapter.Machine{}, err
 	}
-	mark := claimed{Name: req.Name, Claim: call.Claim, Fingerprint: shortFP(adapter.Fingerprint(req)), Managed: true}
-	for attempt := 0; attempt < maxClaimAttempts; attempt++ {
-		list, err := a.servers(ctx)
-		if err != nil {
-			return adapter.Machine{}, failListing(what+": list the account's servers", err)
-		}
-		if s, ok := a.byKey(list, call.IdempotencyKey); ok {
-			return a.adopt(ctx, what, s, mark)
-		}
-		s, err := a.pick(ctx, what, list, req)
-		if err != nil {
-			return adapter.Machine{}, err
-		}
-		m, won, err := a.claim(ctx, what, s, mark)
-		if err != nil || won {
-			return m, err
-		}
+	mark := claimed{Name: req.Name, Claim: call.Claim, Fingerprint: shortFP(adapter.Fingerprint(req)), Managed: true, Unconfirmed: true}
+	// A claim picks from the listing its look-up by key takes, so the
+	// look-up is never skipped.
+	call.KeyAbsent = false
+	c := &claimer{a: a, what: what, req: req, mark: mark, key: call.IdempotencyKey, seen: map[string]server{}}
+	return adapter.CreateFlow{
+		What: what, Call: call, Fingerprint: mark.Fingerprint, Clock: a.clock, Attempts: maxClaimAttempts,
+		Find: c.find, Make: c.make, Take: c.take,
+	}.Run(ctx)
+}
+
+// claimer is one create's steps for the flow: list keeps the listing the
+// last look-up took, which make picks from; seen the servers it found.
+type claimer struct {
+	a    *account
+	what string
+	req  adapter.CreateRequest
+	mark claimed
+	key  string
+	list []server
+	seen map[string]server
+}
+
+func (c *claimer) find(ctx context.Context) (adapter.Machine, bool, error) {
+	list, err := c.a.servers(ctx)
+	if err != nil {
+		return adapter.Machine{}, false, failListing(c.what+": list the account's servers", err)
 	}
-	return adapter.Machine{}, adapter.Errorf(adapter.Transient,
-		"%s: other creates took each free server this one tried, %d times in a row; the create can be tried again", what, maxClaimAttempts)
+	c.list = list
+	s, ok := c.a.byKey(list, c.key)
+	if !ok {
+		return adapter.Machine{}, false, nil
+	}
+	m := c.a.toMachine(s)
+	c.seen[m.ID] = s
+	return m, true, nil
+}
+
+// make claims machine_id's server, a free one or one an order delivers;
+// another create's name on it after the write sends the flow back to find.
+func (c *claimer) make(ctx context.Context) (adapter.Machine, error) {
+	s, err := c.a.pick(ctx, c.what, c.list, c.req)
+	if err != nil {
+		return adapter.Machine{}, err
+	}
+	m, won, err := c.a.claim(ctx, c.what, s, c.mark)
+	if err == nil && !won {
+		return adapter.Machine{}, adapter.ErrLostRace
+	}
+	return m, err
+}
+
+// take writes this create's claim over the old one on the server found by
+// its key; one that already carries it (this very create's, its answer
+// lost) costs no write.
+func (c *claimer) take(ctx context.Context, found adapter.Machine, own bool) (adapter.Machine, error) {
+	if own {
+		return found, nil
+	}
+	s := c.seen[found.ID]
+	mark := c.mark
+	mark.WasNamed = parseName(s.Name).WasNamed
+	if err := c.a.rename(ctx, s.Number, mark.String()); err != nil {
+		return adapter.Machine{}, fail(c.what+": write this resource's claim onto "+describe(s)+", found by its key", err)
+	}
+	got, err := c.a.getServer(ctx, s.Number)
+	if err != nil {
+		return adapter.Machine{}, fail(c.what+": read back "+describe(s)+" after adopting it", err)
+	}
+	return c.a.toMachine(got), nil
 }
 
 // maxClaimAttempts bounds how often a create loses a free server to a
@@ -177,29 +228,4 @@ func (a *account) claim(ctx context.Context, what string, s server, mark claimed
 func (a *account) rename(ctx context.Context, n int, name string) error {
 	form := map[string][]string{"server_name": {name}}
 	return a.c.post(ctx, "/server/{n}", form, nil, strconv.Itoa(n))
-}
-
-// adopt takes over the server an earlier attempt with the same key
-// claimed, when adapter.Adoptable allows it, writing this create's claim
-// over the old one. A server already carrying it (this very create's, its
-// answer lost) costs no write and is no adoption.
-func (a *account) adopt(ctx context.Context, what string, s server, mark claimed) (adapter.Machine, error) {
-	prior := a.toMachine(s)
-	if err := adapter.Adoptable(what, prior, mark.Fingerprint); err != nil {
-		return adapter.Machine{}, err
-	}
-	if prior.Claim == mark.Claim {
-		return prior, nil
-	}
-	mark.WasNamed = parseName(s.Name).WasNamed
-	if err := a.rename(ctx, s.Number, mark.String()); err != nil {
-		return adapter.Machine{}, fail(what+": write this resource's claim onto "+describe(s)+", found by its key", err)
-	}
-	got, err := a.getServer(ctx, s.Number)
-	if err != nil {
-		return adapter.Machine{}, fail(what+": read back "+describe(s)+" after adopting it", err)
-	}
-	m := a.toMachine(got)
-	m.Adopted, m.PriorClaim = true, prior.Claim
-	return m, nil
 }

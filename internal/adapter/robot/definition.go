@@ -45,6 +45,7 @@ func definition(opts options) adapter.Definition {
 			"and cancels the rental only with `cancel_on_destroy`.",
 		Capabilities: capabilities,
 		Rules:        rules,
+		MarkInName:   true,
 		Notes:        notes,
 		Settings: []adapter.Setting{
 			{Name: settingUser, Required: true, Role: adapter.RoleSecret,

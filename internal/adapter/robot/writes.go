@@ -59,7 +59,9 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		next.Name = *req.Name
 	}
 	if req.Mark != nil {
-		next.Fingerprint, next.Managed = shortFP(req.Mark.Fingerprint), true
+		// An update's mark is confirmed unless it says otherwise (see
+		// adapter.Mark): the first refresh's confirmation is such a mark.
+		next.Fingerprint, next.Managed, next.Unconfirmed = shortFP(req.Mark.Fingerprint), true, req.Mark.Unconfirmed
 		// A mark without a claim (a rename) keeps the one the server has.
 		if req.Mark.Claim != "" {
 			next.Claim = req.Mark.Claim
