@@ -66,7 +66,7 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 		return
 	}
 	warnSettings(diags, b, loc.Settings)
-	id := loc.String()
+	id := r.registry.Canonical(loc).String()
 	health, err := r.check(ctx, id, timeout, true)
 	if err != nil && (prior == nil || prior.ValueString() != id) {
 		r.addCheckError(ctx, diags, b, loc, name.ValueString(), op, err)
@@ -81,7 +81,7 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 // record writes what the locator says into state: the id, the adapter, its
 // block with the normalized settings, and every other block null.
 func (r *Resource) record(ctx context.Context, state stateSetter, diags *diag.Diagnostics, def adapter.Definition, loc adapter.Locator) {
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(loc.String()))...)
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(r.registry.Canonical(loc).String()))...)
 	diags.Append(state.SetAttribute(ctx, path.Root("adapter"), types.StringValue(def.Kind))...)
 	for p, v := range r.nullBlocks(def.Kind) {
 		diags.Append(state.SetAttribute(ctx, path.Root(p), v)...)

@@ -168,7 +168,8 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 	warnSettings(&resp.Diagnostics, b, loc.Settings)
-	id := loc.String()
+	// The endpoint in canonical form: a trailing slash is no other account.
+	id := r.registry.Canonical(loc).String()
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, b.path(), object(b.def, loc.Settings))...)
 	fresh := req.State.Raw.IsNull()

@@ -228,7 +228,7 @@ func (r *Registry) Scope(l Locator) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return l.Scope(d.ScopeKeys()), nil
+	return d.Scope(l.Settings), nil
 }
 
 // Notes documents what field is on each registered backend that says, for

@@ -82,6 +82,9 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	if err == nil && r.accounts != nil {
 		loc, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
 		if err == nil {
+			// As the account spells its id: another spelling of the
+			// endpoint (a trailing slash) is the same account.
+			loc = r.accounts.Registry.Canonical(loc)
 			def, _ := r.accounts.Registry.Definition(loc.Kind)
 			if !def.Rules.MachineID.Allows(machineID) {
 				err = adapter.Errorf(adapter.InvalidInput, "MACHINE_ID %s is not a machine id of the %s adapter, which must be %s",

@@ -117,6 +117,9 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 		// compute_provider_account computes from the same settings.
 		loc, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
 		if err == nil {
+			// As the account spells its id: another spelling of the
+			// endpoint (a trailing slash) is the same account.
+			loc = r.accounts.Registry.Canonical(loc)
 			def, _ := r.accounts.Registry.Definition(loc.Kind)
 			err = checkMachineID(machineID, def)
 		}

@@ -79,6 +79,7 @@ var fields = tfdiag.Fields(adapter.FieldName, adapter.FieldOfferID, adapter.Fiel
 // the catalog before anything is created.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		r.planDestroy(ctx, req, resp)
 		return
 	}
 	var plan, state model
@@ -169,7 +170,10 @@ func defaultLocation(plan *model, loc adapter.Locator, def adapter.Definition, a
 // planExisting is ModifyPlan's part for an existing machine; false when the
 // plan is refused.
 func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequest, plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) bool {
-	r.planUpdate(plan, state, loc, def, accountKnown, resp)
+	r.planUpdate(ctx, plan, state, loc, def, accountKnown, resp)
+	if replacing(plan, state, resp) {
+		r.warnCancels(state, true, resp)
+	}
 	if lost(ctx, req.Private) && changesMachine(plan, state) {
 		_, machineID, _ := adapter.ParseInstanceID(state.ID.ValueString())
 		resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
@@ -178,7 +182,7 @@ func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequ
 }
 
 // planUpdate is ModifyPlan's part for an existing machine.
-func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) {
+func (r *Resource) planUpdate(ctx context.Context, plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) {
 	// User data takes effect only at creation, so new user data is a new
 	// machine. After an import the digest is unknown (null) and the
 	// configured one is adopted without replacing.
@@ -188,14 +192,12 @@ func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapt
 	if !plan.Account.Equal(state.Account) {
 		switch {
 		case !accountKnown:
-			// Decided at apply, where Update refuses a change of scope.
+			// Proven at apply, before Update writes anything (repoint.go).
 			plan.ID = types.StringUnknown()
-		case r.sameScope(state.Account.ValueString(), loc):
+		case r.repointAtPlan(ctx, plan, state, &resp.Diagnostics):
 			if _, machineID, err := adapter.ParseInstanceID(state.ID.ValueString()); err == nil {
 				plan.ID = types.StringValue(adapter.InstanceID(loc, machineID))
 			}
-		default:
-			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("account"))
 		}
 	}
 	powerChange := !plan.Power.Equal(state.Power)
@@ -248,18 +250,6 @@ func refuseIncapable(plan, state *model, def adapter.Definition, powerChange boo
 				fmt.Sprintf("the %s adapter cannot write the managed mark onto an imported machine; remove it from state with `terraform state rm`.", def.Kind))
 		}
 	}
-}
-
-// sameScope reports whether prior (an account id) names the same backend
-// scope as l: idempotency keys stay valid and the machine stays reachable.
-func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
-	old, err := adapter.ParseLocator(prior)
-	if err != nil {
-		return false
-	}
-	a, errA := r.accounts.Registry.Scope(old)
-	b, errB := r.accounts.Registry.Scope(l)
-	return errA == nil && errB == nil && a == b
 }
 
 // checkCatalog asks the adapter whether the request would be accepted,
