@@ -116,9 +116,9 @@ func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, sta
 	diags.AddAttributeError(path.Root("account"), summary, fmt.Sprintf(
 		"account changes from %s to %s, and machine %s (host %q) is not reached through the new account: %s. An account change "+
 			"re-points a host in place only when the new account reaches the same machine, so nothing was changed. "+
-			"To keep the host, set account back. To make a new host on the new account, run `terraform apply -replace=ADDRESS` "+
-			"with this resource's address: the old machine is released through the account recorded in state (and its rental "+
-			"cancelled if that account sets so). To let the old machine go without releasing it, remove the resource from state "+
+			"To keep the host, set account back. To make a new host on the new account, run `terraform taint ADDRESS` with this "+
+			"resource's address and apply: the old machine is released through the account recorded in state, its rental cancelled if that account sets so (`terraform apply -replace` "+
+			"is refused by this same check, which runs in the plan it would replace). To let the old machine go without releasing it, remove the resource from state "+
 			"(a `removed {}` block with `lifecycle { destroy = false }`, or `terraform state rm ADDRESS`) and apply again: a new "+
 			"host is claimed on the new account.",
 		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), machineID, state.Hostname.ValueString(), tfdiag.Message(err)))

@@ -96,8 +96,9 @@ func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, sta
 	diags.AddAttributeError(path.Root("account"), summary, fmt.Sprintf(
 		"account changes from %s to %s, and machine %s (%q) is not reached through the new account: %s. An account change "+
 			"re-points an instance in place only when the new account reaches the same machine, so nothing was changed. "+
-			"To keep the machine, set account back. To make a new machine on the new account, run `terraform apply -replace=ADDRESS` "+
-			"with this resource's address: the old machine is deleted through the account recorded in state. To let the old machine "+
+			"To keep the machine, set account back. To make a new machine on the new account, run `terraform taint ADDRESS` with this "+
+			"resource's address and apply: the old machine is deleted through the account recorded in state (`terraform apply -replace` "+
+			"is refused by this same check, which runs in the plan it would replace). To let the old machine "+
 			"go without deleting it, remove the resource from state (a `removed {}` block with `lifecycle { destroy = false }`, or "+
 			"`terraform state rm ADDRESS`) and apply again: a new machine is created on the new account.",
 		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), machineID, state.Name.ValueString(), tfdiag.Message(err)))

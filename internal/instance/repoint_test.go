@@ -115,7 +115,9 @@ func TestInstanceAccountThatDoesNotReachFails(t *testing.T) {
 	}
 	var id int64
 	var before, otherBefore map[string]int
-	snapshot := func() { before, otherBefore = acctest.Writes(e.Stats(), accountCheck), acctest.Writes(other.Stats(), accountCheck) }
+	snapshot := func() {
+		before, otherBefore = acctest.Writes(e.Stats(), accountCheck), acctest.Writes(other.Stats(), accountCheck)
+	}
 	nothingWritten := func() {
 		if err := unchanged(e, &id, &before)(nil); err != nil {
 			t.Fatal(err)
@@ -127,7 +129,7 @@ func TestInstanceAccountThatDoesNotReachFails(t *testing.T) {
 			t.Fatalf("the other backend holds %d servers", n)
 		}
 	}
-	const wayOut = `(?s)Account does not reach the machine.*machine \d+ \("repoint-1"\) is not reached through the new account.*-replace=ADDRESS.*removed \{\}.*state rm`
+	const wayOut = `(?s)Account does not reach the machine.*machine \d+ \("repoint-1"\) is not reached through the new account.*taint ADDRESS.*removed \{\}.*state rm`
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             e.CheckDestroy,
@@ -148,7 +150,7 @@ func TestInstanceAccountThatDoesNotReachFails(t *testing.T) {
 			{
 				PreConfig:   func() { nothingWritten(); snapshot() },
 				Config:      deferred(other.Endpoint),
-				ExpectError: acctest.Match(`(?s)Error running apply.*not reached through the new account.*-replace=ADDRESS`),
+				ExpectError: acctest.Match(`(?s)Error running apply.*not reached through the new account.*taint ADDRESS`),
 			},
 			{PreConfig: nothingWritten, Config: deferred(e.Endpoint), Check: unchanged(e, &id, &before)},
 		},
