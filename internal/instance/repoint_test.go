@@ -2,6 +2,7 @@ package instance_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
 // cloudOn is an hcloud account "test" with the given endpoint, token
@@ -153,6 +156,54 @@ func TestInstanceAccountThatDoesNotReachFails(t *testing.T) {
 				ExpectError: acctest.Match(`(?s)Error running apply.*not reached through the new account.*taint ADDRESS`),
 			},
 			{PreConfig: nothingWritten, Config: deferred(e.Endpoint), Check: unchanged(e, &id, &before)},
+		},
+	})
+}
+
+// TestInstanceImportWithAnotherSpelling imports a server by an id whose
+// account part spells the endpoint with a trailing slash: the import takes
+// the account as compute_provider_account spells it, so the plan only marks
+// the server, and the next plan is empty.
+func TestInstanceImportWithAnotherSpelling(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	id := e.AddServer(emu.Server{Name: "spelled-1"})
+	env := "env://" + acctest.TokenEnv
+	slashed := adapter.Locator{Kind: "hcloud", Settings: map[string]string{"endpoint": e.Endpoint + "/", "token": env, "location": "fsn1"}}
+	cfg := strings.Replace(cloudOn(e.Endpoint, env, "fsn1"), `"repoint-1"`, `"spelled-1"`, 1) + fmt.Sprintf(`
+import {
+  to = compute_instance.web
+  id = %q
+}
+`, adapter.InstanceID(slashed, strconv.FormatInt(id, 10)))
+	var before map[string]int
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             e.CheckDestroy,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { before = acctest.Writes(e.Stats(), accountCheck) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("account"), knownvalue.StringFunc(func(v string) error {
+						if strings.Contains(v, "%2Fv1%2F") {
+							return fmt.Errorf("account %s keeps the import id's trailing slash", v)
+						}
+						return nil
+					})),
+				}},
+				Check: func(*terraform.State) error {
+					// The only write is the mark on the imported server.
+					const mark = "PUT /servers/{id}"
+					got := acctest.Writes(e.Stats(), accountCheck)
+					if got[mark] != before[mark]+1 {
+						return fmt.Errorf("writes %v, want one mark written (before %v)", got, before)
+					}
+					return acctest.NoWritesSince(before, e.Stats(), accountCheck, mark)
+				},
+			},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
 	})
 }
