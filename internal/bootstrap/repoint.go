@@ -84,6 +84,9 @@ func (r *Resource) repointPlan(ctx context.Context, plan, state *model, diags *d
 func (r *Resource) repointAtApply(ctx context.Context, h host, machineID string, plan, state *model, diags *diag.Diagnostics) (host, bool) {
 	const summary = "Unable to update bootstrap host"
 	if plan.Account.Equal(state.Account) {
+		if plan.ID.IsUnknown() {
+			plan.ID = state.ID
+		}
 		return h, true
 	}
 	next, ok := r.open(diags, summary, plan.Account)
