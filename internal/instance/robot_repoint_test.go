@@ -6,8 +6,11 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 )
@@ -20,8 +23,9 @@ func robotInstanceAs(m *acctest.Metal, password, endpoint, sshPort string, accou
 
 // TestRobotInstanceAccountChangesRepointInPlace: compute_instance on a
 // Robot account whose password reference is rotated, whose ssh_port and
-// cancel_on_destroy change, and whose endpoint gains a trailing slash is
-// re-pointed in place (or not changed at all): the server keeps its claim
+// cancel_on_destroy and default location change, and whose endpoint gains
+// a trailing slash is re-pointed in place (or not changed at all), keeping
+// its location: the server keeps its claim
 // name, is not reset, renamed, released or cancelled (no write reaches the
 // webservice), and the next plan is empty.
 func TestRobotInstanceAccountChangesRepointInPlace(t *testing.T) {
@@ -48,6 +52,9 @@ func TestRobotInstanceAccountChangesRepointInPlace(t *testing.T) {
 				}
 				return acctest.NoWritesSince(before, m.Robot.Stats())
 			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("location"), knownvalue.StringExact("fsn1")),
+			},
 		}
 	}
 	resource.UnitTest(t, resource.TestCase{
@@ -66,6 +73,9 @@ func TestRobotInstanceAccountChangesRepointInPlace(t *testing.T) {
 			step(robotInstanceAs(m, rotated, "", "2222"), plancheck.ResourceActionUpdate),
 			step(robotInstanceAs(m, rotated, m.Endpoint+"/", "2222"), plancheck.ResourceActionNoop),
 			step(robotInstanceAs(m, rotated, m.Endpoint+"/", "2222", `cancel_on_destroy = true`), plancheck.ResourceActionUpdate),
+			// Another default location moves nothing: the server stays where
+			// it is, and so does its location in state.
+			step(robotInstanceAs(m, "", "", "", `location = "hel1"`), plancheck.ResourceActionUpdate),
 			step(robotInstanceAs(m, "", "", ""), plancheck.ResourceActionUpdate),
 		},
 	})
