@@ -121,9 +121,9 @@ func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, sta
 			"re-points a host in place only when the new account reaches the same machine, so nothing was changed. "+
 			"To keep the host, set account back. To make a new host on the new account, run `terraform taint ADDRESS` with this "+
 			"resource's address and apply: the old machine is released through the account recorded in state, its rental cancelled if that account sets so (`terraform apply -replace` "+
-			"is refused by this same check, which runs in the plan it would replace). To let the old machine go without releasing it, remove the resource from state "+
-			"(a `removed {}` block with `lifecycle { destroy = false }`, or `terraform state rm ADDRESS`) and apply again: a new "+
-			"host is claimed on the new account.",
+			"is refused by this same check, which runs in the plan it would replace). To let the old machine go without releasing it, forget it: "+
+			"`terraform state rm ADDRESS`, or apply once with the resource replaced by a `removed {}` block with "+
+			"`lifecycle { destroy = false }`; the next apply with the resource claims a machine on the new account.",
 		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), machineID, state.Hostname.ValueString(), tfdiag.Message(err)))
 }
 

@@ -24,7 +24,7 @@ const repoints = " Changing it (another name, secret reference, setting such as 
 	"when the new account is known and answers, otherwise at apply before anything is written; endpoints are compared in canonical " +
 	"form (scheme and host in lower case, no default port, no trailing slash). An account that does not reach the machine (another " +
 	"project, another webservice user) fails the plan or apply on `account`, with the way out: `terraform taint` to make a new " +
-	"host there (`-replace` is refused by the same check), or a `removed {}` block (or `terraform state rm`) to let the old one go."
+	"host there (`-replace` is refused by the same check), or `terraform state rm` (or a `removed {}` block) to let the old one go."
 
 // replaces is said of every attribute whose change reinstalls the host.
 const replaces = " Changing it replaces the host: it is released and claimed again, and installed anew (see below for what that means with `cancel_on_destroy`). Not compared after an import, whose first apply records the configured value."

@@ -99,8 +99,8 @@ func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, sta
 			"To keep the machine, set account back. To make a new machine on the new account, run `terraform taint ADDRESS` with this "+
 			"resource's address and apply: the old machine is deleted through the account recorded in state (`terraform apply -replace` "+
 			"is refused by this same check, which runs in the plan it would replace). To let the old machine "+
-			"go without deleting it, remove the resource from state (a `removed {}` block with `lifecycle { destroy = false }`, or "+
-			"`terraform state rm ADDRESS`) and apply again: a new machine is created on the new account.",
+			"go without deleting it, forget it: `terraform state rm ADDRESS`, or apply once with the resource replaced by a `removed {}` "+
+			"block with `lifecycle { destroy = false }`; the next apply with the resource creates a new machine on the new account.",
 		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), machineID, state.Name.ValueString(), tfdiag.Message(err)))
 }
 

@@ -44,8 +44,8 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 					"account is known and answers, otherwise at apply before anything is written; endpoints are compared in " +
 					"canonical form (scheme and host in lower case, no default port, no trailing slash). An account that does not " +
 					"reach the machine (another project, another cluster, another backend) fails the plan or apply on `account`, " +
-					"with the way out: `terraform taint` to make a new machine there (`-replace` is refused by the same check), or a " +
-					"`removed {}` block (or `terraform state rm`) to let the old one go. A plan that replaces or destroys a machine whose account cancels " +
+					"with the way out: `terraform taint` to make a new machine there (`-replace` is refused by the same check), or " +
+					"`terraform state rm` (or a `removed {}` block) to let the old one go. A plan that replaces or destroys a machine whose account cancels " +
 					"rentals on delete" + adapter.CancelSettings(reg) + " warns, naming the machine.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
