@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
 // robotHostAs is compute_bootstrap_host.db on server n, its account
@@ -152,6 +153,41 @@ func TestRobotHostAccountOfAnotherUserFails(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
 				Check:            untouchedHost(m, n, mach, &name, &before),
 			},
+		},
+	})
+}
+
+// TestRobotHostImportWithAnotherSpelling imports a host by an id whose
+// account part spells the endpoint with a trailing slash: the import takes
+// the account as compute_provider_account spells it, the first apply only
+// writes the mark, and the next plan is empty.
+func TestRobotHostImportWithAnotherSpelling(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMetal(t)
+	n, mach := m.AddServer(t, "")
+	slashed := adapter.Locator{Kind: "robot", Settings: map[string]string{
+		"user": m.SecretRef("user"), "password": m.SecretRef("password"), "endpoint": m.Endpoint + "/",
+		"ssh_key": m.KeyFingerprint, "ssh_private_key": m.SecretRef("id_ed25519"), "ssh_port": fmt.Sprint(m.Farm.SSHPort()),
+	}}
+	cfg := robotHostAs(m, n, "", "", "") + fmt.Sprintf(`
+import {
+  to = compute_bootstrap_host.db
+  id = %q
+}
+`, adapter.InstanceID(slashed, fmt.Sprint(n)))
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             m.CheckReleased(n, ""),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					acctest.ExpectUnchanged(addr, "account"),
+				}},
+				Check: installsOn(mach, 0),
+			},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
 	})
 }
