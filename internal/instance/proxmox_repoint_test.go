@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
 // proxmoxFlavorsWider is ProxmoxFlavors with the large flavor grown: an
@@ -128,4 +129,28 @@ func TestProxmoxAccountOnAnotherClusterFails(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestProxmoxImportWithAnotherSpelling imports a VM by an id whose account
+// part spells the endpoint with a trailing slash: the plan does not change
+// the instance's account (the import took it as the account spells it),
+// the apply writes the mark, and the next plan is empty.
+func TestProxmoxImportWithAnotherSpelling(t *testing.T) {
+	t.Parallel()
+	p := acctest.NewProxmox(t)
+	vmid := seedLegacy(t, p, "web")
+	c := acctest.NewCLI(t, p.Account())
+	c.MustRun("apply", "-auto-approve")
+	loc, err := adapter.ParseLocator(accountID(t, c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc.Settings["endpoint"] += "/"
+	c.Config(pveOn(p, p.Endpoint, acctest.ProxmoxFlavors) + fmt.Sprintf("\nimport {\n  to = compute_instance.web\n  id = %q\n}\n", adapter.InstanceID(loc, fmt.Sprint(vmid))))
+	if out := c.MustRun("plan"); !strings.Contains(out, "1 to import") || strings.Contains(out, "~ account") {
+		t.Fatalf("want the VM imported without a change of its account:\n%s", out)
+	}
+	c.MustRun("apply", "-auto-approve")
+	markedLegacy(t, p, vmid)
+	emptyPlan(t, c)
 }
