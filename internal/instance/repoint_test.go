@@ -15,6 +15,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
@@ -104,7 +105,8 @@ func TestInstanceAccountChangesRepointInPlace(t *testing.T) {
 // TestInstanceAccountThatDoesNotReachFails: an account on another backend
 // (another project) fails the plan on account with the way out, and
 // nothing is written on either; an account known only at apply is proven
-// there, before anything is written, and fails the same way.
+// there, before anything is written, and fails the same way, by the apply's
+// plan or, when that plan cannot read the machine, by Update.
 func TestInstanceAccountThatDoesNotReachFails(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
@@ -156,6 +158,17 @@ func TestInstanceAccountThatDoesNotReachFails(t *testing.T) {
 				ExpectError: acctest.Match(`(?s)Error running apply.*not reached through the new account.*taint ADDRESS`),
 			},
 			{PreConfig: nothingWritten, Config: deferred(e.Endpoint), Check: unchanged(e, &id, &before)},
+			{
+				// The apply's own plan cannot read the machine through the new
+				// account (one 503): Update proves it before writing anything.
+				PreConfig: func() {
+					snapshot()
+					mustRule(t, other, faults.Rule{Method: "GET", Path: "/servers/{id}", Count: 1, Status: 503, Code: "unavailable"})
+				},
+				Config:      deferred(other.Endpoint),
+				ExpectError: acctest.Match(`(?s)Unable to update instance.*machine \d+ \("repoint-1"\) is not reached through the new account.*taint ADDRESS`),
+			},
+			{PreConfig: nothingWritten, Config: deferred(e.Endpoint), Check: resource.ComposeAggregateTestCheckFunc(unchanged(e, &id, &before), other.FaultsUsedUp)},
 		},
 	})
 }
