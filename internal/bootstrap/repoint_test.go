@@ -11,6 +11,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 )
 
 // robotHostAs is compute_bootstrap_host.db on server n, its account
@@ -92,7 +93,8 @@ func TestRobotHostAccountChangesRepointInPlace(t *testing.T) {
 // TestRobotHostAccountOfAnotherUserFails: an account on another webservice
 // (another Robot user, whose server of the same number is another machine)
 // fails the plan on account with the way out, and the apply when the
-// account is known only then; nothing is written on either.
+// account is known only then (its plan, or Update when that plan cannot
+// read the server); nothing is written on either.
 func TestRobotHostAccountOfAnotherUserFails(t *testing.T) {
 	t.Parallel()
 	m := acctest.NewMetal(t)
@@ -152,6 +154,28 @@ func TestRobotHostAccountOfAnotherUserFails(t *testing.T) {
 				Config:           deferred(m),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
 				Check:            untouchedHost(m, n, mach, &name, &before),
+			},
+			{
+				// The apply's own plan cannot read the server through the new
+				// account (one 503): Update proves it before writing anything.
+				PreConfig: func() {
+					nothingWritten()
+					if err := other.Robot.Faults().AddRule(faults.Rule{Method: "GET", Path: "/server/{id}", Count: 1, Status: 503, Code: "UNAVAILABLE"}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      deferred(other),
+				ExpectError: acctest.Match(`(?s)Unable to update bootstrap host.*machine \d+ \(host "db-1"\) is not reached through the new account`),
+			},
+			{
+				PreConfig: func() {
+					nothingWritten()
+					if left := other.Robot.Faults().Rules(); len(left) != 0 {
+						t.Fatalf("the 503 was not met: %+v", left)
+					}
+				},
+				Config: deferred(m),
+				Check:  untouchedHost(m, n, mach, &name, &before),
 			},
 		},
 	})
