@@ -128,15 +128,15 @@ func (r *Resource) warnCancels(state *model, replacing bool, resp *resource.Modi
 		return
 	}
 	machineID, _ := machineIDOf(state.ID)
-	what := "destroys"
+	what, cause := "destroys", "destroy"
 	if replacing {
-		what = "replaces"
+		what, cause = "replaces", "replacement"
 	}
 	resp.Diagnostics.AddWarning("Machine's rental will be cancelled",
 		fmt.Sprintf("This plan %s instance %q: machine %s is deleted through %s, whose %s.%s is \"true\", so its rental is cancelled, "+
 			"which cannot be undone. To keep the machine, set %s = \"false\" on the account and apply that first, or change what "+
 			"forces the %s.", what, state.Name.ValueString(), machineID, r.accounts.Registry.Describe(l), def.BlockName(), setting,
-			setting, map[bool]string{true: "replacement", false: "destroy"}[replacing]))
+			setting, cause))
 }
 
 // replacing reports whether the plan replaces the machine: new user data
