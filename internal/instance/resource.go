@@ -73,10 +73,11 @@ var fields = tfdiag.Fields(adapter.FieldName, adapter.FieldOfferID, adapter.Fiel
 	adapter.FieldPower, adapter.FieldUserData)
 
 // ModifyPlan computes what only the provider can: the user data digest, the
-// default location, the id after an in-place account change; it decides the
-// replacements the schema cannot express (user data, account scope), refuses
-// what the adapter cannot do, and checks offer, image and location against
-// the catalog before anything is created.
+// default location, the id after an in-place account change (proven to
+// reach the machine, repoint.go); it decides the replacement the schema
+// cannot express (user data), warns when a replacement or destroy cancels a
+// rental, refuses what the adapter cannot do, and checks offer, image and
+// location against the catalog before anything is created.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		r.planDestroy(ctx, req, resp)
