@@ -67,8 +67,9 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 	}
 	warnSettings(diags, b, loc.Settings)
 	loc.Name = name.ValueString()
-	health, err := r.check(ctx, loc.String(), timeout, true)
-	if err != nil && (prior == nil || !sameBackend(prior.ValueString(), loc)) {
+	id := r.registry.Canonical(loc).String()
+	health, err := r.check(ctx, id, timeout, true)
+	if err != nil && (prior == nil || !r.registry.SameAccount(prior.ValueString(), id)) {
 		r.addCheckError(ctx, diags, b, loc, name.ValueString(), op, err)
 		return
 	}
@@ -81,7 +82,7 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 // record writes what the locator says into state: the id, the adapter, its
 // block with the normalized settings, and every other block null.
 func (r *Resource) record(ctx context.Context, state stateSetter, diags *diag.Diagnostics, def adapter.Definition, loc adapter.Locator) {
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(loc.String()))...)
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(r.registry.Canonical(loc).String()))...)
 	diags.Append(state.SetAttribute(ctx, path.Root("adapter"), types.StringValue(def.Kind))...)
 	for p, v := range r.nullBlocks(def.Kind) {
 		diags.Append(state.SetAttribute(ctx, path.Root(p), v)...)
@@ -213,7 +214,7 @@ func (r *Resource) Delete(context.Context, resource.DeleteRequest, *resource.Del
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	l, err := adapter.ParseLocator(req.ID)
 	if err == nil {
-		l, err = r.registry.Canonical(l)
+		l, err = r.registry.Checked(l)
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to import provider account",

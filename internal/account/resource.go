@@ -183,14 +183,16 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		// The name is part of the id, which is then known only at apply.
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
 	} else {
+		// The endpoint in canonical form: a trailing slash is no other
+		// account.
 		loc.Name = name.ValueString()
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(loc.String()))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(r.registry.Canonical(loc).String()))...)
 	}
 	fresh := req.State.Raw.IsNull()
 	if !fresh {
 		var prior types.String
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
-		if !sameBackend(prior.ValueString(), loc) {
+		if !r.registry.SameAccount(prior.ValueString(), r.registry.Canonical(loc).String()) {
 			// A new locator is a new health question.
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("health"), types.ObjectUnknown(healthTypes))...)
 			fresh = true
@@ -201,14 +203,6 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			r.checkAtPlan(ctx, &resp.Diagnostics, b, loc)
 		}
 	}
-}
-
-// sameBackend reports whether prior, an account id in state, has the
-// settings of loc: the same backend, whatever the account is called. A
-// rename is no new health question.
-func sameBackend(prior string, loc adapter.Locator) bool {
-	p, err := adapter.ParseLocator(prior)
-	return err == nil && p.Key() == loc.Key()
 }
 
 // warnUnresolvable resolves a new locator's secret references once and

@@ -346,3 +346,34 @@ func (k *keyMachine) RescueHostKeys() []metal.HostKey {
 	}
 	return []metal.HostKey{k.m.WrongKey}
 }
+
+// AccountAs is Account with the password reference, the endpoint and
+// ssh_port written as given ("" keeps Account's value), for tests that
+// change how the account is written.
+func (m *Metal) AccountAs(password, endpoint, sshPort string, extra ...string) string {
+	a := m.Account(extra...)
+	for _, r := range []struct{ setting, was, now string }{
+		{"password        = ", fmt.Sprintf("%q", m.SecretRef("password")), fmt.Sprintf("%q", password)},
+		{"endpoint        = ", fmt.Sprintf("%q", m.Endpoint), fmt.Sprintf("%q", endpoint)},
+		{"ssh_port        = ", fmt.Sprint(m.Farm.SSHPort()), sshPort},
+	} {
+		if r.now != `""` && r.now != "" {
+			a = strings.Replace(a, r.setting+r.was, r.setting+r.now, 1)
+		}
+	}
+	return a
+}
+
+// CopySecret writes the secret name under another name and returns the
+// reference to the copy: the same secret behind a rotated reference.
+func (m *Metal) CopySecret(t testing.TB, name, copy string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(m.dir, name))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(m.dir, copy), b, 0o600)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.SecretRef(copy)
+}

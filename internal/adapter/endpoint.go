@@ -42,3 +42,33 @@ func IsLoopbackHost(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// CanonicalEndpoint is an endpoint as the contract compares it: scheme and
+// host in lower case, the scheme's default port dropped, and no trailing
+// slash, so that "HTTPS://API.example.com:443/v1/" and
+// "https://api.example.com/v1" are one endpoint, in account ids and in the
+// scope idempotency keys are derived from. Other differences (localhost for
+// 127.0.0.1, a new DNS name) are not guessed at: they name another endpoint
+// until a read proves it reaches the same machines (ReachedThrough). A value
+// that is not a URL is returned as it is, for its setting's Check to refuse.
+func CanonicalEndpoint(v string) string {
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return v
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	u.Host = host
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
+	return u.String()
+}

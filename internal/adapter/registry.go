@@ -207,14 +207,17 @@ func (r *Registry) Locate(kind string, settings map[string]string) (Locator, err
 	return Locator{Kind: kind, Settings: norm}, nil
 }
 
-// Canonical is l with its settings checked and defaults applied, as the
-// account computes its id from the same configuration: an id written by
-// hand (an import id) and the account's own then compare equal. The name
-// is kept.
-func (r *Registry) Canonical(l Locator) (Locator, error) {
+// Checked is l with its settings checked, defaults applied and the
+// endpoint in canonical form (Canonical), as the account computes its id
+// from the same configuration: an id written by hand (an import id) and
+// the account's own then compare equal. The name is kept.
+func (r *Registry) Checked(l Locator) (Locator, error) {
 	c, err := r.Locate(l.Kind, l.Settings)
+	if err != nil {
+		return Locator{}, err
+	}
 	c.Name = l.Name
-	return c, err
+	return r.Canonical(c), nil
 }
 
 // Describe names the account for a message, `account "prod-cloud"
@@ -225,23 +228,26 @@ func (r *Registry) Describe(l Locator) string { return "account " + r.Label(l) }
 func (r *Registry) DescribeID(id string) string { return "account " + r.LabelID(id) }
 
 // Label is what follows the word "account" in a message: the account's
-// name and its block, `"prod-cloud" (hetzner_cloud)`, or, for an id written
-// before accounts carried their name, the block and the endpoint it
-// reaches, `hetzner_cloud at https://api.hetzner.cloud/v1`. Never the
-// whole id, which a reader would have to search for the one word that
-// tells accounts apart.
+// name, its block and the endpoint it reaches,
+// `"prod-cloud" (hetzner_cloud at https://api.hetzner.cloud/v1)`; without
+// the name for an id written before accounts carried it. Never the whole
+// id, which a reader would have to search for the one word that tells
+// accounts apart; the endpoint because two accounts of one name (before
+// and after a move) differ there.
 func (r *Registry) Label(l Locator) string {
-	block := l.Kind
+	what := l.Kind
 	if d, ok := r.defs[l.Kind]; ok {
-		block = d.BlockName()
+		what = d.BlockName()
+		if ep := d.Value(l.Settings, RoleEndpoint); ep != "" {
+			what += " at " + Redacted(CanonicalEndpoint(ep))
+		}
+	} else {
+		what = "kind " + Quoted(Redacted(l.Kind))
 	}
 	if l.Name != "" {
-		return fmt.Sprintf("%q (%s)", l.Name, block)
+		return fmt.Sprintf("%q (%s)", l.Name, what)
 	}
-	if e := r.Value(l, RoleEndpoint); e != "" {
-		return block + " at " + Redacted(e)
-	}
-	return block
+	return what
 }
 
 // LabelID is Label for an account id; one that is no account id at all is
@@ -289,7 +295,7 @@ func (r *Registry) Scope(l Locator) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return l.Scope(d.ScopeKeys()), nil
+	return d.Scope(l.Settings), nil
 }
 
 // Notes documents what field is on each registered backend that says, for

@@ -51,7 +51,7 @@ const (
 
 // unique roles may be held by one setting of an adapter at most, so that
 // "the endpoint" names one value.
-var unique = []SettingRole{RoleEndpoint, RoleLocation}
+var unique = []SettingRole{RoleEndpoint, RoleLocation, RoleCancelsRental}
 
 // IsSecret reports whether the setting holds a secret reference.
 func (s Setting) IsSecret() bool { return s.Role == RoleSecret }

@@ -26,6 +26,10 @@ import (
 // depend on, and every output keeps its value.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		var state model
+		if !req.State.Raw.IsNull() && !req.State.Get(ctx, &state).HasError() {
+			r.warnCancels(&state, false, &resp.Diagnostics)
+		}
 		return
 	}
 	var plan model
@@ -43,6 +47,12 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 	keepOutputs(&plan, &state)
+	if replacing(ctx, &plan, &state, req.Private) {
+		// The new host is claimed on the new account: nothing to prove.
+		r.warnCancels(&state, true, &resp.Diagnostics)
+	} else {
+		r.repointPlan(ctx, &plan, &state, &resp.Diagnostics)
+	}
 	switch {
 	case adopting(ctx, req.Private):
 		// The first apply after an import records the configuration and,

@@ -87,7 +87,9 @@ func takeImported(state *model, m adapter.Machine) {
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	loc, machineID, err := adapter.ParseInstanceID(req.ID)
 	if err == nil && r.accounts != nil {
-		loc, err = r.accounts.Registry.Canonical(loc)
+		// As the account spells its id (Checked): defaults filled, the
+		// endpoint canonical.
+		loc, err = r.accounts.Registry.Checked(loc)
 		if err == nil {
 			def, _ := r.accounts.Registry.Definition(loc.Kind)
 			if !def.Rules.MachineID.Allows(machineID) {

@@ -28,7 +28,7 @@ func TestPlanRefusals(t *testing.T) {
 		ProtoV6ProviderFactories: metalServer(mt),
 		Steps: []resource.TestStep{
 			step(strings.Replace(hostConfig(byID), "metal_test", "plain_test", 1),
-				`account "metal" \(plain_test\) is a plain_test account, and its adapter cannot bootstrap hosts.*Use a compute_provider_account of a kind that can bootstrap. Accounts that can: .metal_test.`),
+				`account "metal" \(plain_test at [^)]+\) is a plain_test account, and its adapter cannot bootstrap hosts.*Use a compute_provider_account of a kind that can bootstrap. Accounts that can: .metal_test.`),
 			step(hostConfig(byID, `offer_id = "ax41"`), `machine_id = "101" and offer_id = "ax41" are both set.*Remove offer_id`),
 			step(hostConfig(), `Neither machine_id nor offer_id is set.*Set machine_id`),
 			step(strings.Replace(hostConfig(byID), `"db-1"`, `"db 1"`, 1), `hostname: hostname "db 1" is not a host name`),

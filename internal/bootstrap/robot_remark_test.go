@@ -35,7 +35,7 @@ func TestRobotRenamedByHandIsDrift(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := c.Run("plan", "-input=false")
-	warning := acctest.Match(fmt.Sprintf(`Warning: Bootstrap host lost its claim mark.*Server %d \(host "db-1"\) on account robot:.* its name at the backend is now "db-1-old".*The next terraform apply writes the name "db-1" back with the mark and this state's claim, and installs nothing`, n))
+	warning := acctest.Match(fmt.Sprintf(`Warning: Bootstrap host lost its claim mark.*Server %d \(host "db-1"\) on account "[^"]+" \(hetzner_robot at [^)]+\).* its name at the backend is now "db-1-old".*The next terraform apply writes the name "db-1" back with the mark and this state's claim, and installs nothing`, n))
 	if err != nil || !warning.MatchString(out) || !strings.Contains(out, "0 to add, 1 to change, 0 to destroy") {
 		t.Fatalf("the plan after the rename: %v, want the warning and an in-place update:\n%s", err, out)
 	}
@@ -73,7 +73,7 @@ func TestRobotSecondStateRefused(t *testing.T) {
 
 	c.MustRun("workspace", "new", "staging")
 	out, err := c.Run("apply", "-auto-approve", "-input=false")
-	if err == nil || !acctest.Match(fmt.Sprintf(`machine %d \("db-1"\) on account robot:.* already carries this resource's key.*nothing was written`, n)).MatchString(out) {
+	if err == nil || !acctest.Match(fmt.Sprintf(`machine %d \("db-1"\) on account "[^"]+" \(hetzner_robot at [^)]+\) already carries this resource's key.*nothing was written`, n)).MatchString(out) {
 		t.Fatalf("the second workspace's apply: %v, want the Conflict naming server %d:\n%s", err, n, out)
 	}
 	c.MustRun("destroy", "-auto-approve")

@@ -29,6 +29,9 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	ctx, cancel := withTimeout(ctx, plan.Timeouts, "update", defaultUpdateTimeout)
 	defer cancel()
 	h, machineID, ok := r.target(&resp.Diagnostics, summary, state)
+	if ok {
+		h, ok = r.repointAtApply(ctx, h, machineID, &plan, &state, &resp.Diagnostics)
+	}
 	if !ok {
 		return
 	}

@@ -17,7 +17,8 @@ import (
 
 // TestInstanceAccountChange moves the instance to another token reference
 // of the same backend (in place, with a new id known at plan time), then to
-// another backend (replaced: created there, deleted here).
+// another backend, which does not reach the machine: refused at plan, never
+// a replacement.
 func TestInstanceAccountChange(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
@@ -60,11 +61,13 @@ resource "compute_instance" "web" {
 				Check: checkServers(e, 1),
 			},
 			{
-				Config: withAccount(other.AccountNamed("test", "provider://hcloud")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(checkServers(e, 0), checkServers(other, 1)),
+				Config:      withAccount(other.AccountNamed("test", "provider://hcloud")),
+				PlanOnly:    true,
+				ExpectError: acctest.Match(`Account does not reach the machine`),
+			},
+			{
+				Config: withAccount(e.AccountNamed("test", "provider://hcloud")),
+				Check:  resource.ComposeAggregateTestCheckFunc(checkServers(e, 1), checkServers(other, 0)),
 			},
 		},
 	})

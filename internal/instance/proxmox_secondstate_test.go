@@ -41,7 +41,7 @@ func TestProxmoxSecondStateRefused(t *testing.T) {
 	c.MustRun("workspace", "new", "staging")
 	before := pveWrites(p)
 	out, err := c.Run("apply", "-auto-approve", "-input=false")
-	if err == nil || !acctest.Match(fmt.Sprintf(`machine %d \("web"\) on account proxmox:.* already carries this resource's key.*nothing was written`, vm.VMID)).MatchString(out) {
+	if err == nil || !acctest.Match(fmt.Sprintf(`machine %d \("web"\) on account "[^"]+" \(proxmox at [^)]+\) already carries this resource's key.*nothing was written`, vm.VMID)).MatchString(out) {
 		t.Fatalf("the second workspace's apply: %v, want the Conflict naming VM %d:\n%s", err, vm.VMID, out)
 	}
 	if n := pveWrites(p) - before; n != 0 {

@@ -115,9 +115,11 @@ func readFailed(ctx context.Context, state model, account, machineID string, err
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	loc, machineID, err := adapter.ParseInstanceID(req.ID)
 	if err == nil && r.accounts != nil {
-		// Fill the account's defaults, so the account matches the id
-		// compute_provider_account computes from the same settings.
-		loc, err = r.accounts.Registry.Canonical(loc)
+		// Fill the account's defaults and spell the endpoint as the
+		// account does (a trailing slash is the same account), so the
+		// account matches the id compute_provider_account computes from
+		// the same settings.
+		loc, err = r.accounts.Registry.Checked(loc)
 		if err == nil {
 			def, _ := r.accounts.Registry.Definition(loc.Kind)
 			err = checkMachineID(machineID, def)

@@ -81,12 +81,14 @@ var fields = tfdiag.Fields(adapter.FieldName, adapter.FieldOfferID, adapter.Fiel
 	adapter.FieldPower, adapter.FieldUserData)
 
 // ModifyPlan computes what only the provider can: the user data digest, the
-// default location, the id after an in-place account change; it decides the
-// replacements the schema cannot express (user data, account scope), refuses
-// what the adapter cannot do, and checks offer, image and location against
-// the catalog before anything is created.
+// default location, the id after an in-place account change (proven to
+// reach the machine, repoint.go); it decides the replacement the schema
+// cannot express (user data), warns when a replacement or destroy cancels a
+// rental, refuses what the adapter cannot do, and checks offer, image and
+// location against the catalog before anything is created.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		r.planDestroy(ctx, req, resp)
 		return
 	}
 	var plan, state model
@@ -177,7 +179,10 @@ func defaultLocation(plan *model, loc adapter.Locator, def adapter.Definition, a
 // planExisting is ModifyPlan's part for an existing machine; false when the
 // plan is refused.
 func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequest, plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) bool {
-	r.planUpdate(plan, state, loc, def, accountKnown, resp)
+	r.planUpdate(ctx, plan, state, loc, def, accountKnown, resp)
+	if replacing(plan, state, resp) {
+		r.warnCancels(state, true, resp)
+	}
 	if lost(ctx, req.Private) && changesMachine(plan, state) {
 		resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(state.ID.ValueString(), state.Name.ValueString())))
 	}
@@ -185,22 +190,19 @@ func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequ
 }
 
 // planUpdate is ModifyPlan's part for an existing machine.
-func (r *Resource) planUpdate(plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) {
+func (r *Resource) planUpdate(ctx context.Context, plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) {
 	// User data takes effect only at creation, so new user data is a new
 	// machine. After an import the digest is unknown (null) and the
 	// configured one is adopted without replacing.
 	if !state.UserDataSHA256.IsNull() && !plan.UserDataSHA256.Equal(state.UserDataSHA256) {
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("user_data_sha256"))
 	}
-	if !plan.Account.Equal(state.Account) {
-		switch {
-		case !accountKnown:
-			// Decided at apply, where Update refuses a change of scope.
-		case r.sameScope(state.Account.ValueString(), loc):
-			// The machine keeps its id: the id is the machine's own.
-		default:
-			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("account"))
-		}
+	if !plan.Account.Equal(state.Account) && accountKnown {
+		// Re-pointed in place, the id (the machine's own) unchanged, once
+		// the new account is proven to reach the machine (repoint.go); an
+		// account unknown at plan is proven at apply, before Update writes
+		// anything.
+		r.repointAtPlan(ctx, plan, state, &resp.Diagnostics)
 	}
 	powerChange := !plan.Power.Equal(state.Power)
 	if accountKnown {
@@ -252,18 +254,6 @@ func refuseIncapable(plan, state *model, def adapter.Definition, powerChange boo
 				fmt.Sprintf("the %s adapter cannot write the managed mark onto an imported machine; remove it from state with `terraform state rm`.", def.Kind))
 		}
 	}
-}
-
-// sameScope reports whether prior (an account id) names the same backend
-// scope as l: idempotency keys stay valid and the machine stays reachable.
-func (r *Resource) sameScope(prior string, l adapter.Locator) bool {
-	old, err := adapter.ParseLocator(prior)
-	if err != nil {
-		return false
-	}
-	a, errA := r.accounts.Registry.Scope(old)
-	b, errB := r.accounts.Registry.Scope(l)
-	return errA == nil && errB == nil && a == b
 }
 
 // checkCatalog asks the adapter whether the request would be accepted,

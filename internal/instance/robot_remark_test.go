@@ -31,7 +31,7 @@ func TestRobotRenamedByHandIsDrift(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := c.Run("plan", "-input=false")
-	warning := acctest.Match(fmt.Sprintf(`Warning: Instance lost its claim mark.*Machine %d \("web-1"\) on account robot:.* its name at the backend is now "web-1 \(ops\)".*The next terraform apply writes the name "web-1" back with the mark and this state's claim`, n))
+	warning := acctest.Match(fmt.Sprintf(`Warning: Instance lost its claim mark.*Machine %d \("web-1"\) on account "[^"]+" \(hetzner_robot at [^)]+\).* its name at the backend is now "web-1 \(ops\)".*The next terraform apply writes the name "web-1" back with the mark and this state's claim`, n))
 	if err != nil || !warning.MatchString(out) || !strings.Contains(out, "0 to add, 1 to change, 0 to destroy") {
 		t.Fatalf("the plan after the rename: %v, want the warning and an in-place update:\n%s", err, out)
 	}

@@ -42,9 +42,16 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			},
 			"account": schema.StringAttribute{
 				Required: true,
-				MarkdownDescription: "The `id` of the `compute_provider_account` the machine lives on. A change that keeps the " +
-					"account's scope (for example another token reference for the same backend) is applied in place; " +
-					"moving to another backend replaces the machine.",
+				MarkdownDescription: "The `id` of the `compute_provider_account` the machine lives on. Changing it (another name, " +
+					"secret reference, setting, default location, or the endpoint written another way) never replaces the machine " +
+					"and sends it nothing: the instance is re-pointed at the new account in place once a read of the machine " +
+					"through the new account finds it, carrying this state's claim. That read is made at plan when the new " +
+					"account is known and answers, otherwise at apply before anything is written; endpoints are compared in " +
+					"canonical form (scheme and host in lower case, no default port, no trailing slash). An account that does not " +
+					"reach the machine (another project, another cluster, another backend) fails the plan or apply on `account`, " +
+					"with the way out: `terraform taint` to make a new machine there (`-replace` is refused by the same check), or " +
+					"`terraform state rm` (or a `removed {}` block) to let the old one go. A plan that replaces or destroys a machine whose account cancels " +
+					"rentals on delete" + adapter.CancelSettings(reg) + " warns, naming the machine.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			adapter.FieldName: schema.StringAttribute{
@@ -74,8 +81,10 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			adapter.FieldLocation: schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: "Where the machine runs." + notes(adapter.FieldLocation) + " Defaults to the account's location. " +
-					"Changing it replaces the machine; changing the account's default does not move existing machines.",
+				MarkdownDescription: "Where the machine runs." + notes(adapter.FieldLocation) + " Defaults to the account's location when the " +
+					"machine is created. Changing it replaces the machine. The account's default location is a default for new " +
+					"machines only: changing it re-points existing ones in place, which stay where they are and keep the location " +
+					"the backend reports for them.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 			},

@@ -38,15 +38,15 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	acc, loc, scope, ok := r.open(&resp.Diagnostics, summary, plan.Account)
-	if !ok || !r.sameBackend(&resp.Diagnostics, summary, plan, state, loc) {
+	acc, _, scope, ok := r.open(&resp.Diagnostics, summary, plan.Account)
+	if !ok {
 		return
 	}
 	machineID, ok := machineOf(&resp.Diagnostics, summary, state.ID)
 	if !ok || !settledAtPlan(&resp.Diagnostics, summary, plan, state, machineID) {
 		return
 	}
-	current, ok := r.readHeld(ctx, acc, machineID, state, &resp.Diagnostics)
+	current, ok := r.repointAtApply(ctx, acc, machineID, plan, state, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -64,19 +64,6 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// sameBackend refuses an account change that moves the machine to another
-// backend, which the plan could not see while the new account was unknown.
-func (r *Resource) sameBackend(diags *diag.Diagnostics, summary string, plan, state model, loc adapter.Locator) bool {
-	if plan.Account.Equal(state.Account) || r.sameScope(state.Account.ValueString(), loc) {
-		return true
-	}
-	diags.AddAttributeError(path.Root("account"), summary,
-		fmt.Sprintf("account changes from %s to %s, which is another backend; a machine cannot move between backends in place. "+
-			"Make the new account known at plan time, so the plan replaces the machine, or keep the old account.",
-			r.registry.DescribeID(state.Account.ValueString()), r.registry.DescribeID(plan.Account.ValueString())))
-	return false
 }
 
 // readHeld reads the machine as it is now, refusing it when another state

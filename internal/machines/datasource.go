@@ -155,7 +155,7 @@ func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target 
 		if err == nil {
 			// Filled defaults: the instance id matches what an import of it
 			// and compute_provider_account compute from the same settings.
-			loc, err = d.accounts.Registry.Canonical(loc)
+			loc, err = d.accounts.Registry.Checked(loc)
 		}
 		if err != nil {
 			// Redacted: a secret pasted into an id must not be printed back.

@@ -152,7 +152,7 @@ func (d *DataSource) listAccount(ctx, command context.Context, i int, id string,
 	}
 	// The same account in two spellings of its id (settings in another
 	// order, a default left out) would list each of its offers twice.
-	if norm, err := d.accounts.Registry.Canonical(loc); err == nil {
+	if norm, err := d.accounts.Registry.Checked(loc); err == nil {
 		loc = norm
 	}
 	// Messages name the account, never its whole id.

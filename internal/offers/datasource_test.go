@@ -120,7 +120,7 @@ func TestOffersUnknownLocation(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{{
 			Config:      query(e, `location = "xyz1"`),
-			ExpectError: acctest.Match(`Listing the offers of account "test" \(hetzner_cloud\) with filters location=xyz1 failed.*Location "xyz1" does not exist; available: .*fsn1`),
+			ExpectError: acctest.Match(`Listing the offers of account "test" \(hetzner_cloud at \S+\) with filters location=xyz1 failed.*Location "xyz1" does not exist; available: .*fsn1`),
 		}},
 	})
 }

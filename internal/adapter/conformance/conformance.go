@@ -112,8 +112,7 @@ func open(t *testing.T, tg Target) *suite {
 	tg.Env.Log = log
 	s := &suite{Target: tg, log: log}
 	s.adapter = s.reopen(t, func(*adapter.Env) {})
-	l := adapter.Locator{Kind: tg.Definition.Kind, Settings: s.normalized(t)}
-	s.scope = l.Scope(tg.Definition.ScopeKeys())
+	s.scope = tg.Definition.Scope(s.normalized(t))
 	return s
 }
 

@@ -114,7 +114,7 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		c:            newClient(settings[settingEndpoint], env, settings[settingAPIToken], opts.requestTimeout, http.RoundTripper(tr)),
 		clock:        env.Clock,
 		opts:         opts,
-		scope:        adapter.Locator{Kind: Kind, Settings: settings}.Scope(definition(opts).ScopeKeys()),
+		scope:        definition(opts).Scope(settings),
 		flavors:      flavors,
 		node:         settings[settingNode],
 		vmidMin:      lo,

@@ -56,12 +56,11 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		env.Secrets = adapter.SecretResolver{}
 	}
 	port, _ := strconv.Atoi(settings[settingSSHPort])
-	d := adapter.Definition{Kind: Kind, Settings: []adapter.Setting{{Name: settingEndpoint, Scope: true}}}
 	return &account{
 		c:               newClient(settings[settingEndpoint], env, settings[settingUser], settings[settingPassword], opts.requestTimeout, opts.transport),
 		clock:           env.Clock,
 		poll:            opts.poll,
-		scope:           adapter.Locator{Kind: Kind, Settings: settings}.Scope(d.ScopeKeys()),
+		scope:           definition(opts).Scope(settings),
 		location:        settings[settingLocation],
 		sshKey:          settings[settingSSHKey],
 		sshPort:         port,

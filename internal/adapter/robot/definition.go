@@ -66,7 +66,7 @@ func definition(opts options) adapter.Definition {
 			{Name: settingAllowOrder, Default: "false", Check: checkBool,
 				Description: "true lets a create order a new server (it costs money) when no free server of the offer is there and " +
 					"the instance's max_monthly_price covers the offer's monthly price"},
-			{Name: settingCancelOnDestroy, Default: "false", Check: checkBool,
+			{Name: settingCancelOnDestroy, Default: "false", Role: adapter.RoleCancelsRental, Check: checkBool,
 				Description: "true cancels a server's rental (at once) when its instance is destroyed; false only releases the claim"},
 		},
 		New: func(settings map[string]string, env adapter.Env) (adapter.Adapter, error) {

@@ -1,0 +1,160 @@
+package instance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// An account change never replaces the machine: the instance is re-pointed
+// at the new account in place, and nothing is sent to the machine, once
+// one read of the machine through the new account proves that it reaches it
+// (adapter.ReachedThrough). The proof is made at plan when the new account
+// is known and its backend answers, otherwise at apply before anything is
+// written; an account that does not reach the machine fails the plan or the
+// apply on account, with the way out.
+
+// proofTimeout bounds the plan's one read through the new account: a
+// backend that does not answer leaves the proof to the apply.
+const proofTimeout = 30 * time.Second
+
+// machineIDOf is the machine's own id: the resource's id.
+func machineIDOf(id types.String) (string, error) {
+	if id.ValueString() == "" {
+		return "", adapter.Errorf(adapter.InvalidInput, "the resource has no id in state")
+	}
+	return id.ValueString(), nil
+}
+
+// repointAtPlan proves at plan that the new account, known, reaches the
+// machine; when it does not, the error is on account. A proof that cannot
+// be made here only warns: the apply makes it.
+func (r *Resource) repointAtPlan(ctx context.Context, plan, state *model, diags *diag.Diagnostics) {
+	if r.accounts.Registry.SameAccount(state.Account.ValueString(), plan.Account.ValueString()) {
+		return
+	}
+	machineID, err := machineIDOf(state.ID)
+	if err != nil {
+		// Refused where the machine is first needed, with its way out.
+		return
+	}
+	acc, _, err := r.accounts.Open(plan.Account.ValueString())
+	var m adapter.Machine
+	if err == nil {
+		ctx, cancel := context.WithTimeout(ctx, proofTimeout)
+		m, err = acc.Fresh(ctx, machineID)
+		cancel()
+	}
+	err = adapter.ReachedThrough(m, err, machineID, state.Claim.ValueString(), state.Name.ValueString())
+	switch {
+	case err == nil:
+	case adapter.NotReached(err):
+		r.notReached(diags, "Account does not reach the machine", plan, state, machineID, err)
+	default:
+		tfdiag.AddWarning(diags, nil, "Account change not proven at plan",
+			fmt.Sprintf("account changes to %s, and whether it reaches machine %s (%q) could not be read now. The apply reads it "+
+				"through the new account before anything is written, and fails there if the new account does not reach it.",
+				r.accounts.Registry.Describe(locatorOf(plan.Account)), machineID, state.Name.ValueString()), err)
+	}
+}
+
+// repointAtApply is readHeld for an update: when the account changed, the
+// machine is read through the new account and must be the one this state
+// holds (the proof the plan could not make, or made earlier); otherwise it
+// is read as every update reads it.
+func (r *Resource) repointAtApply(ctx context.Context, acc *adapter.Cached, machineID string, plan, state model, diags *diag.Diagnostics) (adapter.Machine, bool) {
+	if r.accounts.Registry.SameAccount(state.Account.ValueString(), plan.Account.ValueString()) {
+		return r.readHeld(ctx, acc, machineID, state, diags)
+	}
+	m, err := r.fresh(ctx, acc, machineID)
+	err = adapter.ReachedThrough(m, err, machineID, state.Claim.ValueString(), state.Name.ValueString())
+	switch {
+	case err == nil:
+		return m, true
+	case adapter.NotReached(err):
+		r.notReached(diags, "Unable to update instance", &plan, &state, machineID, err)
+	default:
+		tfdiag.AddError(diags, nil, "Unable to update instance",
+			fmt.Sprintf("account changes to %s, and machine %s (%q) could not be read through it, so the change is not applied and "+
+				"nothing was written. %s", r.accounts.Registry.Describe(locatorOf(plan.Account)), machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
+	}
+	return m, false
+}
+
+// notReached is the error on account for a new account that does not
+// reach the machine, with the ways out.
+func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, state *model, machineID string, err error) {
+	reg := r.accounts.Registry
+	diags.AddAttributeError(path.Root("account"), summary, fmt.Sprintf(
+		"account changes from %s to %s, and machine %s (%q) is not reached through the new account: %s. An account change "+
+			"re-points an instance in place only when the new account reaches the same machine, so nothing was changed. "+
+			"To keep the machine, set account back. To make a new machine on the new account, run `terraform taint ADDRESS` with this "+
+			"resource's address and apply: the old machine is deleted through the account recorded in state (`terraform apply -replace` "+
+			"is refused by this same check, which runs in the plan it would replace). To let the old machine "+
+			"go without deleting it, forget it: `terraform state rm ADDRESS`, or apply once with the resource replaced by a `removed {}` "+
+			"block with `lifecycle { destroy = false }`; the next apply with the resource creates a new machine on the new account.",
+		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), machineID, state.Name.ValueString(), tfdiag.Message(err)))
+}
+
+// locatorOf reads an account id; the zero locator when it is malformed,
+// which the plan has refused already.
+func locatorOf(account types.String) adapter.Locator {
+	l, _ := adapter.ParseLocator(account.ValueString())
+	return l
+}
+
+// warnCancels warns, at plan, that replacing or destroying the machine
+// ends its rental: the account recorded in state (through which the old
+// machine is deleted) is set to cancel it.
+func (r *Resource) warnCancels(state *model, replacing bool, resp *resource.ModifyPlanResponse) {
+	if r.accounts == nil {
+		return
+	}
+	l := locatorOf(state.Account)
+	def, err := r.accounts.Registry.Definition(l.Kind)
+	if err != nil {
+		return
+	}
+	setting, on := def.CancelsRental(l.Settings)
+	if !on {
+		return
+	}
+	machineID, _ := machineIDOf(state.ID)
+	what, cause := "destroys", "destroy"
+	if replacing {
+		what, cause = "replaces", "replacement"
+	}
+	resp.Diagnostics.AddWarning("Machine's rental will be cancelled",
+		fmt.Sprintf("This plan %s instance %q: machine %s is deleted through %s, whose %s.%s is \"true\", so its rental is cancelled, "+
+			"which cannot be undone. To keep the machine, set %s = \"false\" on the account and apply that first, or change what "+
+			"forces the %s.", what, state.Name.ValueString(), machineID, r.accounts.Registry.Describe(l), def.BlockName(), setting,
+			setting, cause))
+}
+
+// replacing reports whether the plan replaces the machine: new user data
+// (already in resp), or a known change of offer_id, image or location.
+func replacing(plan, state *model, resp *resource.ModifyPlanResponse) bool {
+	changed := func(p, s types.String) bool { return !p.IsUnknown() && !p.Equal(s) }
+	return len(resp.RequiresReplace) > 0 || changed(plan.OfferID, state.OfferID) ||
+		(changed(plan.Image, state.Image) && !state.Image.IsNull()) || changed(plan.Location, state.Location)
+}
+
+// planDestroy warns when destroying the machine cancels its rental.
+func (r *Resource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() {
+		return
+	}
+	var state model
+	if d := req.State.Get(ctx, &state); d.HasError() {
+		return
+	}
+	r.warnCancels(&state, false, resp)
+}
