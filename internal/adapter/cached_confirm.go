@@ -44,4 +44,3 @@ func (c *Cached) ConfirmOnRefresh(ctx context.Context, m Machine, claim string) 
 			"machine_id": m.ID, "error": err.Error()})
 	}
 }
-
