@@ -65,6 +65,8 @@ func ErrorClass(err error) string {
 		return "connection closed before the answer ended"
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return "network timeout"
+	case strings.Contains(err.Error(), httpToHTTPS):
+		return "the server does not speak TLS"
 	}
 	return "transport error"
 }
@@ -102,7 +104,9 @@ func CannotReach(err error) bool {
 		errors.As(err, &record), errors.As(err, &alert):
 		return true
 	}
-	// net/http reports a TLS client's record error whose bytes are an
-	// HTTP answer as text alone.
-	return strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
+	return strings.Contains(err.Error(), httpToHTTPS)
 }
+
+// httpToHTTPS is how net/http reports a TLS client's record error whose
+// bytes are an HTTP answer: as text alone, the record error dropped.
+const httpToHTTPS = "server gave HTTP response to HTTPS client"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 // Read refreshes the machine through the account's shared listing, so a
@@ -38,9 +39,10 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if !ok {
 		return
 	}
-	m, err := r.read(ctx, acc, machineID)
+	m, err := r.read(ctx, acc, machineID, tftimeouts.UnreachableOf(state.Timeouts.Object, adapter.DefaultUnreachable))
 	if err != nil {
-		readFailed(ctx, state, machineID, err, resp)
+		def, _ := r.accounts.Registry.Definition(loc.Kind)
+		readFailed(ctx, state, tfdiag.Endpoint(def, loc.Settings), machineID, err, resp)
 		return
 	}
 	if !stillHeld(ctx, req.Private, resp, &state, m, machineID) {
@@ -76,7 +78,8 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 
 // readFailed reports a refresh that found no machine: gone, it leaves the
 // state with a warning; otherwise the state is kept and the reason given.
-func readFailed(ctx context.Context, state model, machineID string, err error, resp *resource.ReadResponse) {
+// endpoint is the account's, for a failure to reach it.
+func readFailed(ctx context.Context, state model, endpoint, machineID string, err error, resp *resource.ReadResponse) {
 	const summary = "Unable to read instance"
 	switch {
 	case adapter.IsNotFound(err):
@@ -99,6 +102,9 @@ func readFailed(ctx context.Context, state model, machineID string, err error, r
 				"(another secret reference, say), keep the recorded ones working for one more run, or run terraform apply -refresh=false once "+
 				"so the new account is recorded; otherwise fix the account's settings or the provider block's secrets.",
 				machineID, state.Name.ValueString(), adapter.RedactID(state.Account.ValueString())), err)
+	case tfdiag.Unreachable(err):
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Reading machine %s (%q) failed. %s", machineID, state.Name.ValueString(), tfdiag.UnreachableWayOut(endpoint, err)), err)
 	default:
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Reading machine %s (%q) failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
