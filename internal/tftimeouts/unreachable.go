@@ -27,13 +27,14 @@ func Unreachable(def time.Duration) Op { return Op{Name: UnreachableName, Defaul
 // describeUnreachable documents the attribute; it is the same on every
 // resource and data source, since the budget is the contract's.
 func describeUnreachable(def time.Duration) string {
-	return fmt.Sprintf("How long a read made while planning (a refresh, this data source's read, the read after an import) keeps retrying "+
-		"an endpoint it cannot reach at all, before it fails: the connection is refused, the host name does not resolve, or the TLS handshake "+
+	return fmt.Sprintf("How long a read made while planning (a refresh, a data source's read, the account's health check) keeps retrying "+
+		"an endpoint it cannot reach at all before it fails: the connection is refused, the host name does not resolve, or the TLS handshake "+
 		"fails. A duration such as `\"30s\"` or `\"2m\"`, `\"0s\"` for a single attempt. Defaults to `%s`. The time counts from the first such "+
 		"failure of any read through the same account in the same command, so a plan against a dead endpoint fails in about this long however "+
-		"many resources use it, and a read that starts after another gave up makes one attempt. It never lengthens `read`. A backend that "+
-		"answers with a failure (HTTP 5xx) or asks to slow down (429) is retried until `read` instead, and applies (create, update, delete) "+
-		"retry an unreachable endpoint until their own timeouts. The state is kept as it was when a read gives up.", Short(def))
+		"many resources use it: a read that starts after another gave up makes one attempt. `read` still bounds the whole read. A backend "+
+		"that answers with a failure (HTTP 5xx) or asks to slow down (429) is retried until `read` instead, and applies (create, update, "+
+		"delete) retry an unreachable endpoint until their own timeouts. A read that gives up changes nothing in the state (an account's "+
+		"refresh records the outage in `health`).", Short(def))
 }
 
 // UnreachableAttribute is the attribute for a resource's timeouts block
