@@ -2,8 +2,11 @@ package adapter
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 	"syscall"
@@ -233,6 +236,11 @@ func TestCannotReach(t *testing.T) {
 	}{
 		{"refused", fmt.Errorf("Get \"http://x/\": dial tcp: %w", syscall.ECONNREFUSED), true},
 		{"no route", fmt.Errorf("dial: %w", syscall.EHOSTUNREACH), true},
+		{"no such host", &net.DNSError{Name: "api.example.invalid", Err: "no such host", IsNotFound: true}, true},
+		{"dial refused by a proxy", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("socks connect: general failure")}, true},
+		{"dial timed out", &net.OpError{Op: "dial", Net: "tcp", Err: timeoutError{}}, false},
+		{"untrusted", &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}, true},
+		{"TLS alert", tls.AlertError(42), true},
 		{"reset", fmt.Errorf("read: %w", syscall.ECONNRESET), false},
 		{"deadline", fmt.Errorf("dial: %w", context.DeadlineExceeded), false},
 		{"http over https", errors.New("http: server gave HTTP response to HTTPS client"), true},
@@ -250,3 +258,10 @@ func TestCannotReach(t *testing.T) {
 		t.Error("the mark hides the transport's own error from errors.Is")
 	}
 }
+
+// timeoutError is a network error that timed out.
+type timeoutError struct{}
+
+func (timeoutError) Error() string   { return "i/o timeout" }
+func (timeoutError) Timeout() bool   { return true }
+func (timeoutError) Temporary() bool { return true }
