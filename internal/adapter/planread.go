@@ -85,7 +85,7 @@ func (c *Cached) PlanRead(ctx context.Context, p ReadPolicy, what string, fn fun
 		}
 		return err
 	}
-	return retry(ctx, c.clock, what, observed, func(err error, attempt int, _ time.Duration) (bool, time.Duration, error) {
+	return retry(ctx, c.clock, what, observed, func(err error, attempt int) (bool, time.Duration, error) {
 		if !Unreachable(err) {
 			retry, wait := p.Decide(err, attempt, 0)
 			return retry, wait, nil

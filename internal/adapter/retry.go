@@ -54,17 +54,16 @@ func RetryDecision(err error, attempt int, b Backoff) (retry bool, wait time.Dur
 // Each decision is logged at DEBUG, and a retry that lasts at INFO, through
 // the logger ctx carries (see WithLogger).
 func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(context.Context) error) error {
-	return retry(ctx, clock, what, fn, func(err error, attempt int, _ time.Duration) (bool, time.Duration, error) {
+	return retry(ctx, clock, what, fn, func(err error, attempt int) (bool, time.Duration, error) {
 		retry, wait := RetryDecision(err, attempt, b)
 		return retry, wait, nil
 	})
 }
 
-// decider is one retry loop's policy: whether to retry after an attempt
-// that failed with err, and after which wait; took is the time the loop has
-// run. When it does not retry, stop, if not nil, is the error the loop
-// returns instead of err.
-type decider func(err error, attempt int, took time.Duration) (retry bool, wait time.Duration, stop error)
+// decider is one retry loop's policy: whether to retry after attempt
+// number attempt failed with err, and after which wait. When it does not
+// retry, stop, if not nil, is the error the loop returns instead of err.
+type decider func(err error, attempt int) (retry bool, wait time.Duration, stop error)
 
 // retry is the loop of Retry, under the policy decide.
 func retry(ctx context.Context, clock Clock, what string, fn func(context.Context) error, decide decider) error {
@@ -82,7 +81,7 @@ func retry(ctx context.Context, clock Clock, what string, fn func(context.Contex
 		var wait time.Duration
 		var stop error
 		if err != nil {
-			retry, wait, stop = decide(err, attempt, p.elapsed())
+			retry, wait, stop = decide(err, attempt)
 		}
 		if !retry {
 			if err != nil && Canceled(err) && ctx.Err() != nil {
