@@ -9,6 +9,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -265,3 +266,45 @@ type timeoutError struct{}
 func (timeoutError) Error() string   { return "i/o timeout" }
 func (timeoutError) Timeout() bool   { return true }
 func (timeoutError) Temporary() bool { return true }
+
+// TestPlanReadsSideBySide: reads running at once through one account share
+// the outage: none makes more attempts than one read alone would, and all
+// give up on it. (Run with -race, it also guards the shared record.)
+func TestPlanReadsSideBySide(t *testing.T) {
+	// A clock without a lock of its own, which would order the reads.
+	c := NewCached(&fakeAdapter{}, stoppedClock{}, 0)
+	const n = 8
+	attempts := make([]int, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			errs[i] = c.PlanRead(context.Background(), PlanReads(30*time.Second), "read", func(context.Context) error {
+				attempts[i]++
+				return refused()
+			})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	for i := range n {
+		if attempts[i] < 1 || attempts[i] > 7 || !Unreachable(errs[i]) {
+			t.Errorf("read %d: %d attempts, %v; want 1 to 7 and a give-up", i, attempts[i], errs[i])
+		}
+	}
+}
+
+// stoppedClock never moves and never waits: time passes only as the waits
+// a read counts.
+type stoppedClock struct{}
+
+func (stoppedClock) Now() time.Time { return time.Time{} }
+func (stoppedClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time)
+	close(ch)
+	return ch
+}
