@@ -13,6 +13,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -68,7 +69,7 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 	warnSettings(diags, b, loc.Settings)
 	loc.Name = name.ValueString()
 	id := r.registry.Canonical(loc).String()
-	health, err := r.check(ctx, id, timeout, true)
+	health, err := r.check(ctx, id, timeout, applyCheck)
 	if err != nil && (prior == nil || !r.registry.SameAccount(prior.ValueString(), id)) {
 		r.addCheckError(ctx, diags, b, loc, name.ValueString(), op, err)
 		return
@@ -90,23 +91,34 @@ func (r *Resource) record(ctx context.Context, state stateSetter, diags *diag.Di
 	diags.Append(state.SetAttribute(ctx, path.Root(def.BlockName()), object(def, loc.Settings))...)
 }
 
+// applyCheck is check's policy for an apply: no plan-time budget for an
+// unreachable endpoint, and the proof that the credentials may create.
+var applyCheck *adapter.ReadPolicy
+
 // check runs the account's health check, retrying a backend that fails or
 // asks to slow down until timeout, and returns the health value; err is the
-// failure, already reflected in the value. write adds the adapter's proof
-// that the credentials may create (adapter.WriteChecker), which only an
-// apply asks for: the proof may send a write, and plans and refreshes stay
-// with the read. reachable says whether the read passed, so a read-only
-// token shows as a backend that answered, with the refusal as the reason.
-func (r *Resource) check(ctx context.Context, id string, timeout time.Duration, write bool) (types.Object, error) {
+// failure, already reflected in the value. A refresh passes its read
+// policy, which gives an endpoint that cannot be reached at all a short
+// budget of its own (adapter.Cached.PlanRead); an apply passes applyCheck
+// (nil), which retries it like any failure until the timeout and adds the
+// adapter's proof that the credentials may create (adapter.WriteChecker):
+// the proof may send a write, and plans and refreshes stay with the read.
+// reachable says whether the read passed, so a read-only token shows as a
+// backend that answered, with the refusal as the reason.
+func (r *Resource) check(ctx context.Context, id string, timeout time.Duration, refresh *adapter.ReadPolicy) (types.Object, error) {
 	ctx = r.accounts.Logging(ctx)
 	now := func() string { return r.accounts.Env.Clock.Now().UTC().Format(time.RFC3339) }
 	acc, _, err := r.accounts.Open(id)
 	reached := false
 	if err == nil {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
-		err = adapter.Retry(ctx, r.accounts.Env.Clock, adapter.DefaultBackoff, "health check", acc.Check)
+		if refresh != nil {
+			err = acc.PlanRead(ctx, *refresh, "health check", acc.Check)
+		} else {
+			err = adapter.Retry(ctx, r.accounts.Env.Clock, adapter.DefaultBackoff, "health check", acc.Check)
+		}
 		reached = err == nil
-		if reached && write {
+		if reached && refresh == nil {
 			err = adapter.Retry(ctx, r.accounts.Env.Clock, adapter.DefaultBackoff, "write check", acc.CheckWrite)
 		}
 		cancel()
@@ -179,7 +191,8 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("timeouts"), &to)...)
 	timeout, d := to.Read(ctx, defaultTimeout)
 	resp.Diagnostics.Append(d...)
-	health, err := r.check(ctx, id.ValueString(), timeout, false)
+	refresh := adapter.PlanReads(tftimeouts.UnreachableOf(to.Object, adapter.DefaultUnreachable))
+	health, err := r.check(ctx, id.ValueString(), timeout, &refresh)
 	if tfdiag.UnknownUntilApply(err) {
 		// The secret arrives at apply; the last known health still stands.
 		return

@@ -82,6 +82,7 @@ func (r *Resource) schema(ctx context.Context) schema.Schema {
 				tftimeouts.Op{Name: "create", Default: defaultTimeout, What: "the create's health check may take, counting its retries"},
 				tftimeouts.Op{Name: "read", Default: defaultTimeout, What: "a refresh's health check may take, counting its retries, before health records the outage"},
 				tftimeouts.Op{Name: "update", Default: defaultTimeout, What: "an update's health check may take, counting its retries"},
+				tftimeouts.Unreachable(adapter.DefaultUnreachable),
 			),
 		},
 	}

@@ -16,6 +16,8 @@ type Emulator struct {
 	*emu.Emulator
 	// Endpoint is the API's base URL, as the account's endpoint takes it.
 	Endpoint string
+
+	stop func()
 }
 
 // NewEmulator starts a fresh emulator on 127.0.0.1 that accepts Token, and
@@ -34,8 +36,12 @@ func NewEmulator(t testing.TB) *Emulator {
 		t.Fatalf("start emulator: %v", err)
 	}
 	t.Cleanup(stop)
-	return &Emulator{Emulator: e, Endpoint: endpoint}
+	return &Emulator{Emulator: e, Endpoint: endpoint, stop: stop}
 }
+
+// Stop closes the emulator's port before the test ends, as an API that
+// went down: every later connection to the endpoint is refused.
+func (e *Emulator) Stop() { e.stop() }
 
 // Account is a compute_provider_account named "test" on this emulator.
 func (e *Emulator) Account() string {

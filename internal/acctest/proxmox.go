@@ -84,6 +84,10 @@ func NewProxmox(t testing.TB, opts ...func(*pveemu.Options)) *Proxmox {
 	return p
 }
 
+// Stop closes the API's port before the test ends, as a cluster that went
+// down: every later connection to the endpoint is refused.
+func (p *Proxmox) Stop() { p.stop() }
+
 // TokenFile holds the API token line, USER@REALM!TOKENID=SECRET.
 func (p *Proxmox) TokenFile() string { return filepath.Join(p.dir, "token") }
 

@@ -60,7 +60,8 @@ type Metal struct {
 	WrongRescueKey atomic.Bool
 	WrongKey       metal.HostKey
 
-	dir string
+	dir  string
+	stop func()
 }
 
 // NewMetal starts the emulators for one test and stops them with it. Like
@@ -106,7 +107,7 @@ func NewMetal(t testing.TB) *Metal {
 		t.Fatalf("start Robot emulator: %v", err)
 	}
 	t.Cleanup(stop)
-	m.Robot, m.Endpoint = rb, endpoint
+	m.Robot, m.Endpoint, m.stop = rb, endpoint, stop
 
 	var accountPub string
 	m.PrivateKeyPEM, accountPub = accountKey(t)
@@ -120,6 +121,11 @@ func NewMetal(t testing.TB) *Metal {
 	}
 	return m
 }
+
+// Stop closes the webservice's port before the test ends, as a Robot that
+// went down: every later connection to the endpoint is refused. The
+// machines' SSH stays up.
+func (m *Metal) Stop() { m.stop() }
 
 // accountKey is a fresh ed25519 pair: private PEM, public line.
 func accountKey(t testing.TB) (string, string) {

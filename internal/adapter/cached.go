@@ -35,6 +35,8 @@ type Cached struct {
 	written map[string]bool
 	// polls shares the reads of waits; see Poll.
 	polls poller
+	// reach is whether the endpoint can be reached; see PlanRead.
+	reach reach
 }
 
 type listing struct {
@@ -68,7 +70,7 @@ func (c *Cached) Get(ctx context.Context, id string) (Machine, error) {
 	}
 	if err == nil && listingSpeaksForAll(l.err) {
 		// What failed the listing fails a direct read as well: a
-		// backend that did not answer at all, asks every client to slow
+		// backend that could not be reached or did not answer at all, asks every client to slow
 		// down, or refuses the credentials. Falling back to one read per
 		// machine would multiply the requests against a backend already
 		// limiting them; the caller's retry waits and lists again. An
@@ -86,7 +88,7 @@ func listingSpeaksForAll(err error) bool {
 	switch {
 	case err == nil:
 		return false
-	case NoAnswer(err):
+	case NoAnswer(err), Unreachable(err):
 		return true
 	}
 	switch CodeOf(err) {

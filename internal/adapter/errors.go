@@ -136,3 +136,31 @@ func NoAnswer(err error) bool { return errors.Is(err, ErrNoAnswer) }
 func Canceled(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
+
+// ErrUnreachable marks a failure to reach the backend at all: the
+// connection was refused, the endpoint's host name did not resolve, or the
+// TLS handshake failed (see CannotReach). Each adapter's classify puts it in
+// the chain (MarkUnreachable) beside the transport's own error, keeping the
+// code it gives such failures (Transient, or InvalidConfig for a
+// certificate the account's settings must fix). Reads made while Terraform
+// plans give such an endpoint a short budget of their own (ReadPolicy);
+// applies retry it like any Transient failure.
+var ErrUnreachable = errors.New("the endpoint could not be reached")
+
+// Unreachable reports whether err is a failure to reach the backend at all.
+func Unreachable(err error) bool { return errors.Is(err, ErrUnreachable) }
+
+// MarkUnreachable returns err with ErrUnreachable in its chain beside it,
+// for the Err of a classified error; err's own text is kept, and nil stays
+// nil.
+func MarkUnreachable(err error) error {
+	if err == nil || Unreachable(err) {
+		return err
+	}
+	return unreachable{err}
+}
+
+type unreachable struct{ err error }
+
+func (u unreachable) Error() string   { return u.err.Error() }
+func (u unreachable) Unwrap() []error { return []error{ErrUnreachable, u.err} }

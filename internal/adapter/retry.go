@@ -54,6 +54,19 @@ func RetryDecision(err error, attempt int, b Backoff) (retry bool, wait time.Dur
 // Each decision is logged at DEBUG, and a retry that lasts at INFO, through
 // the logger ctx carries (see WithLogger).
 func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(context.Context) error) error {
+	return retry(ctx, clock, what, fn, func(err error, attempt int) (bool, time.Duration, error) {
+		retry, wait := RetryDecision(err, attempt, b)
+		return retry, wait, nil
+	})
+}
+
+// decider is one retry loop's policy: whether to retry after attempt
+// number attempt failed with err, and after which wait. When it does not
+// retry, stop, if not nil, is the error the loop returns instead of err.
+type decider func(err error, attempt int) (retry bool, wait time.Duration, stop error)
+
+// retry is the loop of Retry, under the policy decide.
+func retry(ctx context.Context, clock Clock, what string, fn func(context.Context) error, decide decider) error {
 	p := newProgress(ctx, clock, what)
 	// The last failure the backend itself gave: when the timeout ends an
 	// attempt half-way, that failure, not the cut-off attempt, is why the
@@ -64,7 +77,12 @@ func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(con
 		if err != nil && !Canceled(err) {
 			failed = err
 		}
-		retry, wait := RetryDecision(err, attempt, b)
+		var retry bool
+		var wait time.Duration
+		var stop error
+		if err != nil {
+			retry, wait, stop = decide(err, attempt)
+		}
 		if !retry {
 			if err != nil && Canceled(err) && ctx.Err() != nil {
 				if failed != nil {
@@ -72,9 +90,13 @@ func Retry(ctx context.Context, clock Clock, b Backoff, what string, fn func(con
 				}
 				return p.gaveUp(ctx, attempt, err)
 			}
-			if err != nil {
+			switch {
+			case stop != nil:
+				p.debug(ctx, "giving up", failure(map[string]any{"attempt": attempt, "why": "the endpoint stayed unreachable for the read's budget"}, err))
+				return stop
+			case err != nil:
 				p.debug(ctx, "not retrying", failure(map[string]any{"attempt": attempt, "why": whyNot(err)}, err))
-			} else if attempt > 1 {
+			case attempt > 1:
 				p.debug(ctx, "succeeded after retries", map[string]any{"attempts": attempt})
 			}
 			return err

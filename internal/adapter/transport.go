@@ -65,6 +65,48 @@ func ErrorClass(err error) string {
 		return "connection closed before the answer ended"
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return "network timeout"
+	case strings.Contains(err.Error(), httpToHTTPS):
+		return "the server does not speak TLS"
 	}
 	return "transport error"
 }
+
+// CannotReach reports whether err, a transport error, says the endpoint
+// could not be reached at all: the connection was refused or its dial
+// failed otherwise (no route, no such host), the host name did not resolve,
+// or the TLS handshake failed (an untrusted or mismatched certificate, a
+// server that does not speak TLS). None of these is an answer of the
+// backend: nothing was sent, so another attempt seconds later meets the same
+// wall unless someone mends it. A request that reached the backend and went
+// unanswered (a bound, a reset) is not among them.
+//
+// Adapters call it in their classify and mark what it finds with
+// MarkUnreachable; the Terraform layer asks Unreachable.
+func CannotReach(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
+	var unknownCA x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var certificate *tls.CertificateVerificationError
+	var record tls.RecordHeaderError
+	var alert tls.AlertError
+	switch {
+	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return true
+	case errors.As(err, &dns):
+		return true
+	case errors.As(err, &op) && op.Op == "dial" && !op.Timeout():
+		return true
+	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &certificate),
+		errors.As(err, &record), errors.As(err, &alert):
+		return true
+	}
+	return strings.Contains(err.Error(), httpToHTTPS)
+}
+
+// httpToHTTPS is how net/http reports a TLS client's record error whose
+// bytes are an HTTP answer: as text alone, the record error dropped.
+const httpToHTTPS = "server gave HTTP response to HTTPS client"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 // Read refreshes the machine through the account's shared listing and keeps
@@ -32,13 +33,26 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if !ok {
 		return
 	}
-	m, err := r.retryRead(ctx, machineID, h.acc.Get)
+	// A refresh is a read made while planning: an endpoint that cannot be
+	// reached is given up after timeouts.unreachable.
+	var m adapter.Machine
+	err := h.acc.PlanRead(ctx, adapter.PlanReads(tftimeouts.UnreachableOf(state.Timeouts, adapter.DefaultUnreachable)), "read machine "+machineID,
+		func(ctx context.Context) error {
+			var err error
+			m, err = h.acc.Get(ctx, machineID)
+			return err
+		})
 	switch {
 	case adapter.IsNotFound(err):
 		resp.Diagnostics.AddWarning("Bootstrap host is gone",
 			fmt.Sprintf("Machine %s (host %q) no longer exists on its account: %s\n\nIt was removed from the state; the next apply claims a machine again.",
 				machineID, state.Hostname.ValueString(), tfdiag.Message(err)))
 		resp.State.RemoveResource(ctx)
+		return
+	case tfdiag.Unreachable(err):
+		def, _ := r.accounts.Registry.Definition(h.loc.Kind)
+		tfdiag.AddError(&resp.Diagnostics, nil, summary, fmt.Sprintf("Reading machine %s (host %q) failed. %s",
+			machineID, state.Hostname.ValueString(), tfdiag.UnreachableWayOut(tfdiag.Endpoint(def, h.loc.Settings), err)), err)
 		return
 	case err != nil:
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,

@@ -62,9 +62,11 @@ func timeoutsBlock() schema.SingleNestedBlock {
 			Validators: []validator.String{duration{}, tftimeouts.Positive(p.name, time.Hour)},
 		}
 	}
+	attrs[tftimeouts.UnreachableName] = tftimeouts.UnreachableAttribute(adapter.DefaultUnreachable)
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "How long each operation, and each phase of the bootstrap, may take before it gives up. The phases " +
-			"count toward `create` (or `update`, for a resumed bootstrap), so keep their sum below it.",
+			"count toward `create` (or `update`, for a resumed bootstrap), so keep their sum below it. `unreachable` bounds, within a " +
+			"read, the retries of an endpoint that cannot be reached.",
 		Attributes: attrs,
 	}
 }

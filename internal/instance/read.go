@@ -10,6 +10,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 // Read refreshes the machine through the account's shared listing, so a
@@ -38,9 +39,10 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if !ok {
 		return
 	}
-	m, err := r.read(ctx, acc, machineID)
+	m, err := r.read(ctx, acc, machineID, tftimeouts.UnreachableOf(state.Timeouts.Object, adapter.DefaultUnreachable))
 	if err != nil {
-		readFailed(ctx, state, r.accounts.Registry.Describe(loc), machineID, err, resp)
+		def, _ := r.accounts.Registry.Definition(loc.Kind)
+		readFailed(ctx, state, r.accounts.Registry.Describe(loc), tfdiag.Endpoint(def, loc.Settings), machineID, err, resp)
 		return
 	}
 	if !stillHeld(ctx, req.Private, resp, &state, m, machineID) {
@@ -78,7 +80,9 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 
 // readFailed reports a refresh that found no machine: gone, it leaves the
 // state with a warning; otherwise the state is kept and the reason given.
-func readFailed(ctx context.Context, state model, account, machineID string, err error, resp *resource.ReadResponse) {
+// account names the account for messages, endpoint is its endpoint, for a
+// failure to reach it.
+func readFailed(ctx context.Context, state model, account, endpoint, machineID string, err error, resp *resource.ReadResponse) {
 	const summary = "Unable to read instance"
 	switch {
 	case adapter.IsNotFound(err):
@@ -101,6 +105,9 @@ func readFailed(ctx context.Context, state model, account, machineID string, err
 				"(another secret reference, say), keep the recorded ones working for one more run, or run terraform apply -refresh=false once "+
 				"so the new account is recorded; otherwise fix the account's settings or the provider block's secrets.",
 				machineID, state.Name.ValueString(), account), err)
+	case tfdiag.Unreachable(err):
+		tfdiag.AddError(&resp.Diagnostics, nil, summary,
+			fmt.Sprintf("Reading machine %s (%q) on %s failed. %s", machineID, state.Name.ValueString(), account, tfdiag.UnreachableWayOut(endpoint, err)), err)
 	default:
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
 			fmt.Sprintf("Reading machine %s (%q) on %s failed; the state is kept as it was. %s", machineID, state.Name.ValueString(), account, tfdiag.WayOut(err)), err)

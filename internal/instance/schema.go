@@ -198,6 +198,7 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 				tftimeouts.Op{Name: "read", Default: defaultReadTimeout, What: "a refresh (and the read after an import) may take, counting its retries"},
 				tftimeouts.Op{Name: "update", Default: defaultUpdateTimeout, What: "an update may take, counting its retries and waits"},
 				tftimeouts.Op{Name: "delete", Default: defaultDeleteTimeout, What: "the delete may take, counting its retries and the wait until the machine is gone"},
+				tftimeouts.Unreachable(adapter.DefaultUnreachable),
 			),
 		},
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 const summary = "Unable to list machines"
@@ -105,10 +106,11 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	command := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	rp := adapter.PlanReads(tftimeouts.UnreachableOf(m.Timeouts.Object, adapter.DefaultUnreachable))
 	all := []found{}
 	for _, t := range targets {
 		var ms []adapter.Machine
-		err := adapter.Retry(ctx, d.accounts.Env.Clock, adapter.DefaultBackoff, "list the machines of accounts["+strconv.Itoa(t.index)+"]", func(ctx context.Context) error {
+		err := t.acc.PlanRead(ctx, rp, "list the machines of accounts["+strconv.Itoa(t.index)+"]", func(ctx context.Context) error {
 			var err error
 			ms, err = t.inventory.Inventory(ctx)
 			return err
@@ -138,6 +140,7 @@ type target struct {
 	listed    string // the id as listed in accounts
 	shown     string // the account as messages name it (Registry.Label)
 	locator   adapter.Locator
+	acc       *adapter.Cached
 	inventory adapter.Inventory
 	// endpoint is the account's endpoint setting, found by its role, for
 	// the way out of a failure to reach it; "" when the adapter has none.
@@ -182,9 +185,19 @@ func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target 
 			continue
 		}
 		seen[loc.Key()] = i
-		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, inventory: inv, endpoint: d.registry.Value(loc, adapter.RoleEndpoint)})
+		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, acc: acc, inventory: inv, endpoint: endpointOf(d.registry, loc)})
 	}
 	return out
+}
+
+// endpointOf is the account's endpoint for messages, its default when the
+// locator leaves it out.
+func endpointOf(reg *adapter.Registry, loc adapter.Locator) string {
+	def, err := reg.Definition(loc.Kind)
+	if err != nil {
+		return ""
+	}
+	return tfdiag.Endpoint(def, loc.Settings)
 }
 
 func toList(ctx context.Context, all []found) (types.List, diag.Diagnostics) {

@@ -69,8 +69,10 @@ data "compute_machines" "q" {
 	}
 }
 
-// TestMachinesUnreachableAccount: a refused connection is retried until the
-// read timeout, and the way out names the endpoint and the timeout.
+// TestMachinesUnreachableAccount: a refused connection is given up after a few
+// quick retries within timeouts.unreachable, long before the read timeout,
+// and the way out names the endpoint, says the state is kept and which
+// timeout to raise.
 func TestMachinesUnreachableAccount(t *testing.T) {
 	t.Parallel()
 	endpoint := closedEndpoint(t)
@@ -81,11 +83,11 @@ func TestMachinesUnreachableAccount(t *testing.T) {
 data "compute_machines" "q" {
   accounts = ["hcloud:endpoint=%s&location=fsn1&token=env%%3A%%2F%%2F%s"]
   timeouts {
-    read = "1s"
+    read = "1m"
   }
 }
 `, queryEscape(endpoint), acctest.TokenEnv),
-			ExpectError: acctest.Match(`Listing the machines of account hetzner_cloud at \S+ failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs.*List the machines of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
+			ExpectError: acctest.Match(`Listing the machines of account hetzner_cloud at \S+ failed\. The account's endpoint ` + endpoint + ` could not be reached \(connection refused\), so the read gave up on it within timeouts\.unreachable.*the state is kept as it was.*set timeouts\.unreachable to retry for longer\..*List the machines of accounts\[0\]: gave up, since the endpoint could not be reached for 30s \(7 attempt\(s\) by this read\).*refused`),
 		}},
 	})
 }

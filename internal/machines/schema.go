@@ -103,7 +103,7 @@ func dataSourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema 
 		},
 		Blocks: map[string]schema.Block{
 			"timeouts": tftimeouts.DataSource(ctx, tftimeouts.Op{Default: defaultReadTimeout,
-				What: "listing the machines of all listed accounts may take, counting the retries of a backend that fails or asks to slow down"}),
+				What: "listing the machines of all listed accounts may take, counting the retries of a backend that fails or asks to slow down"}, tftimeouts.Unreachable(adapter.DefaultUnreachable)),
 		},
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 // DataSource is compute_offers.
@@ -122,10 +123,11 @@ func query(m model) adapter.Query {
 // command is Terraform's context, ctx the read's timeout within it.
 func (d *DataSource) listAll(ctx, command context.Context, m model, diags *diag.Diagnostics) []found {
 	q := query(m)
+	p := adapter.PlanReads(tftimeouts.UnreachableOf(m.Timeouts.Object, adapter.DefaultUnreachable))
 	var all []found
 	seen := map[string]int{}
 	for i, id := range m.Accounts {
-		offers := d.listAccount(ctx, command, i, id.ValueString(), q, seen, diags)
+		offers := d.listAccount(ctx, command, i, id.ValueString(), q, p, seen, diags)
 		for _, o := range offers {
 			// The contract reads a zero maximum as "no maximum"; here an
 			// explicit 0 is a maximum that nothing priced meets.
@@ -138,9 +140,9 @@ func (d *DataSource) listAll(ctx, command context.Context, m model, diags *diag.
 	return all
 }
 
-// listAccount lists the offers of accounts[i], id, unless seen holds the
-// same account under another spelling of its id.
-func (d *DataSource) listAccount(ctx, command context.Context, i int, id string, q adapter.Query, seen map[string]int, diags *diag.Diagnostics) []adapter.Offer {
+// listAccount lists the offers of accounts[i], id, under the read policy
+// rp, unless seen holds the same account under another spelling of its id.
+func (d *DataSource) listAccount(ctx, command context.Context, i int, id string, q adapter.Query, rp adapter.ReadPolicy, seen map[string]int, diags *diag.Diagnostics) []adapter.Offer {
 	p := path.Root("accounts").AtListIndex(i)
 	acc, loc, err := d.accounts.Open(id)
 	if err != nil {
@@ -165,7 +167,7 @@ func (d *DataSource) listAccount(ctx, command context.Context, i int, id string,
 	}
 	seen[loc.Key()] = i
 	var offers []adapter.Offer
-	err = adapter.Retry(ctx, d.accounts.Env.Clock, adapter.DefaultBackoff, "list the offers of accounts["+strconv.Itoa(i)+"]", func(ctx context.Context) error {
+	err = acc.PlanRead(ctx, rp, "list the offers of accounts["+strconv.Itoa(i)+"]", func(ctx context.Context) error {
 		offers, err = acc.ListOffers(ctx, q)
 		return err
 	})

@@ -58,7 +58,7 @@ func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i i
 			i, id, adapter.Quoted(adapter.Redacted(def.Value(loc.Settings, adapter.RoleLocation))), def.BlockName(), setting.Name)
 	default:
 		detail = fmt.Sprintf("Listing the offers of account %s with filters %s failed. %s", id, describe(q),
-			tfdiag.ListWayOut(err, def.Value(loc.Settings, adapter.RoleEndpoint)))
+			tfdiag.ListWayOut(err, tfdiag.Endpoint(def, loc.Settings)))
 	}
 	tfdiag.AddError(diags, at, summary, detail, err)
 }

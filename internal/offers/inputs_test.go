@@ -113,8 +113,10 @@ data "compute_offers" "q" {
 	})
 }
 
-// TestOffersUnreachableAccount: a refused connection is retried until the
-// read timeout, and the way out names the endpoint and the timeout.
+// TestOffersUnreachableAccount: a refused connection is given up after a few
+// quick retries within timeouts.unreachable, long before the read timeout,
+// and the way out names the endpoint, says the state is kept and which
+// timeout to raise.
 func TestOffersUnreachableAccount(t *testing.T) {
 	t.Parallel()
 	endpoint := closedEndpoint(t)
@@ -125,12 +127,37 @@ func TestOffersUnreachableAccount(t *testing.T) {
 data "compute_offers" "q" {
   accounts = ["hcloud:endpoint=%s&location=fsn1&token=env%%3A%%2F%%2F%s"]
   timeouts {
-    read = "1s"
+    read = "1m"
   }
 }
 `, queryEscape(endpoint), acctest.TokenEnv),
-			ExpectError: acctest.Match(`Listing the offers of account hetzner_cloud at \S+ with filters \(none\) failed\. The backend failed or could not be reached, and kept failing while the read was retried until timeouts\.read; check that the account's endpoint ` + endpoint + ` is reachable from where Terraform runs, then run the command again, or raise timeouts\.read to retry for longer\..*List the offers of accounts\[0\]: retried for \d+s \(\d+ attempt.*refused`),
+			ExpectError: acctest.Match(`Listing the offers of account hetzner_cloud at \S+ with filters \(none\) failed\. The account's endpoint ` + endpoint + ` could not be reached \(connection refused\), so the read gave up on it within timeouts\.unreachable.*the state is kept as it was.*set timeouts\.unreachable to retry for longer\..*List the offers of accounts\[0\]: gave up, since the endpoint could not be reached for 30s \(7 attempt\(s\) by this read\).*refused`),
 		}},
+	})
+}
+
+// TestOffersUnreachableIsSettable: timeouts.unreachable sets the budget,
+// "0s" for one attempt, and refuses what is no duration of zero or more.
+func TestOffersUnreachableIsSettable(t *testing.T) {
+	t.Parallel()
+	endpoint := closedEndpoint(t)
+	cfg := func(unreachable string) string {
+		return fmt.Sprintf(`
+data "compute_offers" "q" {
+  accounts = ["hcloud:endpoint=%s&location=fsn1&token=env%%3A%%2F%%2F%s"]
+  timeouts {
+    unreachable = %q
+  }
+}
+`, queryEscape(endpoint), acctest.TokenEnv, unreachable)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg("0s"), ExpectError: acctest.Match(`gave up, since the endpoint could not be reached for 0s \(1 attempt\(s\) by this read\)`)},
+			{Config: cfg("3s"), ExpectError: acctest.Match(`gave up, since the endpoint could not be reached for 3s \(3 attempt\(s\) by this read\)`)},
+			{Config: cfg("-1s"), ExpectError: acctest.Match(`timeouts\.unreachable = "-1s" is negative`)},
+		},
 	})
 }
 

@@ -94,7 +94,7 @@ func (d *DataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, res
 		},
 		Blocks: map[string]schema.Block{
 			"timeouts": tftimeouts.DataSource(ctx, tftimeouts.Op{Default: defaultReadTimeout,
-				What: "reading the catalogs of all listed accounts may take, counting the retries of a backend that fails or asks to slow down"}),
+				What: "reading the catalogs of all listed accounts may take, counting the retries of a backend that fails or asks to slow down"}, tftimeouts.Unreachable(adapter.DefaultUnreachable)),
 		},
 	}
 }

@@ -131,7 +131,7 @@ resource "compute_provider_account" "x" {
 		{"instance account: unknown scheme", instanceOn, id(e.Endpoint, "vault://"+sentinelInput), plan,
 			`Error: Invalid account .*secret reference vault://…: scheme "vault" is not known`},
 		{"instance account: endpoint path", instanceOn, id("http://"+closed+"/"+sentinelInput+"/v1", "env://"+acctest.TokenEnv), plan,
-			`Warning: Instance not checked against the catalog .*could not be reached or did not answer: Get "http://` + regexp.QuoteMeta(closed) + `/…\?…"`},
+			`Warning: Instance not checked against the catalog .*could not be reached \(connection refused\): Get "http://` + regexp.QuoteMeta(closed) + `/…\?…"`},
 		{"account token: pasted token", fmt.Sprintf(accountWith, "token"), sentinelInput, plan,
 			`Error: Invalid secret reference .*hetzner_cloud\.token must be a secret reference, never the secret: the value is not a secret reference`},
 		{"account token: a token as a reference's name", fmt.Sprintf(accountWith, "token"), "env://" + sentinelInput, plan,

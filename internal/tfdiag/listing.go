@@ -45,6 +45,8 @@ func ListWayOut(err error, endpoint string) string {
 		backend = "the account's endpoint " + adapter.Redacted(endpoint)
 	}
 	switch {
+	case Unreachable(err):
+		return UnreachableWayOut(endpoint, err)
 	case adapter.NoAnswer(err):
 		return "The backend took the request but never answered it, not even when it was sent once more, so it was not retried further; " +
 			"check that " + backend + " is right and the backend is up, then run the command again."

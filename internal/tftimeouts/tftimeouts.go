@@ -33,12 +33,20 @@ type Op struct {
 }
 
 // silence is said of every read: the timeout is not what ends it.
-const silence = " A backend that answers nothing at all ends it sooner: a request left unanswered twice is not retried."
+const silence = " A backend that answers nothing at all ends it sooner: a request left unanswered twice is not retried; " +
+	"and so does one that cannot be reached at all, after `unreachable`."
 
 // Resource is the timeouts block of a resource with the given operations.
+//
+// Unreachable(def) among ops adds the unreachable attribute.
 func Resource(ctx context.Context, ops ...Op) rschema.Block {
 	opts := rtimeouts.Opts{}
+	var unreachable *Op
 	for _, op := range ops {
+		if op.Name == UnreachableName {
+			unreachable = &op
+			continue
+		}
 		switch op.Name {
 		case "create":
 			opts.Create, opts.CreateDescription = true, describe(op)
@@ -52,18 +60,25 @@ func Resource(ctx context.Context, ops ...Op) rschema.Block {
 	}
 	b := rtimeouts.Block(ctx, opts).(rschema.SingleNestedBlock)
 	for _, op := range ops {
+		if op.Name == UnreachableName {
+			continue
+		}
 		s := b.Attributes[op.Name].(rschema.StringAttribute)
 		s.MarkdownDescription = s.Description
 		s.Validators = append(s.Validators, Positive(op.Name, op.Default))
 		b.Attributes[op.Name] = s
 	}
 	b.MarkdownDescription = "How long each operation may take before it gives up."
+	if unreachable != nil {
+		b = withUnreachable(b, unreachable.Default)
+		b.MarkdownDescription += " `unreachable` bounds, within a read, the retries of an endpoint that cannot be reached."
+	}
 	return b
 }
 
 // DataSource is the timeouts block of a data source, whose only operation
-// is its read.
-func DataSource(ctx context.Context, read Op) dschema.Block {
+// is its read; Unreachable(def) among more adds the unreachable attribute.
+func DataSource(ctx context.Context, read Op, more ...Op) dschema.Block {
 	read.Name = "read"
 	b := dtimeouts.BlockWithOpts(ctx, dtimeouts.Opts{ReadDescription: describe(read)}).(dschema.SingleNestedBlock)
 	s := b.Attributes[read.Name].(dschema.StringAttribute)
@@ -71,6 +86,12 @@ func DataSource(ctx context.Context, read Op) dschema.Block {
 	s.Validators = append(s.Validators, Positive(read.Name, read.Default))
 	b.Attributes[read.Name] = s
 	b.MarkdownDescription = "How long the read may take before it gives up."
+	for _, op := range more {
+		if op.Name == UnreachableName {
+			b = withUnreachableData(b, op.Default)
+			b.MarkdownDescription += " `unreachable` bounds, within it, the retries of an endpoint that cannot be reached."
+		}
+	}
 	return b
 }
 

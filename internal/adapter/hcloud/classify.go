@@ -129,6 +129,12 @@ func classify(err error) error {
 		// Keeps adapter.ErrNoAnswer in the chain through err.
 		return &adapter.Error{Code: adapter.Transient, Err: err, Message: silent.Error()}
 	}
+	if adapter.CannotReach(err) {
+		// Refused, unresolved, or a failed TLS handshake: nothing reached
+		// the API, which plans give up on quickly (adapter.ReadPolicy).
+		return &adapter.Error{Code: adapter.Transient, Err: adapter.MarkUnreachable(err),
+			Message: "the Hetzner Cloud API could not be reached (" + adapter.ErrorClass(err) + "): " + describeFailure(err)}
+	}
 	var netErr net.Error
 	if errors.As(err, &netErr) {
 		return &adapter.Error{Code: adapter.Transient, Err: err,

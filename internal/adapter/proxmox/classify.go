@@ -153,6 +153,11 @@ func classify(err error) error {
 	if errors.As(err, &api) {
 		return classifyAPI(api)
 	}
+	if adapter.CannotReach(err) {
+		// The client marks its own transport errors; this is for any
+		// that comes another way.
+		err = adapter.MarkUnreachable(err)
+	}
 	return &adapter.Error{Code: adapter.Transient, Err: err, Message: "unexpected failure talking to the PVE API: " + errorClass(err)}
 }
 

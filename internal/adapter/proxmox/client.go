@@ -230,7 +230,7 @@ func (c *client) transportError(parent, bound context.Context, route string, tim
 		// InvalidConfig, not AccessDenied: nothing refused the token (it
 		// was never sent), and the way out is the account's
 		// tls_fingerprint, not its credentials.
-		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: pin, Message: pin.Error() +
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: adapter.MarkUnreachable(pin), Message: pin.Error() +
 			"; nothing was sent to it. Compare with `pvenode cert info` on the node: if the node's certificate changed, set tls_fingerprint to its fingerprint, otherwise something else answers at that address"}
 	}
 	if e := trustError(c.base, err); e != nil {
@@ -243,6 +243,11 @@ func (c *client) transportError(parent, bound context.Context, route string, tim
 	if bound.Err() != nil {
 		return &adapter.Error{Code: adapter.Transient, Err: errRequestBound,
 			Message: fmt.Sprintf("the PVE API at %s did not answer %s within %s", adapter.Redacted(c.base), route, timeout)}
+	}
+	if adapter.CannotReach(err) {
+		// Refused or unresolved: nothing reached the API, which plans give
+		// up on quickly (adapter.ReadPolicy).
+		err = adapter.MarkUnreachable(err)
 	}
 	return &adapter.Error{Code: adapter.Transient, Err: err,
 		Message: fmt.Sprintf("the PVE API at %s could not be reached for %s: %s", adapter.Redacted(c.base), route, errorClass(err))}
@@ -262,12 +267,12 @@ func trustError(base string, err error) error {
 	var record tls.RecordHeaderError
 	switch {
 	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &verify):
-		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: err, Message: fmt.Sprintf(
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingTLSFingerprint, Err: adapter.MarkUnreachable(err), Message: fmt.Sprintf(
 			"the PVE API at %s offered a certificate that is not trusted by the system roots or ca_file (%s); nothing was sent to it. "+
 				"PVE's default certificate is self-signed: set tls_fingerprint to the fingerprint `pvenode cert info` shows on the node, "+
 				"or ca_file to the CA that signed it", adapter.Redacted(base), errorClass(err))}
 	case errors.As(err, &record), strings.Contains(err.Error(), errHTTPToHTTPS):
-		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingEndpoint, Err: err, Message: fmt.Sprintf(
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: settingEndpoint, Err: adapter.MarkUnreachable(err), Message: fmt.Sprintf(
 			"the server at %s does not speak TLS; nothing was sent to it. PVE's API is https on port 8006: set endpoint to such as %s",
 			adapter.Redacted(base), exampleEndpoint)}
 	}

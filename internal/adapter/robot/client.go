@@ -163,6 +163,12 @@ func (c *client) transportError(parent, bound context.Context, route string, err
 		return &adapter.Error{Code: adapter.Transient, Err: errRequestBound,
 			Message: fmt.Sprintf("the Robot webservice at %s %s %s within %s", adapter.Redacted(c.base), what, route, c.timeout)}
 	}
+	if adapter.CannotReach(err) {
+		// Refused, unresolved, or a failed TLS handshake: nothing reached
+		// the webservice, which plans give up on quickly
+		// (adapter.ReadPolicy).
+		err = adapter.MarkUnreachable(err)
+	}
 	return &adapter.Error{Code: adapter.Transient, Err: err,
 		Message: fmt.Sprintf("the Robot webservice at %s could not be reached for %s: %s", adapter.Redacted(c.base), route, errorClass(err))}
 }

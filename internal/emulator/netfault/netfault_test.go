@@ -1,0 +1,37 @@
+package netfault
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"net"
+	"net/http"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestFaults: each endpoint fails as it says, so the adapters' tests that
+// use them test the failure they name.
+func TestFaults(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := (&net.Dialer{}).DialContext(ctx, "tcp", ClosedAddr(t))
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("closed port: %v, want a refused connection", err)
+	}
+	_, err = Resolver(t).LookupHost(ctx, "api.example.invalid")
+	var dns *net.DNSError
+	if !errors.As(err, &dns) || !dns.IsNotFound {
+		t.Errorf("resolver: %v, want no such host", err)
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://api.example.invalid/v1", nil)
+	if _, err = Transport(t).RoundTrip(req); !errors.As(err, &dns) {
+		t.Errorf("transport: %v, want a DNS error", err)
+	}
+	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, UntrustedTLS(t), nil)
+	var unknown x509.UnknownAuthorityError
+	if _, err = http.DefaultTransport.RoundTrip(req); !errors.As(err, &unknown) {
+		t.Errorf("untrusted TLS: %v, want an unknown authority", err)
+	}
+}
