@@ -43,7 +43,7 @@ func readV0(t *testing.T, endpoint string) v0 {
 	for _, p := range []struct {
 		file string
 		to   *string
-	}{{"testdata/v0/terraform.tfstate", &f.state}, {"testdata/v0/main.tf", &f.config}} {
+	}{{"testdata/v0/state.json", &f.state}, {"testdata/v0/main.tf", &f.config}} {
 		b, err := os.ReadFile(p.file)
 		if err != nil {
 			t.Fatal(err)
