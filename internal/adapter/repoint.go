@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -97,6 +98,41 @@ func ReachedThrough(m Machine, err error, id, claim, name string) error {
 			"machine %s through the new account is named %q, not %q, so it is another machine than the one this state holds", id, m.Name, name)}
 	}
 	return nil
+}
+
+// Changes lists what differs between two accounts, for a message: each
+// changed member (the name, a setting) with both values as messages show
+// them (Redacted), the endpoint in canonical form; "" when only the
+// spelling of the endpoint differs.
+func (r *Registry) Changes(from, to Locator) string {
+	a, b := r.Canonical(from), r.Canonical(to)
+	var parts []string
+	value := func(v string) string {
+		if v == "" {
+			return "(none)"
+		}
+		return Quoted(Redacted(v))
+	}
+	show := func(name, x, y string) {
+		if x != y {
+			parts = append(parts, fmt.Sprintf("%s %s → %s", name, value(x), value(y)))
+		}
+	}
+	if a.Kind != b.Kind {
+		show("kind", a.Kind, b.Kind)
+	}
+	show("name", a.Name, b.Name)
+	keys := map[string]bool{}
+	for k := range a.Settings {
+		keys[k] = true
+	}
+	for k := range b.Settings {
+		keys[k] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		show(k, a.Settings[k], b.Settings[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // SameAccount reports whether two account ids name the same account once

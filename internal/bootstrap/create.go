@@ -37,7 +37,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		return
 	}
 	creq := plan.createRequest()
-	call := adapter.Call{IdempotencyKey: adapter.IdempotencyKey(h.scope, creq.Name), Claim: adapter.NewClaim(),
+	call := adapter.Call{IdempotencyKey: adapter.IdempotencyKey(h.scope, creq.Name), Claim: adapter.NewClaimAt(r.clock().Now()),
 		Account: r.registry.Label(h.loc)}
 	var m adapter.Machine
 	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, fmt.Sprintf("claim machine for %q", creq.Name), func(ctx context.Context) error {

@@ -112,14 +112,15 @@ func (r *Resource) repointAtApply(ctx context.Context, h host, machineID string,
 func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, state *model, machineID string, err error) {
 	reg := r.accounts.Registry
 	diags.AddAttributeError(path.Root("account"), summary, fmt.Sprintf(
-		"account changes from %s to %s, and machine %s (host %q) is not reached through the new account: %s. An account change "+
+		"account changes from %s to %s%s, and machine %s (host %q) is not reached through the new account: %s. An account change "+
 			"re-points a host in place only when the new account reaches the same machine, so nothing was changed. "+
 			"To keep the host, set account back. To make a new host on the new account, run `terraform taint ADDRESS` with this "+
 			"resource's address and apply: the old machine is released through the account recorded in state, its rental cancelled if that account sets so (`terraform apply -replace` "+
 			"is refused by this same check, which runs in the plan it would replace). To let the old machine go without releasing it, forget it: "+
 			"`terraform state rm ADDRESS`, or apply once with the resource replaced by a `removed {}` block with "+
-			"`lifecycle { destroy = false }`; the next apply with the resource claims a machine on the new account.",
-		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), machineID, state.Hostname.ValueString(), tfdiag.Message(err)))
+			"`lifecycle { destroy = false }`; the next apply with the resource claims a machine on the new account.%s",
+		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), tfdiag.AccountChanges(reg, locatorOf(state.Account), locatorOf(plan.Account)),
+		machineID, state.Hostname.ValueString(), tfdiag.Message(err), tfdiag.RentalNote(reg, locatorOf(state.Account))))
 }
 
 // warnCancels warns, at plan, that replacing or destroying the host ends

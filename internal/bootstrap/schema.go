@@ -18,16 +18,18 @@ import (
 )
 
 // repoints is said of account: an account change is no reinstall.
-const repoints = " Changing it (another name, secret reference, setting such as `ssh_port` or `cancel_on_destroy`, default location, " +
+const repoints = " Changing it (another name, secret reference, setting, default location, " +
 	"or the endpoint written another way) never replaces the host nor touches its machine: the host is re-pointed at the new account " +
 	"in place once a read of the machine through the new account finds it, carrying this state's claim. That read is made at plan " +
 	"when the new account is known and answers, otherwise at apply before anything is written; endpoints are compared in canonical " +
 	"form (scheme and host in lower case, no default port, no trailing slash). An account that does not reach the machine (another " +
-	"project, another webservice user) fails the plan or apply on `account`, with the way out: `terraform taint` to make a new " +
-	"host there (`-replace` is refused by the same check), or `terraform state rm` (or a `removed {}` block) to let the old one go."
+	"project, another user) fails the plan or apply on `account`, with the way out: `terraform taint` to make a new " +
+	"host there (`-replace` is refused by the same check), or `terraform state rm` (or a `removed {}` block) to let the old one go. " +
+	"A replacement that `terraform taint` or `-replace` forces is planned by Terraform as a new host, so no plan can warn that it " +
+	"cancels a rental: set the account's cancel setting to false first."
 
 // replaces is said of every attribute whose change reinstalls the host.
-const replaces = " Changing it replaces the host: it is released and claimed again, and installed anew (see below for what that means with `cancel_on_destroy`). Not compared after an import, whose first apply records the configured value."
+const replaces = " Changing it replaces the host: it is released and claimed again, and installed anew (see below for what that means on an account that cancels rentals). Not compared after an import, whose first apply records the configured value."
 
 func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}

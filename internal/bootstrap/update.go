@@ -57,7 +57,7 @@ func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *mo
 	if err == nil && !m.Managed && h.acc.Capabilities().Has(adapter.CapUpdate) {
 		claim := keep
 		if claim == "" {
-			claim = adapter.NewClaim()
+			claim = adapter.NewClaimAt(r.clock().Now())
 		}
 		hostname := plan.Hostname.ValueString()
 		mark := adapter.Mark{Key: adapter.IdempotencyKey(h.scope, hostname), Fingerprint: adapter.Fingerprint(plan.createRequest()), Claim: claim}

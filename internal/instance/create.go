@@ -47,7 +47,9 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		return
 	}
 	call, creq := createCall(ctx, &plan, userData, scope, &resp.Diagnostics)
-	call.Account = r.accounts.Registry.Label(loc)
+	// Made now on the provider's clock, which the recovery window of the
+	// claim is judged on (adapter.Adoptable).
+	call.Claim, call.Account = adapter.NewClaimAt(r.clock().Now()), r.accounts.Registry.Label(loc)
 	m, err := r.createMachine(ctx, acc, call, creq)
 	if err != nil {
 		r.createFailed(ctx, acc, loc, &plan, call, creq, m, err, resp)
@@ -64,7 +66,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 }
 
 // createCall is the create request the plan asks for, with its key (the
-// account's scope and the name) and a fresh claim.
+// account's scope and the name); the caller adds the claim.
 func createCall(ctx context.Context, plan *model, userData types.String, scope string, diags *diag.Diagnostics) (adapter.Call, adapter.CreateRequest) {
 	labels, d := plan.labels(ctx)
 	diags.Append(d...)
@@ -79,7 +81,6 @@ func createCall(ctx context.Context, plan *model, userData types.String, scope s
 	}
 	call := adapter.Call{
 		IdempotencyKey: adapter.IdempotencyKey(scope, creq.Name),
-		Claim:          adapter.NewClaim(),
 	}
 	return call, creq
 }

@@ -94,14 +94,15 @@ func (r *Resource) repointAtApply(ctx context.Context, acc *adapter.Cached, mach
 func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, state *model, machineID string, err error) {
 	reg := r.accounts.Registry
 	diags.AddAttributeError(path.Root("account"), summary, fmt.Sprintf(
-		"account changes from %s to %s, and machine %s (%q) is not reached through the new account: %s. An account change "+
+		"account changes from %s to %s%s, and machine %s (%q) is not reached through the new account: %s. An account change "+
 			"re-points an instance in place only when the new account reaches the same machine, so nothing was changed. "+
 			"To keep the machine, set account back. To make a new machine on the new account, run `terraform taint ADDRESS` with this "+
 			"resource's address and apply: the old machine is deleted through the account recorded in state (`terraform apply -replace` "+
 			"is refused by this same check, which runs in the plan it would replace). To let the old machine "+
 			"go without deleting it, forget it: `terraform state rm ADDRESS`, or apply once with the resource replaced by a `removed {}` "+
-			"block with `lifecycle { destroy = false }`; the next apply with the resource creates a new machine on the new account.",
-		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), machineID, state.Name.ValueString(), tfdiag.Message(err)))
+			"block with `lifecycle { destroy = false }`; the next apply with the resource creates a new machine on the new account.%s",
+		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), tfdiag.AccountChanges(reg, locatorOf(state.Account), locatorOf(plan.Account)),
+		machineID, state.Name.ValueString(), tfdiag.Message(err), tfdiag.RentalNote(reg, locatorOf(state.Account))))
 }
 
 // locatorOf reads an account id; the zero locator when it is malformed,

@@ -51,7 +51,9 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 					"reach the machine (another project, another cluster, another backend) fails the plan or apply on `account`, " +
 					"with the way out: `terraform taint` to make a new machine there (`-replace` is refused by the same check), or " +
 					"`terraform state rm` (or a `removed {}` block) to let the old one go. A plan that replaces or destroys a machine whose account cancels " +
-					"rentals on delete" + adapter.CancelSettings(reg) + " warns, naming the machine.",
+					"rentals on delete" + adapter.CancelSettings(reg) + " warns, naming the machine, when the provider can see what forces the " +
+					"replacement (offer, image, location, user data); one forced by `terraform taint` or `-replace` is planned by Terraform " +
+					"as a new machine, so no plan can warn of it: set the cancel setting to false first.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			adapter.FieldName: schema.StringAttribute{

@@ -176,7 +176,7 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 			})
 		}
 		if *claim == "" {
-			*claim = adapter.NewClaim()
+			*claim = adapter.NewClaimAt(r.clock().Now())
 		}
 		ureq.Mark = &adapter.Mark{Key: adapter.IdempotencyKey(scope, name), Fingerprint: fp, Claim: *claim}
 	}
