@@ -105,11 +105,17 @@ func SelfAdopted(id, name string) *Error {
 
 // LostHold is the error for a machine another state has taken over since
 // this state created or adopted it. Its message carries the way out.
-func LostHold(id, name string) *Error {
+// account names the account as messages do (Registry.Label); "" reads "its
+// account".
+func LostHold(id, name, account string) *Error {
+	on := "its account"
+	if account != "" {
+		on = "account " + account
+	}
 	return &Error{Code: Conflict, Err: ErrLostHold, Message: fmt.Sprintf(
-		"machine %s (%q) is now held by another Terraform state: a create with the same account and name (another configuration, "+
+		"machine %s (%q) on %s is now held by another Terraform state: a create with the same account and name (another configuration, "+
 			"or a rerun that lost this state) adopted it and wrote its own claim over this state's. This state no longer deletes, "+
 			"powers or changes it. Remove the resource from this configuration and run `terraform state rm` on it; to manage the machine "+
 			"from here again, first remove it from the state that holds it now (`terraform state rm` there), then import it here: an "+
-			"import takes the machine's claim, and two states that both import it would both act on it", id, name)}
+			"import takes the machine's claim, and two states that both import it would both act on it", id, name, on)}
 }

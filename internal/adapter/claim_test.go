@@ -49,12 +49,13 @@ func TestHeld(t *testing.T) {
 }
 
 func TestLostHoldAndSelfAdoptedSayWhatToDo(t *testing.T) {
-	for _, err := range []*Error{LostHold("7", "web-1"), SelfAdopted("7", "web-1")} {
+	for _, err := range []*Error{LostHold("7", "web-1", `"prod" (demo)`), SelfAdopted("7", "web-1")} {
 		if err.Code != Conflict || !strings.Contains(err.Message, "7") || !strings.Contains(err.Message, `"web-1"`) {
 			t.Errorf("%v: want a Conflict naming the machine", err)
 		}
 	}
-	if !strings.Contains(LostHold("7", "web-1").Message, "terraform state rm") ||
+	if !strings.Contains(LostHold("7", "web-1", `"prod" (demo)`).Message, "terraform state rm") ||
+		!strings.Contains(LostHold("7", "web-1", `"prod" (demo)`).Message, `on account "prod" (demo) is now held`) ||
 		!strings.Contains(SelfAdopted("7", "web-1").Message, "another name") {
 		t.Error("the errors must carry their way out")
 	}

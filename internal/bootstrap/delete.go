@@ -35,7 +35,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	hostname, claim := state.Hostname.ValueString(), state.Claim.ValueString()
 	m, err := r.retryRead(ctx, machineID, h.acc.Fresh)
 	if err == nil && !adapter.Held(m, claim) {
-		err = adapter.LostHold(machineID, hostname)
+		err = adapter.LostHold(machineID, hostname, r.registry.Label(h.loc))
 	}
 	if prior, adopted := h.acc.AdoptedHere(machineID); adopted && prior == claim && (err == nil || errors.Is(err, adapter.ErrLostHold)) {
 		// The replacement claimed it again: it is the new host's now.

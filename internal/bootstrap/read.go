@@ -45,18 +45,18 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	switch {
 	case adapter.IsNotFound(err):
 		resp.Diagnostics.AddWarning("Bootstrap host is gone",
-			fmt.Sprintf("Machine %s (host %q) no longer exists on its account: %s\n\nIt was removed from the state; the next apply claims a machine again.",
-				machineID, state.Hostname.ValueString(), tfdiag.Message(err)))
+			fmt.Sprintf("Machine %s (host %q) no longer exists on %s: %s\n\nIt was removed from the state; the next apply claims a machine again.",
+				machineID, state.Hostname.ValueString(), r.registry.Describe(h.loc), tfdiag.Message(err)))
 		resp.State.RemoveResource(ctx)
 		return
 	case tfdiag.Unreachable(err):
 		def, _ := r.accounts.Registry.Definition(h.loc.Kind)
-		tfdiag.AddError(&resp.Diagnostics, nil, summary, fmt.Sprintf("Reading machine %s (host %q) failed. %s",
-			machineID, state.Hostname.ValueString(), tfdiag.UnreachableWayOut(tfdiag.Endpoint(def, h.loc.Settings), err)), err)
+		tfdiag.AddError(&resp.Diagnostics, nil, summary, fmt.Sprintf("Reading machine %s (host %q) on %s failed. %s",
+			machineID, state.Hostname.ValueString(), r.registry.Describe(h.loc), tfdiag.UnreachableWayOut(tfdiag.Endpoint(def, h.loc.Settings), err)), err)
 		return
 	case err != nil:
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Reading machine %s (host %q) failed; the state is kept as it was. %s", machineID, state.Hostname.ValueString(), tfdiag.WayOut(err)), err)
+			fmt.Sprintf("Reading machine %s (host %q) on %s failed; the state is kept as it was. %s", machineID, state.Hostname.ValueString(), r.registry.Describe(h.loc), tfdiag.WayOut(err)), err)
 		return
 	}
 	if has(ctx, req.Private, privateImported) {
@@ -64,7 +64,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		resp.Diagnostics.Append(mark(ctx, resp.Private, privateImported, false)...)
 	}
 	if !adapter.Held(m, state.Claim.ValueString()) {
-		resp.Diagnostics.AddWarning("Bootstrap host held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Hostname.ValueString())))
+		resp.Diagnostics.AddWarning("Bootstrap host held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Hostname.ValueString(), r.registry.Label(h.loc))))
 		return
 	}
 	if state.Phase.ValueString() != string(adapter.PhaseFailed) {

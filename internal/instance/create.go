@@ -153,7 +153,8 @@ func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc ad
 		}
 	}
 	tfdiag.AddError(&resp.Diagnostics, fields, summary,
-		fmt.Sprintf("Creating instance %q (offer %s, image %s) failed. %s%s", creq.Name, creq.OfferID, creq.Image, tfdiag.WayOut(err), mayAppear(err)), err)
+		fmt.Sprintf("Creating instance %q (offer %s, image %s) on %s failed. %s%s", creq.Name, creq.OfferID, creq.Image,
+			r.accounts.Registry.Describe(loc), tfdiag.WayOut(err), mayAppear(err)), err)
 }
 
 // saveCreated puts the machine's id and this create's claim into state, every

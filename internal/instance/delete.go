@@ -31,7 +31,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	acc, _, machineID, ok := r.target(&resp.Diagnostics, summary, state)
+	acc, loc, machineID, ok := r.target(&resp.Diagnostics, summary, state)
 	if !ok {
 		return
 	}
@@ -54,7 +54,8 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	}
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,
-			fmt.Sprintf("Deleting machine %s (%q) failed; it stays in the state. %s", machineID, name, wayOutFor(err, machineID)), err)
+			fmt.Sprintf("Deleting machine %s (%q) on %s failed; it stays in the state. %s", machineID, name, r.accounts.Registry.Describe(loc),
+				wayOutFor(err, machineID)), err)
 	}
 }
 

@@ -45,7 +45,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		readFailed(ctx, state, r.accounts.Registry.Describe(loc), tfdiag.Endpoint(def, loc.Settings), machineID, err, resp)
 		return
 	}
-	if !stillHeld(ctx, req.Private, resp, &state, m, machineID) {
+	if !stillHeld(ctx, req.Private, resp, &state, m, machineID, r.accounts.Registry.Label(loc)) {
 		return
 	}
 	acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
@@ -57,7 +57,8 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 // stillHeld reports whether this state still holds the machine it read, and
 // records the answer for the plan. After an import, it takes the machine's
 // claim first.
-func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadResponse, state *model, m adapter.Machine, machineID string) bool {
+// account names the account for the warning.
+func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadResponse, state *model, m adapter.Machine, machineID, account string) bool {
 	if imported(ctx, from) {
 		// An import takes the machine as it is, claim included, so it plans
 		// clean and notices a later adoption elsewhere. Import a machine into
@@ -70,7 +71,7 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 		// Another state adopted the machine. Keep what this state last
 		// knew, so its plan shows no changes it could not make, and say so
 		// on every plan until the resource is removed.
-		resp.Diagnostics.AddWarning("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString())))
+		resp.Diagnostics.AddWarning("Instance held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Name.ValueString(), account)))
 		resp.Diagnostics.Append(setLost(ctx, resp.Private, true)...)
 		return false
 	}

@@ -184,7 +184,7 @@ func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequ
 		r.warnCancels(state, true, resp)
 	}
 	if lost(ctx, req.Private) && changesMachine(plan, state) {
-		resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(state.ID.ValueString(), state.Name.ValueString())))
+		resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(state.ID.ValueString(), state.Name.ValueString(), r.registry.LabelID(state.Account.ValueString()))))
 	}
 	return !resp.Diagnostics.HasError()
 }

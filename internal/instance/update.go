@@ -72,7 +72,8 @@ func (r *Resource) readHeld(ctx context.Context, acc *adapter.Cached, machineID 
 	current, err := r.heldMachine(ctx, acc, machineID, state.Name.ValueString(), state.Claim.ValueString())
 	if err != nil {
 		tfdiag.AddError(diags, fields, "Unable to update instance",
-			fmt.Sprintf("Machine %s (%q) was not changed. %s", machineID, state.Name.ValueString(), wayOutFor(err, machineID)), err)
+			fmt.Sprintf("Machine %s (%q) on %s was not changed. %s", machineID, state.Name.ValueString(),
+				r.registry.DescribeID(state.Account.ValueString()), wayOutFor(err, machineID)), err)
 		return current, false
 	}
 	return current, true
@@ -191,7 +192,7 @@ func (r *Resource) heldMachine(ctx context.Context, acc *adapter.Cached, id, nam
 		return m, err
 	}
 	if !adapter.Held(m, claim) {
-		return m, adapter.LostHold(id, name)
+		return m, adapter.LostHold(id, name, "")
 	}
 	return m, nil
 }
