@@ -16,6 +16,9 @@ import (
 // the user one command and never a machine.
 const RecoveryWindow = time.Hour
 
+// recoveryWindowText is RecoveryWindow as a message says it.
+const recoveryWindowText = "one hour"
+
 // ErrHeldElsewhere is what the refusal to adopt a machine that another state
 // holds wraps, for errors.Is.
 var ErrHeldElsewhere = errors.New("the machine is held by another Terraform state")
@@ -60,7 +63,7 @@ func Adoptable(what string, m Machine, call Call, fingerprint string, now time.T
 		return heldElsewhere(what, m, call.Account, fmt.Sprintf(
 			"its claim was never confirmed, but it was made %s, longer ago than the %s within which an interrupted apply adopts "+
 				"its machine when run again (if this is that apply, run again too late, import the machine here)",
-			claimAge(made, ok, now), RecoveryWindow))
+			claimAge(made, ok, now), recoveryWindowText))
 	}
 	return nil
 }

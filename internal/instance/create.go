@@ -91,7 +91,7 @@ func warnAdopted(diags *diag.Diagnostics, m adapter.Machine, name string) {
 	diags.AddWarning("Instance adopted",
 		fmt.Sprintf("Machine %s (%q) already existed with this instance's key (account and name) and the same offer, image, location "+
 			"and user data, and a claim no state has confirmed yet, so it was adopted instead of creating another. Usually an earlier "+
-			"apply created it within "+adapter.RecoveryWindow.String()+" and was interrupted before its state was saved; it may also be held by another "+
+			"apply created it within the hour and was interrupted before its state was saved; it may also be held by another "+
 			"configuration with the same account and name that has not refreshed it since it applied, which is told on its next "+
 			"plan and no longer deletes, powers or changes it, or be the machine a create_before_destroy replacement under the same "+
 			"name replaces, whose destroy then says so. This state holds it now.", m.ID, name))
