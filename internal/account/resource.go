@@ -192,10 +192,20 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if !fresh {
 		var prior types.String
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
-		if !r.registry.SameAccount(prior.ValueString(), r.registry.Canonical(loc).String()) {
+		id := r.registry.Canonical(loc).String()
+		switch {
+		case !r.registry.SameAccount(prior.ValueString(), id):
 			// A new locator is a new health question.
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("health"), types.ObjectUnknown(healthTypes))...)
 			fresh = true
+		case prior.ValueString() != id && !name.IsUnknown():
+			// The same account under a new id (renamed, its endpoint
+			// spelled anew, a state of an older version): no question for
+			// the plan, but the apply that records the id checks again,
+			// so its health is known only then. The configuration may
+			// not differ at all (an upgraded state), so the framework has
+			// not marked it unknown.
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("health"), types.ObjectUnknown(healthTypes))...)
 		}
 	}
 	if fresh {

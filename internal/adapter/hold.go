@@ -79,7 +79,8 @@ func heldElsewhere(what string, m Machine, account, why string) *Error {
 	return &Error{Code: Conflict, Field: FieldName, Err: ErrHeldElsewhere, Message: fmt.Sprintf(
 		"%s: machine %s (%q) on %s already carries this resource's key (the same account and name), and another Terraform state "+
 			"holds it: %s. It was not taken over and nothing was written. If this is another workspace or directory with the same "+
-			"configuration, give the machine a name that differs per workspace (e.g. name = \"%s-${terraform.workspace}\"); to move "+
+			"configuration, give the machine a name that differs per workspace (its name or hostname, e.g. \"%s-${terraform.workspace}\"; "+
+			"a machine chosen by its id, such as a machine_id, needs another id there); to move "+
 			"the machine to this state instead, run `terraform state rm` on it in the state that holds it, then import it here "+
 			"(`terraform import` or an import block with ACCOUNT_ID/%s). If it is this state's own machine, which this create "+
 			"replaces before destroying it (create_before_destroy) under the same name, give the replacement another name or "+

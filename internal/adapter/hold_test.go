@@ -57,7 +57,7 @@ func TestHeldElsewhereNamesMachineAccountAndWaysOut(t *testing.T) {
 	now := time.Now()
 	m := Machine{ID: "42", Name: "web-1", Managed: true, Fingerprint: "fp", Claim: NewClaimAt(now)}
 	err := Adoptable("create server \"web-1\"", m, Call{Claim: NewClaimAt(now), Account: `"prod-cloud"`}, "fp", now)
-	for _, want := range []string{`machine 42 ("web-1")`, `account "prod-cloud"`, `name = "web-1-${terraform.workspace}"`, "`terraform state rm`", "import it here", "ACCOUNT_ID/42", "nothing was written"} {
+	for _, want := range []string{`machine 42 ("web-1")`, `account "prod-cloud"`, `its name or hostname, e.g. "web-1-${terraform.workspace}"`, "`terraform state rm`", "import it here", "ACCOUNT_ID/42", "nothing was written"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the refusal lacks %q:\n%s", want, err)
 		}

@@ -52,7 +52,7 @@ func TestSecondStateRefusedOnceTheHolderRefreshed(t *testing.T) {
 	c.MustRun("workspace", "new", "staging")
 	before = writes(e)
 	out, err := c.Run("apply", "-auto-approve", "-input=false")
-	refusal := acctest.Match(fmt.Sprintf(`Error: Unable to create instance.*machine %d \("shared-2"\) on account "test" \(hetzner_cloud at [^)]+\) already carries this resource's key.*another Terraform state holds it: the state that created or imported it has confirmed its claim.*nothing was written.*name = "shared-2-\$\{terraform.workspace\}".*`+"`terraform state rm`"+` on it in the state that holds it, then import it here`, held.ID))
+	refusal := acctest.Match(fmt.Sprintf(`Error: Unable to create instance.*machine %d \("shared-2"\) on account "test" \(hetzner_cloud at [^)]+\) already carries this resource's key.*another Terraform state holds it: the state that created or imported it has confirmed its claim.*nothing was written.*its name or hostname, e.g. "shared-2-\$\{terraform.workspace\}".*`+"`terraform state rm`"+` on it in the state that holds it, then import it here`, held.ID))
 	if err == nil || !refusal.MatchString(out) {
 		t.Fatalf("the second workspace's apply: %v, want the Conflict naming machine %d, its account and the ways out:\n%s", err, held.ID, out)
 	}
