@@ -32,6 +32,11 @@ func TestRobotInstanceCancelWarning(t *testing.T) {
 	if out := c.MustRun("plan"); !acctest.Match(want).MatchString(out) {
 		t.Fatalf("a replacement that cancels the rental does not say so (want %s):\n%s", want, out)
 	}
+	c.Config(cancelling)
+	destroys := fmt.Sprintf(`Warning: %s.*destroys instance "web-1": machine %d is deleted through account "[^"]+" \(hetzner_robot at .*cancel_on_destroy is "true"`, warning, n)
+	if out := c.MustRun("plan", "-destroy"); !acctest.Match(destroys).MatchString(out) {
+		t.Fatalf("a destroy that cancels the rental does not say so (want %s):\n%s", destroys, out)
+	}
 	c.Config(robotInstanceAs(m, "", "", ""))
 	c.MustRun("apply", "-auto-approve")
 	c.MustRun("destroy", "-auto-approve")
