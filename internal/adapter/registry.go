@@ -57,6 +57,14 @@ type Definition struct {
 	New func(settings map[string]string, env Env) (Adapter, error)
 }
 
+// MarkLost reports whether m, read for a state that holds it with claim,
+// lost a mark this adapter writes back (MarkInName): drift the plan warns
+// of and the next apply mends, rather than a machine out of the provider's
+// hands.
+func (d Definition) MarkLost(m Machine, claim string) bool {
+	return d.MarkInName && !m.Managed && claim != ""
+}
+
 // BlockName is the account attribute that configures this kind.
 func (d Definition) BlockName() string {
 	if d.Block != "" {

@@ -22,7 +22,7 @@ const privateRemark = "remark"
 // for the plan whether it did.
 func (r *Resource) noteMarkLost(ctx context.Context, diags *diag.Diagnostics, p privateSetter, h host, state model, m adapter.Machine) {
 	def, err := r.accounts.Registry.Definition(h.loc.Kind)
-	lost := err == nil && def.MarkInName && !m.Managed && state.Claim.ValueString() != ""
+	lost := err == nil && def.MarkLost(m, state.Claim.ValueString())
 	diags.Append(mark(ctx, p, privateRemark, lost)...)
 	if !lost {
 		return

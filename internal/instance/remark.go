@@ -16,21 +16,21 @@ import (
 // apply writes the name with the state's claim through the mark an imported
 // machine gets (UpdateRequest.Mark). Nothing else is sent to the machine.
 
-// restoresMark reports whether the account's adapter keeps its mark in the
-// machine's name, so that a lost mark is written back.
-func (r *Resource) restoresMark(account string) bool {
+// markLost reports whether m, read for this state, lost a mark its
+// account's adapter writes back (adapter.Definition.MarkLost).
+func (r *Resource) markLost(account string, m adapter.Machine, claim string) bool {
 	loc, err := adapter.ParseLocator(account)
 	if err != nil || r.accounts == nil {
 		return false
 	}
 	def, err := r.accounts.Registry.Definition(loc.Kind)
-	return err == nil && def.MarkInName
+	return err == nil && def.MarkLost(m, claim)
 }
 
 // warnMarkLost warns, on a refresh, about a machine of this state whose mark
 // was removed by hand, naming it and what the next apply does.
 func (r *Resource) warnMarkLost(diags *diag.Diagnostics, state model, m adapter.Machine, machineID string) {
-	if m.Managed || state.Claim.ValueString() == "" || !r.restoresMark(state.Account.ValueString()) {
+	if !r.markLost(state.Account.ValueString(), m, state.Claim.ValueString()) {
 		return
 	}
 	diags.AddWarning("Instance lost its claim mark",

@@ -165,7 +165,7 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 	// brings an unmarked machine under management, and the adapter refuses
 	// to power or delete one, with its own way out. Where the mark lives in
 	// the name, it is written back (remark.go).
-	lostMark := !current.Managed && *claim != "" && !r.restoresMark(plan.Account.ValueString())
+	lostMark := !current.Managed && *claim != "" && !r.markLost(plan.Account.ValueString(), current, *claim)
 	if !lostMark && (!current.Managed || ureq.Name != nil || *claim == "") {
 		fp := current.Fingerprint
 		if !current.Managed || fp == "" {
