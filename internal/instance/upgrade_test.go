@@ -65,7 +65,7 @@ func readV0(t *testing.T, endpoint string) v0 {
 func TestStateOfVersion0Upgrades(t *testing.T) {
 	t.Parallel()
 	for name, spelled := range map[string]func(string) string{
-		"endpoint as the API gives it": func(e string) string { return e },
+		"endpoint as the API gives it":   func(e string) string { return e },
 		"endpoint with a trailing slash": func(e string) string { return e + "/" },
 	} {
 		t.Run(name, func(t *testing.T) {
