@@ -70,9 +70,7 @@ func (r *Resource) repointPlan(ctx context.Context, plan, state *model, diags *d
 		r.notReached(diags, "Account does not reach the machine", plan, state, machineID, err)
 	default:
 		tfdiag.AddWarning(diags, nil, "Account change not proven at plan",
-			fmt.Sprintf("account changes to %s, and whether it reaches machine %s (host %q) could not be read now. The apply reads it "+
-				"through the new account before anything is written, and fails there if the new account does not reach it.",
-				r.accounts.Registry.Describe(locatorOf(plan.Account)), machineID, state.Hostname.ValueString()), err)
+			tfdiag.NotProvenAtPlan(r.accounts.Registry, locatorOf(plan.Account), machineOn(state, machineID)), err)
 	}
 }
 
@@ -100,9 +98,7 @@ func (r *Resource) repointAtApply(ctx context.Context, h host, machineID string,
 	case adapter.NotReached(err):
 		r.notReached(diags, summary, plan, state, machineID, err)
 	default:
-		tfdiag.AddError(diags, nil, summary,
-			fmt.Sprintf("account changes to %s, and machine %s (host %q) could not be read through it, so the change is not applied and "+
-				"nothing was written. %s", r.accounts.Registry.Describe(next.loc), machineID, state.Hostname.ValueString(), tfdiag.WayOut(err)), err)
+		tfdiag.AddError(diags, nil, summary, tfdiag.NotReadAtApply(r.accounts.Registry, next.loc, machineOn(state, machineID), err), err)
 	}
 	return h, false
 }
@@ -110,17 +106,15 @@ func (r *Resource) repointAtApply(ctx context.Context, h host, machineID string,
 // notReached is the error on account for a new account that does not
 // reach the machine, with the ways out.
 func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, state *model, machineID string, err error) {
-	reg := r.accounts.Registry
-	diags.AddAttributeError(path.Root("account"), summary, fmt.Sprintf(
-		"account changes from %s to %s%s, and machine %s (host %q) is not reached through the new account: %s. An account change "+
-			"re-points a host in place only when the new account reaches the same machine, so nothing was changed. "+
-			"To keep the host, set account back. To make a new host on the new account, run `terraform taint ADDRESS` with this "+
-			"resource's address and apply: the old machine is released through the account recorded in state, its rental cancelled if that account sets so (`terraform apply -replace` "+
-			"is refused by this same check, which runs in the plan it would replace). To let the old machine go without releasing it, forget it: "+
-			"`terraform state rm ADDRESS`, or apply once with the resource replaced by a `removed {}` block with "+
-			"`lifecycle { destroy = false }`; the next apply with the resource claims a machine on the new account.%s",
-		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), tfdiag.AccountChanges(reg, locatorOf(state.Account), locatorOf(plan.Account)),
-		machineID, state.Hostname.ValueString(), tfdiag.Message(err), tfdiag.RentalNote(reg, locatorOf(state.Account))))
+	diags.AddAttributeError(path.Root("account"), summary,
+		tfdiag.NotReached(r.accounts.Registry, locatorOf(state.Account), locatorOf(plan.Account), machineOn(state, machineID), err))
+}
+
+// machineOn is how the messages of an account change name the host's
+// machine.
+func machineOn(state *model, machineID string) tfdiag.Machine {
+	return tfdiag.Machine{Kind: "bootstrap host", ID: machineID, Shown: fmt.Sprintf("(host %q)", state.Hostname.ValueString()),
+		Deleted: "released", Deleting: "releasing", Next: "claims a machine"}
 }
 
 // warnCancels warns, at plan, that replacing or destroying the host ends
@@ -130,25 +124,10 @@ func (r *Resource) warnCancels(state *model, replacing bool, diags *diag.Diagnos
 	if r.accounts == nil {
 		return
 	}
-	l := locatorOf(state.Account)
-	def, err := r.accounts.Registry.Definition(l.Kind)
-	if err != nil {
-		return
-	}
-	setting, on := def.CancelsRental(l.Settings)
-	if !on {
-		return
-	}
 	machineID, _ := machineIDOf(state.ID)
-	what, cause := "destroys", "destroy"
-	if replacing {
-		what, cause = "replaces", "replacement"
+	if w := tfdiag.CancelWarning(r.accounts.Registry, locatorOf(state.Account), machineOn(state, machineID), state.Hostname.ValueString(), replacing); w != "" {
+		diags.AddWarning(tfdiag.CancelSummary, w)
 	}
-	diags.AddWarning("Machine's rental will be cancelled",
-		fmt.Sprintf("This plan %s bootstrap host %q: machine %s is released through %s, whose %s.%s is \"true\", so its rental is "+
-			"cancelled, which cannot be undone. To keep the machine, set %s = \"false\" on the account and apply that first, or "+
-			"change what forces the %s.", what, state.Hostname.ValueString(), machineID, r.accounts.Registry.Describe(l),
-			def.BlockName(), setting, setting, cause))
 }
 
 // replacing reports whether the plan replaces the host: a change of an

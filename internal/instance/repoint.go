@@ -60,9 +60,7 @@ func (r *Resource) repointAtPlan(ctx context.Context, plan, state *model, diags 
 		r.notReached(diags, "Account does not reach the machine", plan, state, machineID, err)
 	default:
 		tfdiag.AddWarning(diags, nil, "Account change not proven at plan",
-			fmt.Sprintf("account changes to %s, and whether it reaches machine %s (%q) could not be read now. The apply reads it "+
-				"through the new account before anything is written, and fails there if the new account does not reach it.",
-				r.accounts.Registry.Describe(locatorOf(plan.Account)), machineID, state.Name.ValueString()), err)
+			tfdiag.NotProvenAtPlan(r.accounts.Registry, locatorOf(plan.Account), machineOn(state, machineID)), err)
 	}
 }
 
@@ -83,8 +81,7 @@ func (r *Resource) repointAtApply(ctx context.Context, acc *adapter.Cached, mach
 		r.notReached(diags, "Unable to update instance", &plan, &state, machineID, err)
 	default:
 		tfdiag.AddError(diags, nil, "Unable to update instance",
-			fmt.Sprintf("account changes to %s, and machine %s (%q) could not be read through it, so the change is not applied and "+
-				"nothing was written. %s", r.accounts.Registry.Describe(locatorOf(plan.Account)), machineID, state.Name.ValueString(), tfdiag.WayOut(err)), err)
+			tfdiag.NotReadAtApply(r.accounts.Registry, locatorOf(plan.Account), machineOn(&state, machineID), err), err)
 	}
 	return m, false
 }
@@ -92,17 +89,14 @@ func (r *Resource) repointAtApply(ctx context.Context, acc *adapter.Cached, mach
 // notReached is the error on account for a new account that does not
 // reach the machine, with the ways out.
 func (r *Resource) notReached(diags *diag.Diagnostics, summary string, plan, state *model, machineID string, err error) {
-	reg := r.accounts.Registry
-	diags.AddAttributeError(path.Root("account"), summary, fmt.Sprintf(
-		"account changes from %s to %s%s, and machine %s (%q) is not reached through the new account: %s. An account change "+
-			"re-points an instance in place only when the new account reaches the same machine, so nothing was changed. "+
-			"To keep the machine, set account back. To make a new machine on the new account, run `terraform taint ADDRESS` with this "+
-			"resource's address and apply: the old machine is deleted through the account recorded in state (`terraform apply -replace` "+
-			"is refused by this same check, which runs in the plan it would replace). To let the old machine "+
-			"go without deleting it, forget it: `terraform state rm ADDRESS`, or apply once with the resource replaced by a `removed {}` "+
-			"block with `lifecycle { destroy = false }`; the next apply with the resource creates a new machine on the new account.%s",
-		reg.Describe(locatorOf(state.Account)), reg.Describe(locatorOf(plan.Account)), tfdiag.AccountChanges(reg, locatorOf(state.Account), locatorOf(plan.Account)),
-		machineID, state.Name.ValueString(), tfdiag.Message(err), tfdiag.RentalNote(reg, locatorOf(state.Account))))
+	diags.AddAttributeError(path.Root("account"), summary,
+		tfdiag.NotReached(r.accounts.Registry, locatorOf(state.Account), locatorOf(plan.Account), machineOn(state, machineID), err))
+}
+
+// machineOn is how the messages of an account change name the machine.
+func machineOn(state *model, machineID string) tfdiag.Machine {
+	return tfdiag.Machine{Kind: "instance", ID: machineID, Shown: fmt.Sprintf("(%q)", state.Name.ValueString()),
+		Deleted: "deleted", Deleting: "deleting", Next: "creates a new machine"}
 }
 
 // locatorOf reads an account id; the zero locator when it is malformed,
@@ -119,25 +113,10 @@ func (r *Resource) warnCancels(state *model, replacing bool, resp *resource.Modi
 	if r.accounts == nil {
 		return
 	}
-	l := locatorOf(state.Account)
-	def, err := r.accounts.Registry.Definition(l.Kind)
-	if err != nil {
-		return
-	}
-	setting, on := def.CancelsRental(l.Settings)
-	if !on {
-		return
-	}
 	machineID, _ := machineIDOf(state.ID)
-	what, cause := "destroys", "destroy"
-	if replacing {
-		what, cause = "replaces", "replacement"
+	if w := tfdiag.CancelWarning(r.accounts.Registry, locatorOf(state.Account), machineOn(state, machineID), state.Name.ValueString(), replacing); w != "" {
+		resp.Diagnostics.AddWarning(tfdiag.CancelSummary, w)
 	}
-	resp.Diagnostics.AddWarning("Machine's rental will be cancelled",
-		fmt.Sprintf("This plan %s instance %q: machine %s is deleted through %s, whose %s.%s is \"true\", so its rental is cancelled, "+
-			"which cannot be undone. To keep the machine, set %s = \"false\" on the account and apply that first, or change what "+
-			"forces the %s.", what, state.Name.ValueString(), machineID, r.accounts.Registry.Describe(l), def.BlockName(), setting,
-			setting, cause))
 }
 
 // replacing reports whether the plan replaces the machine: new user data

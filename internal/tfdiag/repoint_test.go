@@ -43,3 +43,43 @@ func TestAccountChanges(t *testing.T) {
 		t.Errorf("no change: %q", got)
 	}
 }
+
+// TestCancelWarning names the object, its machine, the account and the way
+// to keep the rental, and says nothing for an account that cancels nothing.
+func TestCancelWarning(t *testing.T) {
+	reg := rentalRegistry()
+	m := Machine{Kind: "bootstrap host", ID: "7", Shown: `(host "db")`, Deleted: "released"}
+	on := adapter.Locator{Kind: "rent", Name: "metal", Settings: map[string]string{"cancel": "true", "endpoint": "https://r.example"}}
+	got := CancelWarning(reg, on, m, "db", true)
+	for _, want := range []string{`This plan replaces bootstrap host "db": machine 7 is released through account "metal" (rented at https://r.example)`,
+		`rented.cancel is "true"`, `set cancel = "false" on the account and apply that first`, "forces the replacement"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("CancelWarning lacks %q:\n%s", want, got)
+		}
+	}
+	if got := CancelWarning(reg, on, m, "db", false); !strings.Contains(got, "This plan destroys") || !strings.Contains(got, "forces the destroy") {
+		t.Errorf("a destroy: %s", got)
+	}
+	on.Settings["cancel"] = "false"
+	if got := CancelWarning(reg, on, m, "db", true); got != "" {
+		t.Errorf("an account that keeps rentals: %q", got)
+	}
+}
+
+// TestNotReached: the refusal names both accounts, what changed, the
+// machine and every way out, and the rental note where it applies.
+func TestNotReached(t *testing.T) {
+	reg := rentalRegistry()
+	from := adapter.Locator{Kind: "rent", Name: "metal", Settings: map[string]string{"cancel": "true", "endpoint": "https://a.example"}}
+	to := adapter.Locator{Kind: "rent", Name: "metal", Settings: map[string]string{"cancel": "true", "endpoint": "https://b.example"}}
+	m := Machine{Kind: "instance", ID: "7", Shown: `("web")`, Deleted: "deleted", Deleting: "deleting", Next: "creates a new machine"}
+	got := NotReached(reg, from, to, m, adapter.Errorf(adapter.Conflict, "the new account has no machine 7"))
+	for _, want := range []string{`account "metal" (rented at https://a.example) to account "metal" (rented at https://b.example)`,
+		`what changed: endpoint "https://a.example" → "https://b.example"`, `machine 7 ("web") is not reached`, "the new account has no machine 7",
+		"re-points this instance in place", "terraform taint ADDRESS", "terraform state rm ADDRESS", "removed {}", "creates a new machine on the new account",
+		`rented.cancel = "true"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("NotReached lacks %q:\n%s", want, got)
+		}
+	}
+}
