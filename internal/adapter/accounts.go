@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Accounts opens accounts by locator for one provider process and keeps one
@@ -60,4 +61,26 @@ func (a *Accounts) Logging(ctx context.Context) context.Context {
 		return ctx
 	}
 	return WithLogger(ctx, a.Env.Log)
+}
+
+// ProofBound bounds the one read a plan makes through an account an
+// instance or host moves to: a backend that does not answer leaves the
+// proof to the apply.
+const ProofBound = 30 * time.Second
+
+// Reaches is the proof of an account change at plan: one direct read of
+// machineID through the account accountID, bounded by ProofBound, judged
+// by ReachedThrough for the state's claim (or, without one, the machine's
+// name). nil when the account reaches the machine, a NotReached error when
+// the backend proved it does not, any other error when it could not tell
+// now.
+func (a *Accounts) Reaches(ctx context.Context, accountID, machineID, claim, name string) error {
+	acc, _, err := a.Open(accountID)
+	var m Machine
+	if err == nil {
+		ctx, cancel := context.WithTimeout(ctx, ProofBound)
+		m, err = acc.Fresh(ctx, machineID)
+		cancel()
+	}
+	return ReachedThrough(m, err, machineID, claim, name)
 }

@@ -3,7 +3,6 @@ package bootstrap
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,9 +18,6 @@ import (
 // (adapter.ReachedThrough), at plan when the new account is known and
 // answers, otherwise at apply before anything is written. As
 // compute_instance does (internal/instance/repoint.go).
-
-// proofTimeout bounds the plan's one read through the new account.
-const proofTimeout = 30 * time.Second
 
 // machineIDOf is the machine's own id: the host's id.
 func machineIDOf(id types.String) (string, error) {
@@ -56,14 +52,7 @@ func (r *Resource) repointPlan(ctx context.Context, plan, state *model, diags *d
 	if r.accounts.Registry.SameAccount(state.Account.ValueString(), plan.Account.ValueString()) {
 		return
 	}
-	acc, _, err := r.accounts.Open(plan.Account.ValueString())
-	var m adapter.Machine
-	if err == nil {
-		ctx, cancel := context.WithTimeout(ctx, proofTimeout)
-		m, err = acc.Fresh(ctx, machineID)
-		cancel()
-	}
-	err = adapter.ReachedThrough(m, err, machineID, state.Claim.ValueString(), state.Hostname.ValueString())
+	err = r.accounts.Reaches(ctx, plan.Account.ValueString(), machineID, state.Claim.ValueString(), state.Hostname.ValueString())
 	switch {
 	case err == nil:
 	case adapter.NotReached(err):

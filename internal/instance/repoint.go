@@ -3,7 +3,6 @@ package instance
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -21,10 +20,6 @@ import (
 // is known and its backend answers, otherwise at apply before anything is
 // written; an account that does not reach the machine fails the plan or the
 // apply on account, with the way out.
-
-// proofTimeout bounds the plan's one read through the new account: a
-// backend that does not answer leaves the proof to the apply.
-const proofTimeout = 30 * time.Second
 
 // machineIDOf is the machine's own id: the resource's id.
 func machineIDOf(id types.String) (string, error) {
@@ -46,14 +41,7 @@ func (r *Resource) repointAtPlan(ctx context.Context, plan, state *model, diags 
 		// Refused where the machine is first needed, with its way out.
 		return
 	}
-	acc, _, err := r.accounts.Open(plan.Account.ValueString())
-	var m adapter.Machine
-	if err == nil {
-		ctx, cancel := context.WithTimeout(ctx, proofTimeout)
-		m, err = acc.Fresh(ctx, machineID)
-		cancel()
-	}
-	err = adapter.ReachedThrough(m, err, machineID, state.Claim.ValueString(), state.Name.ValueString())
+	err = r.accounts.Reaches(ctx, plan.Account.ValueString(), machineID, state.Claim.ValueString(), state.Name.ValueString())
 	switch {
 	case err == nil:
 	case adapter.NotReached(err):
