@@ -40,35 +40,8 @@ func FillRoute(route string, args []string) (string, error) {
 // alone: the error's own text quotes the request's URL, query included, so
 // it is never what a log line or message shows.
 func ErrorClass(err error) string {
-	var dns *net.DNSError
-	var unknownCA x509.UnknownAuthorityError
-	var hostname x509.HostnameError
-	var certificate *tls.CertificateVerificationError
-	var record tls.RecordHeaderError
-	var netErr net.Error
-	switch {
-	case errors.Is(err, context.Canceled):
-		return "canceled"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "no answer within the bound"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "connection reset"
-	case errors.As(err, &dns):
-		return "name resolution failed"
-	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &certificate):
-		return "TLS certificate not accepted"
-	case errors.As(err, &record):
-		return "the server does not speak TLS"
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return "connection closed before the answer ended"
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return "network timeout"
-	case strings.Contains(err.Error(), httpToHTTPS):
-		return "the server does not speak TLS"
-	}
-	return "transport error"
+	class, _ := transportFailure(err)
+	return class
 }
 
 // CannotReach reports whether err, a transport error, says the endpoint
@@ -83,6 +56,14 @@ func ErrorClass(err error) string {
 // Adapters call it in their classify and mark what it finds with
 // MarkUnreachable; the Terraform layer asks Unreachable.
 func CannotReach(err error) bool {
+	_, unreachable := transportFailure(err)
+	return unreachable
+}
+
+// transportFailure is the one reading of a transport error's chain that
+// ErrorClass and CannotReach share: the kind of failure, and whether it
+// left the endpoint unreached.
+func transportFailure(err error) (class string, unreachable bool) {
 	var dns *net.DNSError
 	var op *net.OpError
 	var unknownCA x509.UnknownAuthorityError
@@ -91,20 +72,38 @@ func CannotReach(err error) bool {
 	var certificate *tls.CertificateVerificationError
 	var record tls.RecordHeaderError
 	var alert tls.AlertError
+	var netErr net.Error
 	switch {
-	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return false
-	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		return true
+	case err == nil:
+		return "", false
+	case errors.Is(err, context.Canceled):
+		return "canceled", false
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no answer within the bound", false
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused", true
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "no route to the host", true
 	case errors.As(err, &dns):
-		return true
+		return "name resolution failed", true
 	case errors.As(err, &op) && op.Op == "dial" && !op.Timeout():
-		return true
-	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &certificate),
-		errors.As(err, &record), errors.As(err, &alert):
-		return true
+		return "connection failed", true
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset", false
+	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &certificate):
+		return "TLS certificate not accepted", true
+	case errors.As(err, &record):
+		return "the server does not speak TLS", true
+	case errors.As(err, &alert):
+		return "TLS handshake refused", true
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "connection closed before the answer ended", false
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return "network timeout", false
+	case strings.Contains(err.Error(), httpToHTTPS):
+		return "the server does not speak TLS", true
 	}
-	return strings.Contains(err.Error(), httpToHTTPS)
+	return "transport error", false
 }
 
 // httpToHTTPS is how net/http reports a TLS client's record error whose
