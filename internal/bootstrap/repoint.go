@@ -19,14 +19,6 @@ import (
 // answers, otherwise at apply before anything is written. As
 // compute_instance does (internal/instance/repoint.go).
 
-// machineIDOf is the machine's own id: the host's id.
-func machineIDOf(id types.String) (string, error) {
-	if id.ValueString() == "" {
-		return "", adapter.Errorf(adapter.InvalidInput, "the host has no id in state")
-	}
-	return id.ValueString(), nil
-}
-
 // locatorOf reads an account id; the zero locator when it is malformed,
 // which the plan has refused already.
 func locatorOf(account types.String) adapter.Locator {
@@ -41,8 +33,10 @@ func (r *Resource) repointPlan(ctx context.Context, plan, state *model, diags *d
 	if r.accounts == nil || plan.Account.Equal(state.Account) {
 		return
 	}
-	machineID, err := machineIDOf(state.ID)
-	if err != nil {
+	// The id is the machine's own; without one the resource is refused
+	// where the machine is first needed.
+	machineID := state.ID.ValueString()
+	if machineID == "" {
 		return
 	}
 	if plan.Account.IsUnknown() {
@@ -52,7 +46,7 @@ func (r *Resource) repointPlan(ctx context.Context, plan, state *model, diags *d
 	if r.accounts.Registry.SameAccount(state.Account.ValueString(), plan.Account.ValueString()) {
 		return
 	}
-	err = r.accounts.Reaches(ctx, plan.Account.ValueString(), machineID, state.Claim.ValueString(), state.Hostname.ValueString())
+	err := r.accounts.Reaches(ctx, plan.Account.ValueString(), machineID, state.Claim.ValueString(), state.Hostname.ValueString())
 	switch {
 	case err == nil:
 	case adapter.NotReached(err):
@@ -113,8 +107,7 @@ func (r *Resource) warnCancels(state *model, replacing bool, diags *diag.Diagnos
 	if r.accounts == nil {
 		return
 	}
-	machineID, _ := machineIDOf(state.ID)
-	if w := tfdiag.CancelWarning(r.accounts.Registry, locatorOf(state.Account), machineOn(state, machineID), state.Hostname.ValueString(), replacing); w != "" {
+	if w := tfdiag.CancelWarning(r.accounts.Registry, locatorOf(state.Account), machineOn(state, state.ID.ValueString()), state.Hostname.ValueString(), replacing); w != "" {
 		diags.AddWarning(tfdiag.CancelSummary, w)
 	}
 }

@@ -21,14 +21,6 @@ import (
 // written; an account that does not reach the machine fails the plan or the
 // apply on account, with the way out.
 
-// machineIDOf is the machine's own id: the resource's id.
-func machineIDOf(id types.String) (string, error) {
-	if id.ValueString() == "" {
-		return "", adapter.Errorf(adapter.InvalidInput, "the resource has no id in state")
-	}
-	return id.ValueString(), nil
-}
-
 // repointAtPlan proves at plan that the new account, known, reaches the
 // machine; when it does not, the error is on account. A proof that cannot
 // be made here only warns: the apply makes it.
@@ -36,12 +28,13 @@ func (r *Resource) repointAtPlan(ctx context.Context, plan, state *model, diags 
 	if r.accounts.Registry.SameAccount(state.Account.ValueString(), plan.Account.ValueString()) {
 		return
 	}
-	machineID, err := machineIDOf(state.ID)
-	if err != nil {
-		// Refused where the machine is first needed, with its way out.
+	// The id is the machine's own; without one the resource is refused
+	// where the machine is first needed.
+	machineID := state.ID.ValueString()
+	if machineID == "" {
 		return
 	}
-	err = r.accounts.Reaches(ctx, plan.Account.ValueString(), machineID, state.Claim.ValueString(), state.Name.ValueString())
+	err := r.accounts.Reaches(ctx, plan.Account.ValueString(), machineID, state.Claim.ValueString(), state.Name.ValueString())
 	switch {
 	case err == nil:
 	case adapter.NotReached(err):
@@ -101,8 +94,7 @@ func (r *Resource) warnCancels(state *model, replacing bool, resp *resource.Modi
 	if r.accounts == nil {
 		return
 	}
-	machineID, _ := machineIDOf(state.ID)
-	if w := tfdiag.CancelWarning(r.accounts.Registry, locatorOf(state.Account), machineOn(state, machineID), state.Name.ValueString(), replacing); w != "" {
+	if w := tfdiag.CancelWarning(r.accounts.Registry, locatorOf(state.Account), machineOn(state, state.ID.ValueString()), state.Name.ValueString(), replacing); w != "" {
 		resp.Diagnostics.AddWarning(tfdiag.CancelSummary, w)
 	}
 }

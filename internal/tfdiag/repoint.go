@@ -27,11 +27,7 @@ func AccountChanges(reg *adapter.Registry, from, to adapter.Locator) string {
 // state says so: Terraform plans a tainted object as a new one, so no plan
 // can warn of that replacement. "" when the account cancels nothing.
 func RentalNote(reg *adapter.Registry, inState adapter.Locator) string {
-	def, err := reg.Definition(inState.Kind)
-	if err != nil {
-		return ""
-	}
-	setting, on := def.CancelsRental(inState.Settings)
+	def, setting, on := cancels(reg, inState)
 	if !on {
 		return ""
 	}
@@ -90,11 +86,7 @@ func NotReadAtApply(reg *adapter.Registry, to adapter.Locator, m Machine, err er
 // false, destroys) a machine whose account in state cancels rentals on
 // destroy, naming it; "" when that account cancels nothing.
 func CancelWarning(reg *adapter.Registry, inState adapter.Locator, m Machine, name string, replacing bool) string {
-	def, err := reg.Definition(inState.Kind)
-	if err != nil {
-		return ""
-	}
-	setting, on := def.CancelsRental(inState.Settings)
+	def, setting, on := cancels(reg, inState)
 	if !on {
 		return ""
 	}
@@ -109,3 +101,14 @@ func CancelWarning(reg *adapter.Registry, inState adapter.Locator, m Machine, na
 
 // CancelSummary is the summary of CancelWarning.
 const CancelSummary = "Machine's rental will be cancelled"
+
+// cancels is the setting of the account l (with its adapter's definition)
+// that makes a delete cancel the machine's rental, and whether it is on.
+func cancels(reg *adapter.Registry, l adapter.Locator) (def adapter.Definition, setting string, on bool) {
+	def, err := reg.Definition(l.Kind)
+	if err != nil {
+		return def, "", false
+	}
+	setting, on = def.CancelsRental(l.Settings)
+	return def, setting, on
+}
