@@ -3,12 +3,13 @@ package machines_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/url"
 	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/netfault"
 )
 
 // instanceID matches the import id of machine id on any hcloud account.
@@ -39,13 +40,4 @@ func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) 
 func queryEscape(s string) string { return url.QueryEscape(s) }
 
 // closedEndpoint is an API URL on a loopback port that nothing listens on.
-func closedEndpoint(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/v1"
-}
+func closedEndpoint(t *testing.T) string { return "http://" + netfault.ClosedAddr(t) + "/v1" }

@@ -2,7 +2,6 @@ package offers_test
 
 import (
 	"fmt"
-	"net"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -11,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/netfault"
 )
 
 // TestOffersRefusedInputs: every refusal names the attribute, the value and
@@ -162,16 +162,7 @@ data "compute_offers" "q" {
 }
 
 // closedEndpoint is an API URL on a loopback port that nothing listens on.
-func closedEndpoint(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/v1"
-}
+func closedEndpoint(t *testing.T) string { return "http://" + netfault.ClosedAddr(t) + "/v1" }
 
 // TestOffersUnresolvableSecret: a data source is read during plan, so an
 // unresolvable reference fails it, and the message says where the secret

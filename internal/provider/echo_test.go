@@ -2,7 +2,6 @@ package provider_test
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/netfault"
 )
 
 // sentinelInput stands for a secret a user put where it does not belong: a
@@ -224,13 +224,4 @@ func withoutCoreImportIDs(log string) string {
 }
 
 // closedAddr is a loopback host:port that nothing listens on.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
+func closedAddr(t *testing.T) string { return netfault.ClosedAddr(t) }
