@@ -115,6 +115,10 @@ func run(m *testing.M) int {
 		"QUICKSTART_HOST_TOKEN": hostSecret,
 		"APP_TOKEN":             appToken,
 		"PROXMOX_API_TOKEN":     proxmoxToken,
+		// The names the guides use, those of the official providers.
+		"PROXMOX_VE_API_TOKEN":   proxmoxToken,
+		"HETZNER_ROBOT_USER":     robotUser,
+		"HETZNER_ROBOT_PASSWORD": robotPassword,
 	} {
 		os.Setenv(k, v)
 	}
