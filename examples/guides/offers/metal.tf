@@ -21,8 +21,9 @@ locals {
   db = [for o in data.compute_offers.db.offers : o if o.available && coalesce(o.price_per_month, 0) <= 100]
 }
 
-# Servers with at least one GPU whose model names an RTX 4000; a backend
-# without GPU offers yields [].
+# Servers with at least one GPU whose model names an RTX 4000. No listing
+# Robot answers carries GPU data, so on Robot this is [] today: write
+# configurations that handle an empty list.
 data "compute_offers" "gpu" {
   accounts  = [compute_provider_account.metal.id]
   kind      = "metal"

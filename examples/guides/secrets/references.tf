@@ -1,10 +1,11 @@
+# Ephemeral: Terraform keeps its value out of plan files and state.
 variable "hcloud_token" {
   type      = string
-  sensitive = true
+  ephemeral = true
 }
 
-# Secrets that are Terraform values (a sensitive variable, another
-# provider's output) go through the provider block's secrets map.
+# Secrets that are Terraform values (a variable, another provider's output)
+# go through the provider block's secrets map.
 provider "compute" {
   secrets = {
     hcloud = var.hcloud_token
