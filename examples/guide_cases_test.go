@@ -40,8 +40,10 @@ var guideCases = map[string]guideCase{
 		plan: creates("compute_provider_account.lab", "compute_instance.vm"),
 	},
 
-	// One server made outside Terraform, imported by its id.
+	// One server made outside Terraform, imported by its id: the apply
+	// writes only the mark, and the plan after it is empty.
 	"guides/importing-a-fleet/import-one.tf": {
+		apply: true,
 		setup: func(t *testing.T, w *guideWorld) {
 			id, err := w.e.createServer(t.Context(), "legacy-1", nil)
 			if err != nil {

@@ -22,3 +22,8 @@ resource "compute_instance" "legacy" {
   image    = "ubuntu-24.04"
   location = "fsn1"
 }
+
+# For `terraform import` on the command line: terraform output -raw cloud_account_id
+output "cloud_account_id" {
+  value = compute_provider_account.cloud.id
+}
