@@ -183,12 +183,21 @@ var (
 
 // TestGuidesIncludeOnlyTestedConfiguration reads every guide template and
 // fails on a configuration written inline instead of included from a file,
-// and on an included file that no test here runs.
+// on an included file that no test here runs, and on a file under
+// examples/guides that no guide includes.
 func TestGuidesIncludeOnlyTestedConfiguration(t *testing.T) {
 	templates, err := filepath.Glob("../templates/guides/*.tmpl")
 	if err != nil || len(templates) == 0 {
 		t.Fatalf("no guide templates under ../templates/guides (%v)", err)
 	}
+	included := map[string]bool{}
+	defer func() {
+		for _, f := range guideFiles(t) {
+			if !included[f] {
+				t.Errorf("examples/%s is in no guide; include it in one under templates/guides/, or delete it", f)
+			}
+		}
+	}()
 	for _, tmpl := range templates {
 		b, err := os.ReadFile(tmpl)
 		if err != nil {
@@ -207,6 +216,7 @@ func TestGuidesIncludeOnlyTestedConfiguration(t *testing.T) {
 		}
 		for _, m := range includedFile.FindAllStringSubmatch(text, -1) {
 			rel, ok := strings.CutPrefix(m[1], "examples/")
+			included[rel] = true
 			_, tf := guideCases[rel]
 			_, rc := guideCLIConfigs[rel]
 			if !ok || !(tf || rc || exercisedExamples[rel]) {

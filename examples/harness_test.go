@@ -12,7 +12,8 @@
 // library; the emulator is reached only through its command line and HTTP.
 // The bootstrap host example, which needs a dedicated-server world of its
 // own (an SSH farm and a first-boot server), runs in process against
-// acctest.Metal instead.
+// acctest.Metal instead. The guides' configurations (examples/guides) run
+// through guides_test.go, each as its case in guide_cases_test.go says.
 package examples_test
 
 import (
