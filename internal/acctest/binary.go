@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"testing"
 )
 
 // The variables terraform-plugin-testing itself reads: the CLI binary to
@@ -103,4 +104,27 @@ func VersionLine(bin string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s version printed no \"Terraform v…\" or \"OpenTofu v…\" line: %q; set %s to a terraform or tofu binary", bin, out, TerraformPathEnv)
+}
+
+// OpenTofu reports whether the binary the tests drive is OpenTofu, for the
+// few tests whose expectation depends on it.
+func OpenTofu() bool {
+	bin, err := Binary()
+	if err != nil {
+		return false
+	}
+	tofu, _ := IsOpenTofu(bin)
+	return tofu
+}
+
+// SkipUnderOpenTofu skips t when the tests drive OpenTofu, naming its
+// version and why: for what OpenTofu cannot do that the test needs.
+func SkipUnderOpenTofu(t testing.TB, why string) {
+	t.Helper()
+	if !OpenTofu() {
+		return
+	}
+	bin, _ := Binary()
+	line, _ := VersionLine(bin)
+	t.Skipf("%s (%s): %s", line, bin, why)
 }
