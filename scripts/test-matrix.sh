@@ -62,29 +62,31 @@ for bin in "${binaries[@]}"; do
 	log="$logs/$name.log"
 	printf '\n==== test-matrix: %s (%s), provider host %s\n' "$line" "$path" "$host"
 	started=$SECONDS
-	status=ok
+	tests=ok
 	if TF_ACC_TERRAFORM_PATH=$path TF_ACC_PROVIDER_HOST=$host \
 		scripts/tfenv.sh go test -v -count=1 -timeout "${TEST_TIMEOUT:-15m}" -run "${TEST_MATRIX_RUN:-.}" "${pkgs[@]}" >"$log" 2>&1; then
-		grep -E '^(ok|FAIL|---) ' "$log" || true
+		grep -E '^(ok|FAIL)\s' "$log" || true
 	else
-		status=FAILED
+		tests=FAILED
 		# Everything but the progress lines: the failures with their output.
 		grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)' "$log" || true
 	fi
+	tests_took=$((SECONDS - started))
 	# Each skip with its reason (the line after it).
 	skips=$(grep -A1 -E '^\s*--- SKIP' "$log" | grep -vE '^--$' || true)
 	if [[ -n $skips ]]; then
 		echo "test-matrix: skipped under $line:"
 		echo "$skips"
 	fi
-	if ! scripts/install-check.sh "$path"; then
-		status=FAILED
-	fi
+	install=ok
+	scripts/install-check.sh "$path" || install=FAILED
 	took=$((SECONDS - started))
-	[[ $status == ok ]] || failed=1
-	passed=$(grep -cE '^ok ' "$log" || true)
-	results+=("$(printf '%-20s %-7s %d of %d packages passed, %d tests skipped, install-check included, %ds' "$line" "$status" "$passed" "${#pkgs[@]}" "$(grep -cE '^\s*--- SKIP' "$log" || true)" "$took")")
-	printf '==== test-matrix: %s %s in %ds\n' "$line" "$status" "$took"
+	[[ $tests == ok && $install == ok ]] || failed=1
+	passed=$(grep -cE '^ok\s' "$log" || true)
+	skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
+	results+=("$(printf '%s: tests %s (%d of %d packages passed, %d tests skipped) in %ds; install-check %s; %ds in all' \
+		"$line" "$tests" "$passed" "${#pkgs[@]}" "$skipped" "$tests_took" "$install" "$took")")
+	printf '==== test-matrix: %s: tests %s, install-check %s, in %ds\n' "$line" "$tests" "$install" "$took"
 done
 
 printf '\n==== test-matrix summary\n'
