@@ -45,11 +45,15 @@ func Binary() (string, error) {
 }
 
 // ProviderHost is the registry host of the provider's address for this run:
-// TF_ACC_PROVIDER_HOST, else registry.terraform.io. Setup (and
-// SetProviderHostFor) fills the variable in for an OpenTofu binary.
+// TF_ACC_PROVIDER_HOST, else registry.opentofu.org when the binary is
+// OpenTofu, else registry.terraform.io. Setup also writes it into the
+// variable (SetProviderHostFor), which terraform-plugin-testing reads.
 func ProviderHost() string {
 	if h := os.Getenv(ProviderHostEnv); h != "" {
 		return h
+	}
+	if OpenTofu() {
+		return OpenTofuHost
 	}
 	return TerraformHost
 }

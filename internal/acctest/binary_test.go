@@ -31,12 +31,18 @@ func TestProviderHostFollowsTheBinary(t *testing.T) {
 		{terraform, "", TerraformHost},
 		{tofu, "example.test", "example.test"},
 	} {
+		t.Setenv(TerraformPathEnv, c.bin)
 		t.Setenv(ProviderHostEnv, c.preset)
-		if err := SetProviderHostFor(c.bin); err != nil {
-			t.Fatal(err)
-		}
-		if got := ProviderAddress(); got != c.want+"/seedcompute/compute" {
-			t.Errorf("%s with %s=%q: provider address %s, want %s/seedcompute/compute", c.bin, ProviderHostEnv, c.preset, got, c.want)
+		// Before setup has written the variable, and after.
+		for _, step := range []string{"unset", "set up"} {
+			if step == "set up" {
+				if err := SetProviderHostFor(c.bin); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := ProviderAddress(); got != c.want+"/seedcompute/compute" {
+				t.Errorf("%s with %s=%q, %s: provider address %s, want %s/seedcompute/compute", c.bin, ProviderHostEnv, c.preset, step, got, c.want)
+			}
 		}
 	}
 	if _, err := IsOpenTofu(fakeCLI(t, "something else v1")); err == nil {
