@@ -72,8 +72,14 @@ for bin in "${binaries[@]}"; do
 		grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)' "$log" || true
 	fi
 	tests_took=$((SECONDS - started))
-	# Each skip with its reason (the line after it).
-	skips=$(grep -A1 -E '^\s*--- SKIP' "$log" | grep -vE '^--$' || true)
+	# Each skip with its reason: -v streams what a test logs under a
+	# header that names it.
+	skips=$(awk '
+		/^=== (RUN|CONT|NAME) / { current = $3; next }
+		/^[ \t]*--- SKIP: / { printf "  %s:%s\n", $3, ($3 in said ? said[$3] : " (no reason logged)"); next }
+		/^[ \t]*--- / { current = ""; next }
+		/^    [^ ]/ && current != "" { line = $0; sub(/^[ \t]+/, "", line); said[current] = said[current] " " line }
+	' "$log")
 	if [[ -n $skips ]]; then
 		echo "test-matrix: skipped under $line:"
 		echo "$skips"
