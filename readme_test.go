@@ -32,7 +32,7 @@ func TestReadmeStatesTheGoVersionOfGoMod(t *testing.T) {
 // the people who develop the provider.
 func TestUserTextSpeaksToUsers(t *testing.T) {
 	ours := regexp.MustCompile(`(?i)(the project's|our) (machines|environment|hosts|ci runners)`)
-	for _, f := range []string{"README.md", "scripts/demo.sh", "scripts/testacc-emulator.sh", "scripts/install-check.sh", "scripts/docs.sh"} {
+	for _, f := range []string{"README.md", "scripts/demo.sh", "scripts/testacc-emulator.sh", "scripts/install-check.sh", "scripts/test-matrix.sh", "scripts/docs.sh"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

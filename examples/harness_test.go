@@ -88,13 +88,14 @@ func run(m *testing.M) int {
 	defer os.RemoveAll(scratch)
 
 	// terraform-plugin-testing would download terraform when none is on PATH;
-	// this machine has no way out, so say what is missing instead.
-	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
-		if _, err := exec.LookPath("terraform"); err != nil {
-			fmt.Fprintln(os.Stderr, "examples: terraform is not on PATH; these tests drive the real Terraform CLI (>= 1.11). Install it, or set TF_ACC_TERRAFORM_PATH to a terraform or tofu binary.")
-			return 1
-		}
+	// this machine has no way out, so say what is missing instead. The
+	// provider is reattached under the host of the binary that runs.
+	tf, err := acctest.Binary()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "examples:", err)
+		return 1
 	}
+	os.Setenv(acctest.TerraformPathEnv, tf)
 
 	// A throw-away CLI configuration: the user's own may hold credentials,
 	// mirrors or plugin caches that would change what these tests do.
@@ -124,6 +125,10 @@ func run(m *testing.M) int {
 		os.Setenv(k, v)
 	}
 	os.Unsetenv("TF_PLUGIN_CACHE_DIR")
+	if err := acctest.SetProviderHostFor(tf); err != nil {
+		fmt.Fprintln(os.Stderr, "examples:", err)
+		return 1
+	}
 
 	emulatorBin = filepath.Join(scratch, "compute-emulator")
 	// go test puts its own GOROOT/bin first on PATH, so this is the same go.

@@ -1,47 +1,78 @@
 #!/usr/bin/env bash
-# Checks that `make install` puts the provider where `terraform init` finds
-# it with a backend configured and no registry: it installs into a scratch
-# filesystem mirror, writes the CLI configuration the README shows, and runs
-# terraform init (then plan) in a configuration with a local backend. Runs
-# offline: the provider's address is excluded from direct installation.
+# Checks that `make install` puts the provider where `terraform init` and
+# `tofu init` find it with a backend configured and no registry: it installs
+# into a scratch filesystem mirror, and for each binary writes the CLI
+# configuration the README shows for it and runs init (then plan) in a
+# configuration with a local backend. Runs offline: the provider's address
+# is excluded from direct installation.
 #
-#   scripts/install-check.sh
+#   scripts/install-check.sh [BINARY...]
+#
+# The binaries are the arguments, else those of TF_MATRIX (paths, space
+# separated), else the terraform on PATH. Each is Terraform or OpenTofu, told
+# apart by what `version` prints; OpenTofu reads the provider's source under
+# registry.opentofu.org, Terraform under registry.terraform.io.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/compute-install-check.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
 fail() {
 	echo "install-check: $*" >&2
 	exit 1
 }
+
+binaries=("$@")
+if ((${#binaries[@]} == 0)); then
+	read -r -a binaries <<<"${TF_MATRIX:-}"
+fi
+if ((${#binaries[@]} == 0)); then
+	command -v terraform >/dev/null 2>&1 ||
+		fail "terraform is not on PATH; install Terraform >= 1.11, or name a terraform or tofu binary as an argument or in TF_MATRIX"
+	binaries=(terraform)
+fi
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/compute-install-check.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
 
 version=0.0.1
 mirror="$scratch/mirror"
 make --no-print-directory install MIRROR="$mirror" VERSION="$version" >"$scratch/install.log" 2>&1 ||
 	{ cat "$scratch/install.log" >&2; fail "make install failed"; }
 platform="$(go env GOOS)_$(go env GOARCH)"
-binary="$mirror/registry.terraform.io/seedcompute/compute/$version/$platform/terraform-provider-compute_v$version"
-[[ -x $binary ]] || fail "make install did not write $binary"
 
-cat >"$scratch/terraformrc" <<RC
+# An empty configuration for `version`: OpenTofu warns on stdout when
+# TF_CLI_CONFIG_FILE names a file that does not exist.
+: >"$scratch/empty.tfrc"
+
+# check BINARY: init with a local backend, then plan, with the CLI
+# configuration for BINARY's host.
+check() {
+	local bin=$1 name host version_line
+	command -v "$bin" >/dev/null 2>&1 || fail "$bin is not an executable file or a command on PATH"
+	version_line=$(TF_CLI_CONFIG_FILE="$scratch/empty.tfrc" "$bin" version 2>/dev/null | grep -E '^(OpenTofu|Terraform) v' | head -n 1) ||
+		fail "$bin version printed no 'Terraform v…' or 'OpenTofu v…' line; is it a terraform or tofu binary?"
+	if [[ $version_line == OpenTofu* ]]; then
+		name=tofu host=registry.opentofu.org
+	else
+		name=terraform host=registry.terraform.io
+	fi
+	local address="$host/seedcompute/compute"
+	local binary="$mirror/$address/$version/$platform/terraform-provider-compute_v$version"
+	[[ -x $binary ]] || fail "make install did not write $binary, which $name init looks for"
+
+	local dir="$scratch/$(basename "$bin")-$RANDOM"
+	mkdir -p "$dir/work"
+	cat >"$dir/cli.tfrc" <<RC
 provider_installation {
   filesystem_mirror {
     path    = "$mirror"
-    include = ["registry.terraform.io/seedcompute/compute"]
+    include = ["$address"]
   }
   direct {
-    exclude = ["registry.terraform.io/seedcompute/compute"]
+    exclude = ["$address"]
   }
 }
 RC
-export TF_CLI_CONFIG_FILE="$scratch/terraformrc"
-export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
-unset TF_PLUGIN_CACHE_DIR
-
-work="$scratch/work"
-mkdir -p "$work"
-cat >"$work/main.tf" <<'TF'
+	cat >"$dir/work/main.tf" <<'TF'
 terraform {
   backend "local" {
     path = "state/terraform.tfstate"
@@ -61,16 +92,25 @@ resource "compute_provider_account" "check" {
   hetzner_cloud = { token = "env://COMPUTE_INSTALL_CHECK_TOKEN" }
 }
 TF
+	(cd "$dir/work" && TF_CLI_CONFIG_FILE="$dir/cli.tfrc" "$bin" init -no-color -input=false) >"$dir/init.log" 2>&1 ||
+		{ cat "$dir/init.log" >&2; fail "$name init ($version_line) failed with the installed provider"; }
+	grep -q "Installing seedcompute/compute v$version" "$dir/init.log" ||
+		{ cat "$dir/init.log" >&2; fail "$name init ($version_line) did not install seedcompute/compute v$version from the mirror"; }
+	grep -q "provider \"$address\"" "$dir/work/.terraform.lock.hcl" ||
+		{ cat "$dir/work/.terraform.lock.hcl" >&2; fail "the lock file of $name init does not record $address"; }
+	grep -Eq "version += +\"$version\"" "$dir/work/.terraform.lock.hcl" ||
+		fail "the lock file of $name init does not record version $version"
+	# The provider runs: a plan of an account whose token is not set plans
+	# it, with the warning the account docs promise, and never calls a backend.
+	(cd "$dir/work" && TF_CLI_CONFIG_FILE="$dir/cli.tfrc" "$bin" plan -no-color -input=false -refresh=false) >"$dir/plan.log" 2>&1 ||
+		{ cat "$dir/plan.log" >&2; fail "$name plan ($version_line) failed with the installed provider"; }
+	grep -q "1 to add" "$dir/plan.log" || { cat "$dir/plan.log" >&2; fail "the plan of $name ($version_line) does not add the account"; }
+	echo "install-check: $version_line ($bin): $name init with a local backend installed $address $version from the mirror, and plan ran it"
+}
 
-(cd "$work" && terraform init -no-color -input=false) >"$scratch/init.log" 2>&1 ||
-	{ cat "$scratch/init.log" >&2; fail "terraform init failed with the installed provider"; }
-grep -q "Installing seedcompute/compute v$version" "$scratch/init.log" ||
-	{ cat "$scratch/init.log" >&2; fail "terraform init did not install seedcompute/compute v$version from the mirror"; }
-grep -Eq "version += +\"$version\"" "$work/.terraform.lock.hcl" ||
-	fail "the lock file does not record version $version"
-# The provider runs: a plan of an account whose token is not set plans it,
-# with the warning the account docs promise, and never calls a backend.
-(cd "$work" && terraform plan -no-color -input=false -refresh=false) >"$scratch/plan.log" 2>&1 ||
-	{ cat "$scratch/plan.log" >&2; fail "terraform plan failed with the installed provider"; }
-grep -q "1 to add" "$scratch/plan.log" || { cat "$scratch/plan.log" >&2; fail "the plan does not add the account"; }
-echo "install-check: make install wrote $binary; terraform init with a local backend installed it from the mirror, and plan ran it"
+export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
+unset TF_PLUGIN_CACHE_DIR
+for bin in "${binaries[@]}"; do
+	check "$bin"
+done
+echo "install-check: make install wrote the provider under registry.terraform.io and registry.opentofu.org in $mirror"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -35,9 +34,6 @@ const ReadOnlyTokenEnv = "COMPUTE_TEST_READONLY_TOKEN"
 // a Hetzner Cloud project's read-only API token: every write is refused.
 const ReadOnlyToken = "read-only-token-5566778899"
 
-// ProviderAddress is the provider's registry address.
-const ProviderAddress = "registry.terraform.io/seedcompute/compute"
-
 // serveEnv, set in a terraform process's environment, makes the test
 // binary that terraform starts as its plugin serve the provider instead of
 // running tests.
@@ -65,9 +61,9 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// setup makes the environment hermetic: the terraform on PATH (never a
-// download), an empty CLI configuration, no checkpoint calls. It returns a
-// temporary directory to remove at the end.
+// setup makes the environment hermetic: the binary of Binary (never a
+// download) under its own provider host, an empty CLI configuration, no
+// checkpoint calls. It returns a temporary directory to remove at the end.
 func setup() (string, error) {
 	dir, err := os.MkdirTemp("", "compute-acctest-")
 	if err != nil {
@@ -77,16 +73,13 @@ func setup() (string, error) {
 	if err := os.WriteFile(cfg, nil, 0o600); err != nil {
 		return dir, err
 	}
-	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if tf == "" {
-		tf, err = exec.LookPath("terraform")
-		if err != nil {
-			return dir, fmt.Errorf("the terraform binary is not on PATH; install Terraform 1.11 or later (tests never download it)")
-		}
+	tf, err := Binary()
+	if err != nil {
+		return dir, err
 	}
 	for k, v := range map[string]string{
 		"TF_CLI_CONFIG_FILE":       cfg,
-		"TF_ACC_TERRAFORM_PATH":    tf,
+		TerraformPathEnv:           tf,
 		"CHECKPOINT_DISABLE":       "1",
 		"TF_IN_AUTOMATION":         "1",
 		"TF_ACC_TEMP_DIR":          dir,
@@ -101,14 +94,14 @@ func setup() (string, error) {
 		}
 		os.Setenv(k, v)
 	}
-	return dir, nil
+	return dir, SetProviderHostFor(tf)
 }
 
 // serve runs the provider as a plugin for a terraform process that a test
 // started (see CLI).
 func serve() {
 	err := providerserver.Serve(context.Background(), provider.New("acctest", provider.WithClock(clock())), providerserver.ServeOpts{
-		Address: ProviderAddress,
+		Address: ProviderAddress(),
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acctest: serve provider:", err)

@@ -55,14 +55,16 @@ func newCLI(t testing.TB, config string, mirror bool, backend string) *CLI {
 	root := t.TempDir()
 	plugins := filepath.Join(root, "plugins")
 	work := filepath.Join(root, "work")
-	source := strings.TrimPrefix(ProviderAddress, "registry.terraform.io/")
+	// The source as configurations write it: each binary resolves it to
+	// its own host, which is the one the mirror must hold.
+	source := ProviderSource
 	binDir, binName := plugins, "terraform-provider-compute"
 	rcText := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", source, plugins)
 	if mirror {
 		// The unpacked layout of a filesystem mirror.
-		binDir = filepath.Join(plugins, ProviderAddress, mirrorVersion, runtime.GOOS+"_"+runtime.GOARCH)
+		binDir = filepath.Join(plugins, ProviderAddress(), mirrorVersion, runtime.GOOS+"_"+runtime.GOARCH)
 		binName = "terraform-provider-compute_v" + mirrorVersion
-		rcText = fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [%q]\n  }\n  direct {\n    exclude = [%q]\n  }\n}\n", plugins, source, source)
+		rcText = fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [%q]\n  }\n  direct {\n    exclude = [%q]\n  }\n}\n", plugins, ProviderAddress(), ProviderAddress())
 	}
 	for _, d := range []string{binDir, work} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -131,11 +133,12 @@ func (c *CLI) MustRun(args ...string) string {
 	return out
 }
 
-// command is terraform with args in the working directory and environment.
+// command is the binary of Binary with args in the working directory and
+// environment.
 func (c *CLI) command(args ...string) *exec.Cmd {
-	path, _ := os.LookupEnv("TF_ACC_TERRAFORM_PATH")
-	if path == "" {
-		path = "terraform"
+	path, err := Binary()
+	if err != nil {
+		c.t.Fatal(err)
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Dir = c.Dir

@@ -1,5 +1,7 @@
 // Package acctest holds what the Terraform-layer tests share: a TestMain that
-// pins the terraform binary on PATH and an empty CLI configuration (so no test
+// pins the CLI binary (Binary: TF_ACC_TERRAFORM_PATH, else the terraform on
+// PATH; Terraform or OpenTofu), the registry host the provider's address is
+// under for it (ProviderHost), and an empty CLI configuration (so no test
 // downloads anything), provider factories wired to a clock that shortens
 // waits, a fresh Hetzner Cloud emulator on 127.0.0.1 per test, configuration
 // snippets, emulator-backed destroy checks, and a runner that drives the real

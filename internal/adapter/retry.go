@@ -151,6 +151,11 @@ func WaitFor(ctx context.Context, clock Clock, b Backoff, what string, check fun
 		}
 		wait := b.Delay(attempt)
 		fields := seen.into(map[string]any{"checks": attempt})
+		if err != nil && Canceled(err) && ctx.Err() != nil {
+			// The check failed only because the wait's own time ran out
+			// during it: what the wait saw before is the news.
+			return p.timedOut(ctx, attempt, last, seen)
+		}
 		if err != nil {
 			retry, w := RetryDecision(err, attempt, b)
 			if !retry {

@@ -209,3 +209,27 @@ func TestWaitForTimeoutSaysWhatItLastSaw(t *testing.T) {
 		t.Fatalf("err=%v, want the timeout to name the last state seen", err)
 	}
 }
+
+// TestWaitForTimeoutDuringACheckSaysWhatItLastSaw: when the wait's time
+// runs out while a check is reading (the read gives up on the deadline, as
+// a Retry inside the check does), the error still names the state the
+// checks before it saw, not the cut read's "context deadline exceeded".
+// On a loaded machine the deadline lands inside a read as often as between
+// two.
+func TestWaitForTimeoutDuringACheckSaysWhatItLastSaw(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	polls := 0
+	err := WaitFor(ctx, &fakeClock{}, DefaultBackoff, "machine 7 to be running", func(ctx context.Context) (bool, error) {
+		polls++
+		if polls == 3 {
+			cancel()
+			return false, gaveUp("read machine 7", 1, 0, ctx.Err())
+		}
+		ReportState(ctx, "pending (raw: running (guest agent: not running))")
+		return false, nil
+	})
+	if !Is(err, Transient) || !strings.Contains(err.Error(), "last seen: pending (raw: running (guest agent: not running))") {
+		t.Fatalf("err=%v, want the timeout to name the last state seen", err)
+	}
+}

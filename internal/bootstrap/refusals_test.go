@@ -1,10 +1,10 @@
 package bootstrap_test
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
@@ -52,15 +52,33 @@ func TestPlanRefusals(t *testing.T) {
 }
 
 // TestPlanRefusalsNeverShowTheToken: a URL's query and a pasted secret stay
-// out of the refusal.
+// out of the refusal. The search is over what the provider sent (each
+// diagnostic's summary and detail), not over the CLI's output: Terraform
+// 1.15 echoes the configuration line the refused value came from, which is
+// the user's own file.
 func TestPlanRefusalsNeverShowTheToken(t *testing.T) {
 	t.Parallel()
+	const sentinel = "SENTINEL-q"
+	factories, written := acctest.Record(metalServer(newMetal()))
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: metalServer(newMetal()),
+		ProtoV6ProviderFactories: factories,
 		Steps: []resource.TestStep{{
-			Config:      hostConfig(`machine_id = "101"`, strings.Replace(firstBoot, "https://dl.example/agent", "http://dl.example/agent?token=SENTINEL-q", 1)),
+			Config:      hostConfig(`machine_id = "101"`, strings.Replace(firstBoot, "https://dl.example/agent", "http://dl.example/agent?token="+sentinel, 1)),
 			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`(?s)^(?:[^S]|S[^E]|SE[^N])*not https(?:[^S]|S[^E]|SE[^N])*$`),
+			ExpectError: acctest.Match(`first_boot.url: url "http://dl.example/…" is not https`),
 		}},
 	})
+	refused := false
+	for _, d := range written.Diagnostics() {
+		text := d.Summary + "\n" + d.Detail
+		if strings.Contains(text, sentinel) {
+			t.Errorf("the provider's diagnostic shows the URL's query %q:\n%s", sentinel, text)
+		}
+		refused = refused || strings.Contains(text, "is not https")
+	}
+	// The refusal itself went through the recorder, so an empty search
+	// cannot pass for a clean one.
+	if !refused {
+		t.Errorf("no diagnostic the provider sent refuses the http URL; it sent %d: %v", len(written.Diagnostics()), acctest.Diagnostics(written.Diagnostics(), tfprotov6.DiagnosticSeverityError))
+	}
 }

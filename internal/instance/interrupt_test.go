@@ -55,6 +55,17 @@ type killPoint struct {
 	// adopted is whether the rerun finds the machines by key (they exist
 	// and no state knows them), for each backend.
 	adopted map[string]bool
+	// untilPersisted: the rerun also adopts where the backend has not yet
+	// written the finished creates (see persistsEachResource).
+	untilPersisted bool
+}
+
+// persistsEachResource reports whether backend writes the state as each
+// resource of an apply finishes. Terraform's local backend does; its http
+// backend writes during an apply only every 20 s (TF_STATE_PERSIST_INTERVAL,
+// which cannot go lower), and so does OpenTofu's local backend.
+func persistsEachResource(backend string) bool {
+	return backend == "local" && !acctest.OpenTofu()
 }
 
 var (
@@ -122,9 +133,11 @@ var killPoints = []killPoint{
 		reached: func(_ *acctest.Emulator, p *acctest.Proc) bool {
 			return strings.Count(p.Output(), "]: Creation complete") == len(killNames) && strings.Contains(p.Output(), "Provisioning with 'local-exec'")
 		},
-		// The local backend writes each finished resource at once; a
-		// remote one only every ~20 s, so its rerun has to adopt.
-		adopted: map[string]bool{"http": true},
+		// Terraform's local backend writes each finished resource at once;
+		// a remote one, and OpenTofu's local one, only every ~20 s, so
+		// their rerun has to adopt.
+		adopted:        never,
+		untilPersisted: true,
 	},
 	{
 		name:   "during the label change that adopts a machine",
@@ -196,11 +209,15 @@ func TestInterruptedApplyRerunsClean(t *testing.T) {
 				p := c.Start("apply", "-auto-approve", "-input=false")
 				p.WaitFor(point.name, func() bool { return point.reached(e, p) })
 				p.Kill()
-				if remote != nil && point.name == killPoints[3].name {
+				if point.untilPersisted && !persistsEachResource(backend) {
 					// The window this point is about: the creates returned,
-					// and the remote backend knows none of them.
-					if objects := rawInstances(t, remote.State()); len(objects) != 0 {
-						t.Fatalf("the http backend received %d instances before the kill; the test no longer covers the window", len(objects))
+					// and the backend knows none of them.
+					state := localState(c)
+					if remote != nil {
+						state = remote.State()
+					}
+					if objects := rawInstances(t, state); len(objects) != 0 {
+						t.Fatalf("the %s backend received %d instances before the kill; the test no longer covers the window", backend, len(objects))
 					}
 				}
 				e.Faults().Clear()
@@ -221,7 +238,7 @@ func TestInterruptedApplyRerunsClean(t *testing.T) {
 				}
 				agree(t, e, rawInstances(t, raw), killNames...)
 				want := 0
-				if point.adopted[backend] {
+				if point.adopted[backend] || point.untilPersisted && !persistsEachResource(backend) {
 					want = len(killNames)
 				}
 				// An adoption writes the rerun's claim; a fresh create writes
