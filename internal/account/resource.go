@@ -237,10 +237,14 @@ func (r *Resource) warnUnresolvable(ctx context.Context, diags *diag.Diagnostics
 		if err == nil || tfdiag.UnknownUntilApply(err) {
 			continue
 		}
+		wayOut := ": set the environment variable or file in the environment that runs Terraform, add the entry to the " +
+			"provider block's secrets, or fix the reference."
+		if leftOut(b, s) {
+			wayOut = ". " + leftOutWayOut(b, s)
+		}
 		diags.AddAttributeWarning(b.path().AtName(s.Name), "Secret reference cannot be resolved",
 			fmt.Sprintf("%s cannot be resolved here: %s\n\nThe apply's health check will fail unless the secret is there when "+
-				"terraform apply runs: set the environment variable or file in the environment that runs Terraform, add the entry to the "+
-				"provider block's secrets, or fix the reference.", adapter.Show(b.name()+"."+s.Name, adapter.Redacted(ref)), tfdiag.Message(err)))
+				"terraform apply runs%s", adapter.Show(b.name()+"."+s.Name, adapter.Redacted(ref)), tfdiag.Message(err), wayOut))
 	}
 	return resolved
 }

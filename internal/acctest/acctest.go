@@ -50,6 +50,7 @@ func Main(m *testing.M) {
 		return
 	}
 	selectFromEnv()
+	clearSettingEnv()
 	if sweeping() {
 		sweepMain(m)
 		return
