@@ -65,7 +65,7 @@ func TestAccountUnknownLocation(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      cfg,
 			PlanOnly:    true,
-			ExpectError: acctest.Match(`Invalid account configuration.*The hcloud adapter refuses hetzner_cloud\.location = "xyz9" of compute_provider_account\..*Location "xyz9" does not exist; available: .*fsn1`),
+			ExpectError: acctest.Match(`Unable to use account configuration.*The hcloud adapter refuses hetzner_cloud\.location = "xyz9" of compute_provider_account\..*Location "xyz9" does not exist; available: .*fsn1`),
 		}},
 	})
 }

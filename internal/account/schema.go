@@ -184,5 +184,5 @@ func (v notEmpty) ValidateString(_ context.Context, req validator.StringRequest,
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() != "" {
 		return
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Empty account setting", fmt.Sprintf("%s is empty; %s.", req.Path, v.wayOut))
+	resp.Diagnostics.AddAttributeError(req.Path, "Unable to use empty account setting", fmt.Sprintf("%s is empty; %s.", req.Path, v.wayOut))
 }
