@@ -17,13 +17,13 @@ import (
 )
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan, nil, &resp.State, &resp.Diagnostics, "create")
+	r.apply(ctx, req.Config, req.Plan, nil, &resp.State, &resp.Diagnostics, "create")
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var prior types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
-	r.apply(ctx, req.Plan, &prior, &resp.State, &resp.Diagnostics, "update")
+	r.apply(ctx, req.Config, req.Plan, &prior, &resp.State, &resp.Diagnostics, "update")
 }
 
 // stateSetter is tfsdk.State's setter, shared by Create and Update.
@@ -36,7 +36,7 @@ type stateSetter interface {
 // failed check fails the apply when the locator is new (a new account, or
 // new settings), since the user is asking whether this account works;
 // renaming an account whose backend is down merely records the outage.
-func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, state stateSetter, diags *diag.Diagnostics, op string) {
+func (r *Resource) apply(ctx context.Context, config, plan getter, prior *types.String, state stateSetter, diags *diag.Diagnostics, op string) {
 	summary := "Unable to " + op + " provider account"
 	if r.accounts == nil {
 		diags.AddError(summary, "The provider is not configured; this is a bug in the provider.")
@@ -61,6 +61,9 @@ func (r *Resource) apply(ctx context.Context, plan getter, prior *types.String, 
 		return
 	}
 	b := set[0]
+	if written, _, _ := r.blocks(ctx, config); len(written) == 1 {
+		b.written = written[0].values
+	}
 	loc, err := r.registry.Locate(b.kind, b.settings())
 	if err != nil {
 		addSettingError(diags, b, summary, "", err)
@@ -166,6 +169,13 @@ func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b
 			diags.AddAttributeError(b.path().AtName(s), summary, detail+"\n\n"+tfdiag.Message(err))
 			return
 		}
+	case adapter.Unresolved(err):
+		if s, ok := leftOutSecret(b, err); ok {
+			detail = fmt.Sprintf("The health check of account %q (adapter %s) failed: its %s names no secret here. %s",
+				name, b.kind, s.Name, leftOutWayOut(b, s))
+			break
+		}
+		detail += " " + tfdiag.WayOut(err)
 	default:
 		if w := tfdiag.WayOut(err); w != "" {
 			detail += " " + w

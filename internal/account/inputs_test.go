@@ -19,7 +19,7 @@ func TestAccountRefusedInputs(t *testing.T) {
 	t.Parallel()
 	cases := map[string]planError{
 		"empty name":     {`name = ""` + "\n  hetzner_cloud = { token = \"env://X\" }", `name is empty; give the account a name, e\.g\. name = "prod-cloud"`},
-		"empty endpoint": {`name = "x"` + "\n  hetzner_cloud = { token = \"env://X\", endpoint = \"\" }", `hetzner_cloud\.endpoint is empty; leave it out to use the default \(https://api\.hetzner\.cloud/v1\), or set a value`},
+		"empty endpoint": {`name = "x"` + "\n  hetzner_cloud = { token = \"env://X\", endpoint = \"\" }", `hetzner_cloud\.endpoint is empty; leave it out to use the default \(the environment variable HCLOUD_ENDPOINT, else https://api\.hetzner\.cloud/v1\), or set a value`},
 		"empty token":    {`name = "x"` + "\n  hetzner_cloud = { token = \"\" }", `hetzner_cloud\.token is empty; set a secret reference such as env://NAME`},
 		"no block":       {`name = "x"`, `set one of\s+hetzner_cloud,\s+proxmox,\s+hetzner_robot,\s+e\.g\.\s+hetzner_cloud = \{ token =\s+"env://HCLOUD_TOKEN" \}`},
 	}
@@ -65,7 +65,7 @@ func TestAccountUnknownLocation(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      cfg,
 			PlanOnly:    true,
-			ExpectError: acctest.Match(`Invalid account configuration.*The hcloud adapter refuses hetzner_cloud\.location = "xyz9" of compute_provider_account\..*Location "xyz9" does not exist; available: .*fsn1`),
+			ExpectError: acctest.Match(`Unable to use account configuration.*The hcloud adapter refuses hetzner_cloud\.location = "xyz9" of compute_provider_account\..*Location "xyz9" does not exist; available: .*fsn1`),
 		}},
 	})
 }

@@ -59,7 +59,7 @@ func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, r
 	}
 	a, ok := req.ProviderData.(*adapter.Accounts)
 	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("compute_provider_account expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
+		resp.Diagnostics.AddError("Unable to configure provider account", fmt.Sprintf("compute_provider_account expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
 		return
 	}
 	r.accounts = a
@@ -76,11 +76,11 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	names := r.blockList()
 	switch {
 	case len(set) == 0 && !unknown:
-		resp.Diagnostics.AddError("Missing adapter block",
+		resp.Diagnostics.AddError("Unable to find adapter block",
 			"compute_provider_account needs exactly one adapter block; set one of "+names+", e.g. "+r.example()+".")
 		return
 	case len(set) > 1:
-		resp.Diagnostics.AddAttributeError(set[1].path(), "Conflicting adapter blocks",
+		resp.Diagnostics.AddAttributeError(set[1].path(), "Unable to use two adapter blocks",
 			fmt.Sprintf("compute_provider_account sets both %s and %s; an account has exactly one adapter. Remove one, or write a second account.",
 				set[0].name(), set[1].name()))
 		return
@@ -102,7 +102,7 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 		if s.IsSecret() {
 			if _, _, err := adapter.ParseRef(v.ValueString()); err != nil {
 				// ParseRef never repeats a value that may be a pasted secret.
-				diags.AddAttributeError(p, "Invalid secret reference",
+				diags.AddAttributeError(p, "Unable to use secret reference",
 					fmt.Sprintf("%s.%s must be a secret reference, never the secret: %s", b.name(), s.Name, tfdiag.Message(err)))
 			}
 			continue
@@ -112,7 +112,7 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 				// Redacted: a URL's user part, path, query or fragment may
 				// hold a credential, and the value of a sensitive
 				// variable reaches the provider without its mark.
-				diags.AddAttributeError(p, "Invalid account setting",
+				diags.AddAttributeError(p, "Unable to use account setting",
 					fmt.Sprintf("%s is refused: %s", adapter.ShowPlain(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
 			}
 		}
@@ -172,7 +172,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	}
 	loc, err := r.registry.Locate(b.kind, b.settings())
 	if err != nil {
-		addSettingError(&resp.Diagnostics, b, "Invalid account configuration", "", err)
+		addSettingError(&resp.Diagnostics, b, "Unable to use account configuration", "", err)
 		return
 	}
 	warnSettings(&resp.Diagnostics, b, loc.Settings)
@@ -237,10 +237,14 @@ func (r *Resource) warnUnresolvable(ctx context.Context, diags *diag.Diagnostics
 		if err == nil || tfdiag.UnknownUntilApply(err) {
 			continue
 		}
+		wayOut := ": set the environment variable or file in the environment that runs Terraform, add the entry to the " +
+			"provider block's secrets, or fix the reference."
+		if leftOut(b, s) {
+			wayOut = ". " + leftOutWayOut(b, s)
+		}
 		diags.AddAttributeWarning(b.path().AtName(s.Name), "Secret reference cannot be resolved",
 			fmt.Sprintf("%s cannot be resolved here: %s\n\nThe apply's health check will fail unless the secret is there when "+
-				"terraform apply runs: set the environment variable or file in the environment that runs Terraform, add the entry to the "+
-				"provider block's secrets, or fix the reference.", adapter.Show(b.name()+"."+s.Name, adapter.Redacted(ref)), tfdiag.Message(err)))
+				"terraform apply runs%s", adapter.Show(b.name()+"."+s.Name, adapter.Redacted(ref)), tfdiag.Message(err), wayOut))
 	}
 	return resolved
 }
@@ -281,7 +285,7 @@ func (r *Resource) checkAtPlan(ctx context.Context, diags *diag.Diagnostics, b b
 				"instance on it, will fail unless this is mended first. %s", b.kind, on, tfdiag.WayOut(err)), err)
 		return
 	}
-	addSettingError(diags, b, "Invalid account configuration",
+	addSettingError(diags, b, "Unable to use account configuration",
 		fmt.Sprintf("The %s adapter refuses %s of compute_provider_account.", b.kind, settingOrName(b, err)), err)
 }
 

@@ -107,9 +107,12 @@ func (r *Resource) exampleID() string {
 	return ", e.g. `" + l.String() + "`"
 }
 
-// exampleRef is the reference examples give a secret setting:
-// env://KIND_NAME.
+// exampleRef is the reference examples give a secret setting: its
+// default (env://Env), else env://KIND_NAME.
 func exampleRef(def adapter.Definition, s adapter.Setting) string {
+	if ref := s.EnvRef(); ref != "" {
+		return ref
+	}
 	return "env://" + strings.ToUpper(def.Kind+"_"+s.Name)
 }
 
@@ -125,11 +128,11 @@ func settingAttributes(def adapter.Definition) map[string]schema.Attribute {
 		var a schema.StringAttribute
 		wayOut := "leave it out, or set a value"
 		switch {
-		case s.Default != "":
+		case s.Defaulted():
 			a.Optional, a.Computed = true, true
-			desc += fmt.Sprintf(" Defaults to `%s`.", s.Default)
+			desc += defaultDoc(s)
 			a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-			wayOut = fmt.Sprintf("leave it out to use the default (%s), or set a value", s.Default)
+			wayOut = "leave it out to use the default (" + defaultWords(s) + "), or set a value"
 		case s.Required:
 			a.Required = true
 			wayOut = "set a value"
@@ -181,5 +184,5 @@ func (v notEmpty) ValidateString(_ context.Context, req validator.StringRequest,
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() != "" {
 		return
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Empty account setting", fmt.Sprintf("%s is empty; %s.", req.Path, v.wayOut))
+	resp.Diagnostics.AddAttributeError(req.Path, "Unable to use empty account setting", fmt.Sprintf("%s is empty; %s.", req.Path, v.wayOut))
 }

@@ -23,6 +23,9 @@ type block struct {
 	def     adapter.Definition
 	values  map[string]types.String
 	unknown bool // the block or one of its values is not known yet
+	// written are the configuration's values when values are the plan's,
+	// which hold the defaults: what tells a setting left out (see leftOut).
+	written map[string]types.String
 }
 
 func (b block) path() path.Path { return path.Root(b.def.BlockName()) }
@@ -94,10 +97,12 @@ func planned(b block) types.Object {
 			vals[s.Name] = types.StringUnknown()
 		case !v.IsNull() && v.ValueString() != "":
 			vals[s.Name] = v
-		case s.Default != "":
-			vals[s.Name] = types.StringValue(s.Default)
 		default:
-			vals[s.Name] = types.StringNull()
+			if d, _ := s.Fallback(); d != "" {
+				vals[s.Name] = types.StringValue(d)
+			} else {
+				vals[s.Name] = types.StringNull()
+			}
 		}
 	}
 	return types.ObjectValueMust(settingTypes(b.def), vals)

@@ -39,8 +39,10 @@ func knownSettings(b block) map[string]string {
 		case v.IsUnknown():
 		case !v.IsNull() && v.ValueString() != "":
 			out[s.Name] = v.ValueString()
-		case s.Default != "":
-			out[s.Name] = s.Default
+		default:
+			if d, _ := s.Fallback(); d != "" {
+				out[s.Name] = d
+			}
 		}
 	}
 	return out

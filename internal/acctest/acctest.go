@@ -46,6 +46,7 @@ func Main(m *testing.M) {
 		return
 	}
 	selectFromEnv()
+	clearSettingEnv()
 	if sweeping() {
 		sweepMain(m)
 		return

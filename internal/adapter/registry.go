@@ -102,29 +102,45 @@ func (d Definition) Normalize(settings map[string]string) (map[string]string, er
 		}
 	}
 	for _, s := range d.Settings {
-		v := settings[s.Name]
+		v, fromEnv := settings[s.Name], false
 		if v == "" {
-			v = s.Default
+			v, fromEnv = s.Fallback()
 		}
 		if v == "" {
 			if s.Required {
-				return nil, Errorf(InvalidConfig, "%s accounts need %q: %s", d.Kind, s.Name, s.Description).WithField(s.Name)
+				return nil, Errorf(InvalidConfig, "%s accounts need %q: %s%s", d.Kind, s.Name, s.Description, envWayOut(s)).WithField(s.Name)
 			}
 			continue
 		}
+		// A value from the environment is named by its variable, since
+		// the configuration the user reads does not hold it.
+		name := s.Name
+		if fromEnv {
+			name = fmt.Sprintf("%s (left out, so taken from the environment variable %s)", s.Name, s.Env)
+		}
 		if s.IsSecret() {
 			if _, _, err := ParseRef(v); err != nil {
-				return nil, Errorf(InvalidConfig, "%s: %s", s.Name, err.(*Error).Message).WithField(s.Name)
+				return nil, Errorf(InvalidConfig, "%s: %s", name, err.(*Error).Message).WithField(s.Name)
 			}
 		}
 		if s.Check != nil {
 			if err := s.Check(v); err != nil {
-				return nil, Errorf(InvalidConfig, "%s: %v", s.Name, messageOf(err)).WithField(s.Name)
+				return nil, Errorf(InvalidConfig, "%s: %v", name, messageOf(err)).WithField(s.Name)
 			}
 		}
 		out[s.Name] = v
 	}
 	return out, nil
+}
+
+// envWayOut is the way out of a required setting that neither the
+// configuration nor its variable gives: "; set it, or set the environment
+// variable NAME where Terraform runs".
+func envWayOut(s Setting) string {
+	if s.Env == "" {
+		return ""
+	}
+	return fmt.Sprintf("; set it, or set the environment variable %s where Terraform runs", s.Env)
 }
 
 func messageOf(err error) string {

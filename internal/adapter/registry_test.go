@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -140,4 +141,51 @@ func TestAccountsOpenCachesPerLocator(t *testing.T) {
 		t.Fatalf("err=%v", err)
 	}
 	_ = context.Background()
+}
+
+// TestSettingEnvDefaults: a setting the configuration leaves out falls back
+// on its environment variable. A secret's fallback is the reference, never
+// the value, whether the variable is set or not; a plain setting's is the
+// variable's value, else its Default; a written value always wins.
+func TestSettingEnvDefaults(t *testing.T) {
+	d := testDefinition()
+	d.Settings[0].Env = "DEMO_TOKEN"
+	d.Settings[2].Env = "DEMO_ENDPOINT"
+	d.Settings = append(d.Settings, Setting{Name: "project", Required: true, Env: "DEMO_PROJECT"})
+	r := NewRegistry(d)
+	t.Setenv("DEMO_TOKEN", sentinel)
+	t.Setenv("DEMO_ENDPOINT", "")
+	t.Setenv("DEMO_PROJECT", "p1")
+	l, err := r.Locate("demo", map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Settings["token"] != "env://DEMO_TOKEN" || l.Settings["endpoint"] != "https://api.example/v1" || l.Settings["project"] != "p1" {
+		t.Errorf("fallbacks: %v", l.Settings)
+	}
+	if strings.Contains(l.String(), sentinel) {
+		t.Errorf("the id holds the secret: %s", l)
+	}
+	t.Setenv("DEMO_ENDPOINT", "https://env.example/v1")
+	written := map[string]string{"token": "env://OTHER", "endpoint": "https://written.example/v1", "project": "p2"}
+	if l, _ := r.Locate("demo", written); l.Settings["token"] != "env://OTHER" || l.Settings["endpoint"] != written["endpoint"] || l.Settings["project"] != "p2" {
+		t.Errorf("written settings lost to the environment: %v", l.Settings)
+	}
+	if l, _ := r.Locate("demo", map[string]string{}); l.Settings["endpoint"] != "https://env.example/v1" {
+		t.Errorf("endpoint with its variable set: %v", l.Settings)
+	}
+	t.Setenv("DEMO_ENDPOINT", "http://env.example/v1")
+	if _, err := r.Locate("demo", map[string]string{}); FieldOf(err) != "endpoint" || !strings.Contains(err.Error(), "environment variable DEMO_ENDPOINT") {
+		t.Errorf("a refused value from the environment does not name its variable: %v", err)
+	}
+	os.Unsetenv("DEMO_TOKEN")
+	os.Unsetenv("DEMO_ENDPOINT")
+	os.Unsetenv("DEMO_PROJECT")
+	_, err = r.Locate("demo", map[string]string{})
+	if FieldOf(err) != "project" || !strings.Contains(err.Error(), "set the environment variable DEMO_PROJECT") {
+		t.Errorf("a required setting without its variable: %v", err)
+	}
+	if l, err := r.Locate("demo", map[string]string{"project": "p"}); err != nil || l.Settings["token"] != "env://DEMO_TOKEN" {
+		t.Errorf("a secret's fallback needs no variable at plan time: %v %v", l.Settings, err)
+	}
 }

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"fmt"
+	"os"
 	"slices"
 )
 
@@ -10,8 +11,22 @@ import (
 type Setting struct {
 	Name        string
 	Description string
-	Required    bool
-	Default     string
+	// Required settings need a value: the configuration's, or else the
+	// one Env or Default gives.
+	Required bool
+	Default  string
+	// Env names the environment variable the account falls back on when
+	// the configuration leaves the setting out: the one users of the
+	// backend's official Terraform provider (or its best-known tool)
+	// already set, so that they write nothing more. A secret setting then
+	// defaults to the reference env://Env, which is resolved on each
+	// request like any reference: the account id and state hold the
+	// reference, never the secret, the default is the same wherever it
+	// is planned, and an explicit reference always wins. Any other setting
+	// takes the variable's value where the account is planned, and the id
+	// records it like a written value (a later plan without the variable
+	// shows the change); an unset or empty variable leaves it to Default.
+	Env string
 	// Role says what the setting is to the Terraform layer, which asks for
 	// "the endpoint" or "the default location" by role, never by name.
 	Role SettingRole
@@ -55,6 +70,34 @@ var unique = []SettingRole{RoleEndpoint, RoleLocation, RoleCancelsRental}
 
 // IsSecret reports whether the setting holds a secret reference.
 func (s Setting) IsSecret() bool { return s.Role == RoleSecret }
+
+// EnvRef is the reference a secret setting with Env defaults to,
+// env://Env; "" for any other setting.
+func (s Setting) EnvRef() string {
+	if !s.IsSecret() || s.Env == "" {
+		return ""
+	}
+	return "env://" + s.Env
+}
+
+// Fallback is the value the setting takes when the configuration leaves
+// it out, and whether it came from the environment (see Env): EnvRef for a
+// secret, the variable's value where it is set and not empty, else Default.
+func (s Setting) Fallback() (value string, fromEnv bool) {
+	if ref := s.EnvRef(); ref != "" {
+		return ref, false
+	}
+	if s.Env != "" {
+		if v := os.Getenv(s.Env); v != "" {
+			return v, true
+		}
+	}
+	return s.Default, false
+}
+
+// Defaulted reports whether the setting has a value when the configuration
+// leaves it out, from Default or Env: the schema makes it optional.
+func (s Setting) Defaulted() bool { return s.Default != "" || s.Env != "" }
 
 // Setting returns the first setting with role.
 func (d Definition) Setting(role SettingRole) (Setting, bool) {

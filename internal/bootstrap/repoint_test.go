@@ -153,7 +153,7 @@ func TestRobotHostAccountOfAnotherUserFails(t *testing.T) {
 				},
 				Config:   on(other),
 				PlanOnly: true,
-				ExpectError: acctest.Match(fmt.Sprintf(`(?s)Account does not reach the machine.*machine %d \(host "db-1"\) is not reached through the new account.*`+
+				ExpectError: acctest.Match(fmt.Sprintf(`(?s)Unable to reach machine through new account.*machine %d \(host "db-1"\) is not reached through the new account.*`+
 					`does not carry this state's claim.*taint ADDRESS.*state rm ADDRESS.*removed \{\}`, n)),
 			},
 			{

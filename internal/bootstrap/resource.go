@@ -56,7 +56,7 @@ func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, r
 	}
 	a, ok := req.ProviderData.(*adapter.Accounts)
 	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("%s expected *adapter.Accounts, got %T; this is a bug in the provider.", typeName, req.ProviderData))
+		resp.Diagnostics.AddError("Unable to configure bootstrap host", fmt.Sprintf("%s expected *adapter.Accounts, got %T; this is a bug in the provider.", typeName, req.ProviderData))
 		return
 	}
 	r.accounts = a

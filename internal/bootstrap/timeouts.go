@@ -113,7 +113,7 @@ func (duration) ValidateString(_ context.Context, req validator.StringRequest, r
 		return
 	}
 	if _, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout",
+		resp.Diagnostics.AddAttributeError(req.Path, "Unable to use timeout",
 			fmt.Sprintf("%s = %q is not a duration. Set one such as \"30s\", \"20m\" or \"1h30m\" (units s, m, h), or remove it to use the default.",
 				req.Path, req.ConfigValue.ValueString()))
 	}

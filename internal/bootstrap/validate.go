@@ -14,7 +14,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
 
-const invalid = "Invalid bootstrap host"
+const invalid = "Unable to use bootstrap host configuration"
 
 // ValidateConfig holds every value the configuration knows to the
 // contract's bootstrap rules (adapter.CheckHostname and its siblings), the

@@ -63,7 +63,7 @@ resource "compute_instance" "web" {
 			{
 				Config:      withAccount(other.AccountNamed("test", "provider://hcloud")),
 				PlanOnly:    true,
-				ExpectError: acctest.Match(`Account does not reach the machine`),
+				ExpectError: acctest.Match(`Unable to reach machine through new account`),
 			},
 			{
 				Config: withAccount(e.AccountNamed("test", "provider://hcloud")),

@@ -101,12 +101,12 @@ resource "compute_instance" "web" {
 			{
 				Config:      cfg(`name = "web-1"` + "\n" + `power = "off"`),
 				PlanOnly:    true,
-				ExpectError: acctest.Match(`Power cannot be switched.*power = "off" asks to switch the machine off, but the basic adapter cannot switch power`),
+				ExpectError: acctest.Match(`Unable to switch power.*power = "off" asks to switch the machine off, but the basic adapter cannot switch power`),
 			},
 			{
 				Config:      cfg(`name = "web-2"`),
 				PlanOnly:    true,
-				ExpectError: acctest.Match(`Name cannot be changed in place.*the basic adapter cannot rename a machine. Set the name back to "web-1"`),
+				ExpectError: acctest.Match(`Unable to rename machine in place.*the basic adapter cannot rename a machine. Set the name back to "web-1"`),
 			},
 		},
 	})

@@ -168,7 +168,7 @@ func TestSecondStateTakesOverAndTheFirstLetsGo(t *testing.T) {
 	for _, change := range []string{`labels = { role = "web" }`, `power = "off"`} {
 		first.Write("main.tf", strings.Replace(first.Read("main.tf"), `image    = "ubuntu-24.04"`, "image    = \"ubuntu-24.04\"\n  "+change, 1))
 		out, err = first.Run("plan")
-		if err == nil || !acctest.Match(`Error: Instance held by another state.*held by another Terraform state`).MatchString(out) {
+		if err == nil || !acctest.Match(`Error: Unable to change instance held by another state.*held by another Terraform state`).MatchString(out) {
 			t.Fatalf("the first state planned a change to a machine it lost (%s): %v\n%s", change, err, out)
 		}
 		out, err = first.Run("apply", "-auto-approve", "-refresh=false")

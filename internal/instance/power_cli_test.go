@@ -118,7 +118,7 @@ func TestInstanceLostStateDoesNotRestart(t *testing.T) {
 
 	first.Write("main.tf", strings.Replace(first.Read("main.tf"), `"v1"`, `"v2"`, 1))
 	out, err := first.Run("plan")
-	if err == nil || !acctest.Match(`Error: Instance held by another state.*held by another Terraform state`).MatchString(out) {
+	if err == nil || !acctest.Match(`Error: Unable to change instance held by another state.*held by another Terraform state`).MatchString(out) {
 		t.Fatalf("the first state planned a restart of a machine it lost: %v\n%s", err, out)
 	}
 	out, err = first.Run("apply", "-auto-approve", "-refresh=false")

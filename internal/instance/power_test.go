@@ -295,7 +295,7 @@ resource "compute_instance" "web" {
 			{
 				Config:      cfg(`{ config = "v2" }`),
 				PlanOnly:    true,
-				ExpectError: acctest.Match(`Machine cannot be restarted.*triggers_restart changes, which restarts the machine in place, but the basic adapter cannot restart machines.*replace_triggered_by`),
+				ExpectError: acctest.Match(`Unable to restart machine.*triggers_restart changes, which restarts the machine in place, but the basic adapter cannot restart machines.*replace_triggered_by`),
 			},
 			{
 				Config:           cfg(`null`),

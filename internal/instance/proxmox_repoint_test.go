@@ -113,7 +113,7 @@ func TestProxmoxAccountOnAnotherClusterFails(t *testing.T) {
 				// The other cluster, its own certificate pinned.
 				Config:      pveOn(other, other.Endpoint, acctest.ProxmoxFlavors),
 				PlanOnly:    true,
-				ExpectError: acctest.Match(`(?s)Account does not reach the machine.*machine \d+ \("web"\) is not reached through the new account.*taint ADDRESS`),
+				ExpectError: acctest.Match(`(?s)Unable to reach machine through new account.*machine \d+ \("web"\) is not reached through the new account.*taint ADDRESS`),
 			},
 			{
 				PreConfig: func() {

@@ -38,7 +38,7 @@ func (r *Resource) repointAtPlan(ctx context.Context, plan, state *model, diags 
 	switch {
 	case err == nil:
 	case adapter.NotReached(err):
-		r.notReached(diags, "Account does not reach the machine", plan, state, machineID, err)
+		r.notReached(diags, "Unable to reach machine through new account", plan, state, machineID, err)
 	default:
 		tfdiag.AddWarning(diags, nil, "Account change not proven at plan",
 			tfdiag.NotProvenAtPlan(r.accounts.Registry, locatorOf(plan.Account), machineOn(state, machineID)), err)

@@ -134,7 +134,7 @@ func TestInstanceAccountThatDoesNotReachFails(t *testing.T) {
 			t.Fatalf("the other backend holds %d servers", n)
 		}
 	}
-	const wayOut = `(?s)Account does not reach the machine.*machine \d+ \("repoint-1"\) is not reached through the new account.*taint ADDRESS.*state rm ADDRESS.*removed \{\}`
+	const wayOut = `(?s)Unable to reach machine through new account.*machine \d+ \("repoint-1"\) is not reached through the new account.*taint ADDRESS.*state rm ADDRESS.*removed \{\}`
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             e.CheckDestroy,

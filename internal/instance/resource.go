@@ -68,7 +68,7 @@ func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, r
 	}
 	a, ok := req.ProviderData.(*adapter.Accounts)
 	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("compute_instance expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
+		resp.Diagnostics.AddError("Unable to configure instance", fmt.Sprintf("compute_instance expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
 		return
 	}
 	r.accounts = a
@@ -158,7 +158,7 @@ func (r *Resource) planAccount(account types.String, diags *diag.Diagnostics) (l
 		_, err = r.accounts.Registry.Locate(loc.Kind, loc.Settings)
 	}
 	if err != nil {
-		diags.AddAttributeError(path.Root("account"), "Invalid account",
+		diags.AddAttributeError(path.Root("account"), "Unable to use account",
 			fmt.Sprintf("account must be a compute_provider_account's id: %s", tfdiag.Message(err)))
 		return loc, def, false, false
 	}
@@ -184,7 +184,7 @@ func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequ
 		r.warnCancels(state, true, resp)
 	}
 	if lost(ctx, req.Private) && changesMachine(plan, state) {
-		resp.Diagnostics.AddError("Instance held by another state", tfdiag.Message(adapter.LostHold(state.ID.ValueString(), state.Name.ValueString(), r.registry.LabelID(state.Account.ValueString()))))
+		resp.Diagnostics.AddError("Unable to change instance held by another state", tfdiag.Message(adapter.LostHold(state.ID.ValueString(), state.Name.ValueString(), r.registry.LabelID(state.Account.ValueString()))))
 	}
 	return !resp.Diagnostics.HasError()
 }
@@ -235,22 +235,22 @@ func (r *Resource) planUpdate(ctx context.Context, plan, state *model, loc adapt
 func refuseIncapable(plan, state *model, def adapter.Definition, powerChange bool, resp *resource.ModifyPlanResponse) {
 	caps := def.Capabilities
 	if powerChange && known(plan.Power) && !caps.Has(adapter.CapPower) {
-		resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldPower), "Power cannot be switched",
+		resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldPower), "Unable to switch power",
 			fmt.Sprintf("power = %q asks to switch the machine %s, but the %s adapter cannot switch power. Set power back to %q.",
 				plan.Power.ValueString(), plan.Power.ValueString(), def.Kind, state.Power.ValueString()))
 	}
 	if !caps.Has(adapter.CapUpdate) {
 		if !plan.Name.Equal(state.Name) {
-			resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldName), "Name cannot be changed in place",
+			resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldName), "Unable to rename machine in place",
 				fmt.Sprintf("name changes from %q to %q, but the %s adapter cannot rename a machine. Set the name back to %q.",
 					state.Name.ValueString(), plan.Name.ValueString(), def.Kind, state.Name.ValueString()))
 		}
 		if !plan.Labels.Equal(state.Labels) {
-			resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldLabels), "Labels cannot be changed in place",
+			resp.Diagnostics.AddAttributeError(path.Root(adapter.FieldLabels), "Unable to change labels in place",
 				fmt.Sprintf("the %s adapter cannot change labels; set labels to the machine's current labels.", def.Kind))
 		}
 		if !state.Managed.ValueBool() {
-			resp.Diagnostics.AddAttributeError(path.Root("managed"), "Imported machine cannot be marked",
+			resp.Diagnostics.AddAttributeError(path.Root("managed"), "Unable to mark imported machine",
 				fmt.Sprintf("the %s adapter cannot write the managed mark onto an imported machine; remove it from state with `terraform state rm`.", def.Kind))
 		}
 	}
@@ -293,7 +293,7 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, userData types
 				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
 	case adapter.FieldOf(err) == adapter.FieldLocation && locationFromAccount:
 		// The user wrote no location here: the one to fix is the account's.
-		tfdiag.AddError(&resp.Diagnostics, nil, "Invalid instance",
+		tfdiag.AddError(&resp.Diagnostics, nil, "Unable to use instance configuration",
 			fmt.Sprintf("Instance %q sets no location, so its account's location %s was used, and the backend does not know it. "+
 				"Fix %s of the compute_provider_account, or set location on this instance.",
 				plan.Name.ValueString(), adapter.Quoted(adapter.Redacted(plan.Location.ValueString())), locationSetting(def)), err)
@@ -308,7 +308,7 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, userData types
 				"that apply fails at compute_provider_account until the setting is fixed. %s", secretSetting(def, err),
 				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString(), tfdiag.WayOut(err)), err)
 	default:
-		tfdiag.AddError(&resp.Diagnostics, fields, "Invalid instance",
+		tfdiag.AddError(&resp.Diagnostics, fields, "Unable to use instance configuration",
 			fmt.Sprintf("The account refuses to create instance %q as configured. %s", plan.Name.ValueString(), tfdiag.WayOut(err)), err)
 	}
 }

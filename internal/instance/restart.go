@@ -56,7 +56,7 @@ func refuseRestart(plan, state *model, def adapter.Definition, diags *diag.Diagn
 	if !restartRequested(*plan, *state) || canRestart(def.Capabilities) {
 		return
 	}
-	diags.AddAttributeError(path.Root("triggers_restart"), "Machine cannot be restarted",
+	diags.AddAttributeError(path.Root("triggers_restart"), "Unable to restart machine",
 		fmt.Sprintf("triggers_restart changes, which restarts the machine in place, but the %s adapter cannot restart machines "+
 			"(it offers %s). Set triggers_restart back to its previous values, or replace the machine instead with "+
 			"lifecycle { replace_triggered_by = [...] }.", def.Kind, def.Capabilities))
@@ -86,7 +86,7 @@ func checkShutdownBound(ctx context.Context, plan *model, creating bool, diags *
 		if !ok || bound < timeout {
 			continue
 		}
-		diags.AddAttributeError(path.Root("shutdown_timeout"), "Invalid shutdown_timeout",
+		diags.AddAttributeError(path.Root("shutdown_timeout"), "Unable to use shutdown_timeout",
 			fmt.Sprintf("shutdown_timeout = %q is not shorter than timeouts.%s (%s): the %s would time out before the power could be cut. "+
 				"Lower shutdown_timeout, or raise timeouts.%s above it.",
 				plan.ShutdownTimeout.ValueString(), op, tftimeouts.Short(timeout), op, op))

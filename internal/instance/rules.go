@@ -18,7 +18,7 @@ import (
 func checkRules(plan, state *model, creating bool, def adapter.Definition, diags *diag.Diagnostics) {
 	rules := def.Rules
 	if known(plan.Name) && (creating || !plan.Name.Equal(state.Name)) && !rules.MachineName.Allows(plan.Name.ValueString()) {
-		diags.AddAttributeError(path.Root(adapter.FieldName), "Invalid machine name",
+		diags.AddAttributeError(path.Root(adapter.FieldName), "Unable to use machine name",
 			fmt.Sprintf("name = %q is not a machine name the %s adapter accepts: a name must be %s. Choose a name that follows this rule.",
 				plan.Name.ValueString(), def.Kind, rules.MachineName.Text))
 	}
@@ -34,7 +34,7 @@ func checkRules(plan, state *model, creating bool, def adapter.Definition, diags
 	for _, k := range keys {
 		p := path.Root(adapter.FieldLabels).AtMapKey(k)
 		if !rules.LabelKey.Allows(k) {
-			diags.AddAttributeError(p, "Invalid label key",
+			diags.AddAttributeError(p, "Unable to use label key",
 				fmt.Sprintf("labels key %q is not a label key the %s adapter accepts: a key must be %s. Rename the label.",
 					k, def.Kind, rules.LabelKey.Text))
 			continue
@@ -44,7 +44,7 @@ func checkRules(plan, state *model, creating bool, def adapter.Definition, diags
 			continue
 		}
 		if !rules.LabelValue.Allows(v.ValueString()) {
-			diags.AddAttributeError(p, "Invalid label value",
+			diags.AddAttributeError(p, "Unable to use label value",
 				fmt.Sprintf("labels[%q] = %q is not a label value the %s adapter accepts: a value must be %s. Change the value.",
 					k, v.ValueString(), def.Kind, rules.LabelValue.Text))
 		}

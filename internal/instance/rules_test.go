@@ -53,7 +53,7 @@ func TestInstanceRenameRuleAtPlan(t *testing.T) {
 			{
 				PreConfig:   func() { updates = e.Stats()["PUT /servers/{id}"] },
 				Config:      instance(e, "web 1"),
-				ExpectError: acctest.Match(`Invalid machine name.*name = "web 1" is not a machine name the hcloud adapter accepts`),
+				ExpectError: acctest.Match(`Unable to use machine name.*name = "web 1" is not a machine name the hcloud adapter accepts`),
 			},
 			{
 				PreConfig: func() {
@@ -179,7 +179,7 @@ resource "compute_instance" "web" {
 		Steps: []resource.TestStep{{
 			Config:      cfg,
 			PlanOnly:    true,
-			ExpectError: acctest.Match(`Invalid instance.*Instance "web-1" sets no location, so its account's location "xyz9" was used, and the backend does not know it\. Fix hetzner_cloud\.location of the compute_provider_account, or set location on this instance\..*Location "xyz9" does not exist`),
+			ExpectError: acctest.Match(`Unable to use instance configuration.*Instance "web-1" sets no location, so its account's location "xyz9" was used, and the backend does not know it\. Fix hetzner_cloud\.location of the compute_provider_account, or set location on this instance\..*Location "xyz9" does not exist`),
 		}},
 	})
 }

@@ -82,7 +82,7 @@ resource "compute_instance" "web" {
 `
 	}
 	creates := func() int { p.mu.Lock(); defer p.mu.Unlock(); return p.creates }
-	refused := acctest.Match(`Invalid instance.*` + pickyShown)
+	refused := acctest.Match(`Unable to use instance configuration.*` + pickyShown)
 	p2 := provider.New("test", provider.WithRegistry(adapter.NewRegistry(pickyDefinition(p))), provider.WithClock(acctest.FastClock{}))
 	resource.Test(t, resource.TestCase{
 		IsUnitTest: true,
@@ -135,7 +135,7 @@ func TestInstanceUserDataRefusalOnAttribute(t *testing.T) {
 		"user_data": acctest.String(userDataSentinel),
 	})
 	errs := acctest.Diagnostics(diags, tfprotov6.DiagnosticSeverityError)
-	if planned != nil || len(errs) != 1 || !strings.HasPrefix(errs[0], `AttributeName("user_data"): Invalid instance: `) || !strings.Contains(errs[0], pickyShown) {
+	if planned != nil || len(errs) != 1 || !strings.HasPrefix(errs[0], `AttributeName("user_data"): Unable to use instance configuration: `) || !strings.Contains(errs[0], pickyShown) {
 		t.Fatalf("plan with refused user data: %v, want one error on user_data", errs)
 	}
 	for _, d := range diags {

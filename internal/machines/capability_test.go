@@ -63,7 +63,7 @@ data "compute_machines" "q" {
 }
 `,
 				PlanOnly:    true,
-				ExpectError: acctest.Match(`Invalid compute_machines argument.*` + fmtRefused("1")),
+				ExpectError: acctest.Match(`Unable to use compute_machines argument.*` + fmtRefused("1")),
 			},
 			{
 				// Unknown when the configuration is validated: Terraform
@@ -77,7 +77,7 @@ data "compute_machines" "q" {
   accounts = [compute_provider_account.b.id]
 }
 `,
-				ExpectError: acctest.Match(`Invalid compute_machines argument.*` + fmtRefused("0")),
+				ExpectError: acctest.Match(`Unable to use compute_machines argument.*` + fmtRefused("0")),
 			},
 		},
 	})

@@ -15,7 +15,7 @@ import (
 // The validators here replace the framework's stock ones, whose messages
 // name the attribute and the value but not what to write instead.
 
-const invalidArgument = "Invalid compute_machines argument"
+const invalidArgument = "Unable to use compute_machines argument"
 
 // notEmpty refuses "", which would read as "no filter".
 type notEmpty struct{ name, example string }

@@ -59,7 +59,7 @@ func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureReques
 	}
 	a, ok := req.ProviderData.(*adapter.Accounts)
 	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("compute_offers expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
+		resp.Diagnostics.AddError("Unable to configure offers", fmt.Sprintf("compute_offers expected *adapter.Accounts, got %T; this is a bug in the provider.", req.ProviderData))
 		return
 	}
 	d.accounts = a

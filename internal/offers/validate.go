@@ -17,7 +17,7 @@ import (
 // The validators here replace the framework's stock ones, whose messages
 // name the attribute and the value but not what to write instead.
 
-const invalidFilter = "Invalid compute_offers argument"
+const invalidFilter = "Unable to use compute_offers argument"
 
 // atLeastZero refuses negative minimums and maximums.
 type atLeastZero struct{ name string }

@@ -110,7 +110,7 @@ func (p *computeProvider) ValidateConfig(ctx context.Context, req provider.Valid
 		// A name provider://NAME cannot reach is a mistake worth a word now;
 		// the name is not secret, its value is and is never shown.
 		if name == "" || strings.ContainsAny(name, "/ ") {
-			resp.Diagnostics.AddAttributeError(path.Root("secrets").AtMapKey(name), "Invalid secret name",
+			resp.Diagnostics.AddAttributeError(path.Root("secrets").AtMapKey(name), "Unable to use secret name",
 				"secrets key "+quote(name)+" cannot be named by a provider:// reference: names must be "+
 					"non-empty and contain no \"/\" or space. Rename the key.")
 		}

@@ -2,6 +2,13 @@
 // the attribute they concern, and carries the few facts the Terraform-layer
 // packages share (a secret that is not known until apply).
 //
+// Every diagnostic reads the same way (see CheckSummary): an error's summary
+// is "Unable to <verb> <object>" ("Unable to create instance", "Unable to
+// use account setting"), a warning's says what happened ("Instance not
+// refreshed"); the detail names the value, the reason and the way out
+// (WayOut for a class with nothing more specific to say). A test reads
+// every summary in the source, so none can slip through.
+//
 // It imports internal/adapter and the plugin framework's diag and path
 // packages only; resource packages use it so that every diagnostic reads the
 // same way.

@@ -15,7 +15,7 @@ import (
 func TestAddErrorPutsFieldOnAttribute(t *testing.T) {
 	var diags diag.Diagnostics
 	err := fmt.Errorf("wrapped: %w", adapter.Errorf(adapter.InvalidInput, `offer "cx99" does not exist`).WithField("offer_id"))
-	AddError(&diags, Fields("offer_id", "image"), "Invalid instance", "The account refuses it.", err)
+	AddError(&diags, Fields("offer_id", "image"), "Unable to use instance configuration", "The account refuses it.", err)
 	if len(diags) != 1 {
 		t.Fatalf("got %d diagnostics", len(diags))
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // Endpoint is the account's endpoint as settings give it (the setting whose
-// role is adapter.RoleEndpoint, or its default); "" when the adapter has
+// role is adapter.RoleEndpoint, or its fallback); "" when the adapter has
 // none. Messages show it through adapter.Redacted.
 func Endpoint(def adapter.Definition, settings map[string]string) string {
 	s, ok := def.Setting(adapter.RoleEndpoint)
@@ -16,7 +16,7 @@ func Endpoint(def adapter.Definition, settings map[string]string) string {
 	}
 	v := settings[s.Name]
 	if v == "" {
-		v = s.Default
+		v, _ = s.Fallback()
 	}
 	return v
 }

@@ -38,7 +38,7 @@ func (v bound) ValidateString(_ context.Context, req validator.StringRequest, re
 	default:
 		return
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
+	resp.Diagnostics.AddAttributeError(req.Path, "Unable to use duration",
 		fmt.Sprintf("%s = %q %s. Set a duration such as \"30s\" or \"%s\" (units s, m, h), \"0s\" not to wait at all, "+
 			"or remove %s to use the default (%s).", req.Path, value, why, Short(2*v.def), req.Path, Short(v.def)))
 }

@@ -138,7 +138,7 @@ func (v positive) ValidateString(_ context.Context, req validator.StringRequest,
 	if err != nil || d > 0 {
 		return
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout",
+	resp.Diagnostics.AddAttributeError(req.Path, "Unable to use timeout",
 		fmt.Sprintf("%s = %q is not a positive duration, and an operation given no time can only fail. "+
 			"Set a positive duration such as \"30s\" or \"%s\", or remove %s to use the default (%s).",
 			req.Path, req.ConfigValue.ValueString(), Short(2*v.def), v.op, Short(v.def)))

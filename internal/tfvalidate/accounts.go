@@ -22,7 +22,7 @@ import (
 // account twice. Ids that are still unknown are checked when Read sees
 // them, which also finds one account under two spellings of its id.
 type Accounts struct {
-	// Summary heads the diagnostics: "Invalid compute_offers argument".
+	// Summary heads the diagnostics: "Unable to use compute_offers argument".
 	Summary string
 	// What is what the data source lists, "offers", for the message of an
 	// id listed twice.

@@ -30,9 +30,11 @@ func definition(opts options) adapter.Definition {
 		Settings: []adapter.Setting{
 			{
 				Name:        "token",
-				Description: "secret reference to a Read & Write API token of the Hetzner Cloud project, e.g. env://HCLOUD_TOKEN",
+				Description: "secret reference to a Read & Write API token of the Hetzner Cloud project",
 				Required:    true,
 				Role:        adapter.RoleSecret,
+				// The variable the hcloud provider and CLI read.
+				Env: "HCLOUD_TOKEN",
 			},
 			{
 				Name:        "location",
@@ -45,9 +47,12 @@ func definition(opts options) adapter.Definition {
 				Name:        "endpoint",
 				Description: "base URL of the Hetzner Cloud API; an https URL, or http only to a loopback host (an emulator)",
 				Default:     hcloud.Endpoint,
-				Role:        adapter.RoleEndpoint,
-				Scope:       true,
-				Check:       checkEndpoint,
+				// The variable the hcloud provider and CLI read: it points
+				// them all at one compatible API (an emulator).
+				Env:   "HCLOUD_ENDPOINT",
+				Role:  adapter.RoleEndpoint,
+				Scope: true,
+				Check: checkEndpoint,
 			},
 		},
 		New: func(settings map[string]string, env adapter.Env) (adapter.Adapter, error) {

@@ -38,7 +38,6 @@ func TestDefinitionSettings(t *testing.T) {
 		field    string
 		contains string
 	}{
-		{"token missing", map[string]string{}, "token", "secret reference"},
 		{"token pasted instead of a reference", map[string]string{"token": "LRK9DAWQ1ZAEFSrCNEEz"}, "token", "not a secret reference"},
 		{"http to a remote host", map[string]string{"token": "env://T", "endpoint": "http://api.example.com/v1"}, "endpoint", "unencrypted"},
 		{"other scheme", map[string]string{"token": "env://T", "endpoint": "ftp://127.0.0.1/v1"}, "endpoint", `scheme "ftp"`},
@@ -60,6 +59,34 @@ func TestDefinitionSettings(t *testing.T) {
 			t.Errorf("endpoint %s: %v", ok, err)
 		}
 	}
+}
+
+// TestDefinitionEnvDefaults: left out, the token is the reference the
+// hcloud provider's users already set, never its value, and the endpoint is
+// HCLOUD_ENDPOINT's value when it is set, else the public API; what is
+// written always wins.
+func TestDefinitionEnvDefaults(t *testing.T) {
+	t.Setenv("HCLOUD_TOKEN", "SENTINEL-hcloud-token-value")
+	t.Setenv("HCLOUD_ENDPOINT", "")
+	d := Definition()
+	norm, err := d.Normalize(map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if norm["token"] != "env://HCLOUD_TOKEN" || norm["endpoint"] != "https://api.hetzner.cloud/v1" {
+		t.Errorf("defaults with HCLOUD_ENDPOINT empty: %v", norm)
+	}
+	t.Setenv("HCLOUD_ENDPOINT", "http://127.0.0.1:4000/v1")
+	if norm, _ := d.Normalize(map[string]string{}); norm["endpoint"] != "http://127.0.0.1:4000/v1" {
+		t.Errorf("endpoint with HCLOUD_ENDPOINT set: %v", norm)
+	}
+	written := map[string]string{"token": "env://OTHER", "endpoint": "https://proxy.example.com/v1"}
+	if norm, _ := d.Normalize(written); norm["token"] != written["token"] || norm["endpoint"] != written["endpoint"] {
+		t.Errorf("written settings lost to the environment: %v", norm)
+	}
+	t.Setenv("HCLOUD_ENDPOINT", "http://api.example.com/v1")
+	_, err = d.Normalize(map[string]string{})
+	checkClassified(t, err, adapter.InvalidConfig, "endpoint", []string{"HCLOUD_ENDPOINT", "unencrypted"})
 }
 
 // TestDefinitionRules: the rules the definition declares are the API's, as

@@ -56,10 +56,12 @@ func definition(opts options) adapter.Definition {
 		Rules:        rules,
 		Notes:        notes,
 		Settings: []adapter.Setting{
-			{Name: settingEndpoint, Required: true, Role: adapter.RoleEndpoint, Scope: true, Check: checkEndpoint,
+			// PROXMOX_VE_*: the variables bpg/proxmox, the provider
+			// Proxmox users run, reads.
+			{Name: settingEndpoint, Required: true, Env: "PROXMOX_VE_ENDPOINT", Role: adapter.RoleEndpoint, Scope: true, Check: checkEndpoint,
 				Description: "base URL of the PVE API, e.g. `" + exampleEndpoint + "` (the client appends `/api2/json`)"},
-			{Name: settingAPIToken, Required: true, Role: adapter.RoleSecret,
-				Description: "secret reference to the API token as PVE shows it when it is made, `USER@REALM!TOKENID=SECRET`, e.g. env://PVE_TOKEN"},
+			{Name: settingAPIToken, Required: true, Env: "PROXMOX_VE_API_TOKEN", Role: adapter.RoleSecret,
+				Description: "secret reference to the API token as PVE shows it when it is made, `USER@REALM!TOKENID=SECRET` (the form bpg/proxmox takes too)"},
 			{Name: settingTLSFingerprint, Check: checkTLSFingerprint,
 				Description: "SHA-256 fingerprint of the server's certificate (32 hex pairs, colons optional), as `pvenode cert info` " +
 					"or the GUI's Certificates panel shows it; when set, only that certificate is accepted and the chain is not verified"},

@@ -48,10 +48,14 @@ func definition(opts options) adapter.Definition {
 		MarkInName:   true,
 		Notes:        notes,
 		Settings: []adapter.Setting{
-			{Name: settingUser, Required: true, Role: adapter.RoleSecret,
-				Description: "secret reference to the Robot webservice user (Settings → Web service and app settings in Robot), e.g. env://ROBOT_USER"},
-			{Name: settingPassword, Required: true, Role: adapter.RoleSecret,
-				Description: "secret reference to the webservice user's password, e.g. env://ROBOT_PASSWORD"},
+			// HETZNER_ROBOT_*: the names the Cluster API provider for
+			// Hetzner (CAPH) and most Robot tools use; the Robot
+			// Terraform providers agree on none (HETZNERROBOT_USERNAME,
+			// HROBOT_USERNAME).
+			{Name: settingUser, Required: true, Env: "HETZNER_ROBOT_USER", Role: adapter.RoleSecret,
+				Description: "secret reference to the Robot webservice user (Settings → Web service and app settings in Robot)"},
+			{Name: settingPassword, Required: true, Env: "HETZNER_ROBOT_PASSWORD", Role: adapter.RoleSecret,
+				Description: "secret reference to the webservice user's password"},
 			{Name: settingEndpoint, Default: DefaultEndpoint, Role: adapter.RoleEndpoint, Scope: true, Check: checkEndpoint,
 				Description: "base URL of the Robot webservice; an https URL, or http only to a loopback host (an emulator)"},
 			{Name: settingLocation, Default: DefaultLocation, Role: adapter.RoleLocation, Check: checkLocation,
