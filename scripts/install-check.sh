@@ -16,7 +16,7 @@ fail() {
 	exit 1
 }
 
-version=0.0.1
+version=$(cat VERSION)
 mirror="$scratch/mirror"
 make --no-print-directory install MIRROR="$mirror" VERSION="$version" >"$scratch/install.log" 2>&1 ||
 	{ cat "$scratch/install.log" >&2; fail "make install failed"; }
