@@ -52,7 +52,9 @@ for platform in "${platforms[@]}"; do
 	grep -q "GOOS=$goos\$" <<<"$info" || fail "$zip: the binary is not built for GOOS=$goos"
 	grep -q "GOARCH=$goarch\$" <<<"$info" || fail "$zip: the binary is not built for GOARCH=$goarch"
 	grep -q "CGO_ENABLED=0\$" <<<"$info" || fail "$zip: the binary is built with cgo"
-	grep -q -- "-X main.version=$version " <<<"$info" || fail "$zip: the binary's version is not $version (ldflags: $(grep -- -ldflags <<<"$info"))"
+	# -trimpath keeps -ldflags out of the build record, so the version set
+	# with -X main.version is looked for in the binary itself.
+	grep -aqF -- "$version" "$scratch/$platform/$binary" || fail "$zip: the binary does not hold its version $version (-X main.version)"
 done
 extra=$(cd "$dist" && ls -1 ./*.zip | sed 's|^\./||' | grep -vxF -f <(printf '%s\n' "${expected[@]}") || true)
 [[ -z $extra ]] || fail "$dist holds zips no platform asks for: $extra"
