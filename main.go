@@ -22,15 +22,21 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
-// version is set at build time with -ldflags "-X main.version=1.2.3".
-var version = "dev"
+// version and commit are set at build time: make build and make install set
+// version from the VERSION file, a release (.goreleaser.yml) sets both with
+// -ldflags "-X main.version=1.2.3 -X main.commit=abc123". Terraform shows the
+// version in the provider's log when the provider is configured.
+var (
+	version = "dev"
+	commit  = ""
+)
 
 func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "start the provider in debug mode for debuggers like delve; it prints the TF_REATTACH_PROVIDERS value to use")
 	flag.Parse()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+	err := providerserver.Serve(context.Background(), provider.New(version, provider.WithCommit(commit)), providerserver.ServeOpts{
 		Address:         "registry.terraform.io/seedcompute/compute",
 		Debug:           debug,
 		ProtocolVersion: 6,

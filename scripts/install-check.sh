@@ -33,7 +33,7 @@ fi
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/compute-install-check.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
-version=0.0.1
+version=$(cat VERSION)
 mirror="$scratch/mirror"
 make --no-print-directory install MIRROR="$mirror" VERSION="$version" >"$scratch/install.log" 2>&1 ||
 	{ cat "$scratch/install.log" >&2; fail "make install failed"; }

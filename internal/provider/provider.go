@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/account"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -40,6 +41,11 @@ func WithRequestTimeout(d time.Duration) Option {
 	return func(p *computeProvider) { p.requestTimeout = d }
 }
 
+// WithCommit records the commit the binary was built from, for the line the
+// provider logs when it is configured (release builds set it; a local build
+// has none).
+func WithCommit(commit string) Option { return func(p *computeProvider) { p.commit = commit } }
+
 // WithRegistry replaces the registry of adapter kinds.
 func WithRegistry(r *adapter.Registry) Option { return func(p *computeProvider) { p.registry = r } }
 
@@ -65,6 +71,7 @@ func New(version string, opts ...Option) func() provider.Provider {
 
 type computeProvider struct {
 	version        string
+	commit         string
 	clock          adapter.Clock
 	registry       *adapter.Registry
 	requestTimeout time.Duration // 0: each adapter's own
@@ -123,6 +130,13 @@ func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureR
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// The first line of every provider process's log says which build runs,
+	// so a log attached to a bug report names the release it came from.
+	tflog.Info(ctx, "configuring the compute provider", map[string]any{
+		"version":           p.version,
+		"commit":            p.commit,
+		"terraform_version": req.TerraformVersion,
+	})
 	ua := "terraform-provider-compute/" + p.version
 	if req.TerraformVersion != "" {
 		ua += " terraform/" + req.TerraformVersion
