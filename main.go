@@ -3,7 +3,8 @@
 // this file only parses flags and hands the provider to the plugin server.
 //
 // Run with -debug to start in debug mode: the provider prints a
-// TF_REATTACH_PROVIDERS value to export in the shell that runs terraform.
+// TF_REATTACH_PROVIDERS value to export in the shell that runs terraform
+// (add -address registry.opentofu.org/seedcompute/compute for tofu).
 //
 // The documentation under docs/ is generated from the provider's schemas,
 // templates/ and examples/ (use `make docs`, which also keeps terraform from
@@ -33,11 +34,16 @@ var (
 
 func main() {
 	var debug bool
+	var address string
 	flag.BoolVar(&debug, "debug", false, "start the provider in debug mode for debuggers like delve; it prints the TF_REATTACH_PROVIDERS value to use")
+	// Only debug mode reads the address: it is the key of the
+	// TF_REATTACH_PROVIDERS value printed, and OpenTofu looks the provider up
+	// under its own registry's host.
+	flag.StringVar(&address, "address", "registry.terraform.io/seedcompute/compute", "the provider address debug mode prints; registry.opentofu.org/seedcompute/compute for OpenTofu")
 	flag.Parse()
 
 	err := providerserver.Serve(context.Background(), provider.New(version, provider.WithCommit(commit)), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/seedcompute/compute",
+		Address:         address,
 		Debug:           debug,
 		ProtocolVersion: 6,
 	})
