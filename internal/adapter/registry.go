@@ -243,7 +243,7 @@ func (r *Registry) DescribeID(id string) string { return "account " + r.LabelID(
 // accounts apart; the endpoint because two accounts of one name (before
 // and after a move) differ there.
 func (r *Registry) Label(l Locator) string {
-	what := l.Kind
+	var what string
 	if d, ok := r.defs[l.Kind]; ok {
 		what = d.BlockName()
 		if ep := d.Value(l.Settings, RoleEndpoint); ep != "" {
