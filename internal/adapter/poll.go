@@ -137,7 +137,7 @@ func (c *Cached) run(r, prev *round) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ms, err := c.Adapter.(Lister).List(ctx)
+	ms, err := c.list(ctx)
 	if r.err = err; err != nil {
 		return
 	}

@@ -114,7 +114,7 @@ func (d Definition) Normalize(settings map[string]string) (map[string]string, er
 		}
 		if s.IsSecret() {
 			if _, _, err := ParseRef(v); err != nil {
-				return nil, Errorf(InvalidConfig, "%s: %s", s.Name, err.(*Error).Message).WithField(s.Name)
+				return nil, Errorf(InvalidConfig, "%s: %s", s.Name, MessageOf(err)).WithField(s.Name)
 			}
 		}
 		if s.Check != nil {

@@ -104,7 +104,7 @@ func checkCommand(ctx context.Context, d *diag.Diagnostics, at path.Path, l type
 		if i == 0 && installed {
 			rule = func(v string) error {
 				if err := adapter.CheckPath(v); err != nil {
-					return adapter.Errorf(adapter.InvalidInput, "the first word is the absolute path the binary is installed at: %s", err.(*adapter.Error).Message)
+					return adapter.Errorf(adapter.InvalidInput, "the first word is the absolute path the binary is installed at: %s", adapter.MessageOf(err))
 				}
 				return nil
 			}
