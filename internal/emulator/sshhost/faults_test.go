@@ -219,7 +219,9 @@ func TestNonDetachedCommandDiesWithItsSession(t *testing.T) {
 	m.disk = disk{fs: old, rootDev: "/dev/md1"}
 	m.mu.Unlock()
 	// The install is watched on the machine, not through the command's result.
-	go func() { _, _ = runErr(c, "installimage -a -c /root/compute/install.conf -K /root/compute/authorized_keys", "") }()
+	go func() {
+		_, _ = runErr(c, "installimage -a -c /root/compute/install.conf -K /root/compute/authorized_keys", "")
+	}()
 	tm := h.await(installDelay)
 	if !m.InstallRunning() {
 		t.Fatal("installimage is not running")
