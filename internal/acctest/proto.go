@@ -36,7 +36,10 @@ func NewProto(t testing.TB, reg *adapter.Registry) *Proto {
 		t.Fatalf("schema: %v %v", err, schemas.Diagnostics)
 	}
 	p := &Proto{t: t, srv: srv, schemas: schemas}
-	typ := schemas.Provider.ValueType().(tftypes.Object)
+	typ, ok := schemas.Provider.ValueType().(tftypes.Object)
+	if !ok {
+		t.Fatalf("the provider's schema is a %T, not an object", schemas.Provider.ValueType())
+	}
 	cfg := p.dynamic(typ, NullsBut(typ, nil))
 	if resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &cfg}); err != nil || HasError(resp.Diagnostics) {
 		t.Fatalf("configure: %v %v", err, resp.Diagnostics)
@@ -50,7 +53,11 @@ func (p *Proto) Type(resource string) tftypes.Object {
 	if !ok {
 		p.t.Fatalf("no resource %s", resource)
 	}
-	return s.ValueType().(tftypes.Object)
+	typ, ok := s.ValueType().(tftypes.Object)
+	if !ok {
+		p.t.Fatalf("resource %s's schema is a %T, not an object", resource, s.ValueType())
+	}
+	return typ
 }
 
 // Plan plans creating resource from config (attribute values, the others

@@ -372,14 +372,14 @@ func (m *Metal) AccountAs(password, endpoint, sshPort string, extra ...string) s
 
 // CopySecret writes the secret name under another name and returns the
 // reference to the copy: the same secret behind a rotated reference.
-func (m *Metal) CopySecret(t testing.TB, name, copy string) string {
+func (m *Metal) CopySecret(t testing.TB, name, to string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(m.dir, name))
 	if err == nil {
-		err = os.WriteFile(filepath.Join(m.dir, copy), b, 0o600)
+		err = os.WriteFile(filepath.Join(m.dir, to), b, 0o600)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.SecretRef(copy)
+	return m.SecretRef(to)
 }

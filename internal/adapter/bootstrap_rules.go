@@ -136,7 +136,7 @@ func CheckCommand(argv []string, installed bool) error {
 	}
 	if installed {
 		if err := CheckPath(argv[0]); err != nil {
-			return Errorf(InvalidInput, "the first word is where the binary is installed: %s", err.(*Error).Message)
+			return Errorf(InvalidInput, "the first word is where the binary is installed: %s", MessageOf(err))
 		}
 	}
 	for _, w := range argv {
@@ -155,7 +155,7 @@ func CheckBootstrap(req BootstrapRequest) error {
 		if err == nil {
 			return nil
 		}
-		return err.(*Error).WithField(field)
+		return WithFieldOf(err, field)
 	}
 	if err := at("hostname", CheckHostname(req.Hostname)); err != nil {
 		return err

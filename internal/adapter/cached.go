@@ -124,6 +124,17 @@ func (c *Cached) current(ctx context.Context) (*listing, error) {
 	}
 }
 
+// list is the wrapped adapter's listing. Only a Cached whose adapter is a
+// Lister shares listings (Get and Poll check), so the error is for a
+// caller that skipped that check.
+func (c *Cached) list(ctx context.Context) ([]Machine, error) {
+	l, ok := c.Adapter.(Lister)
+	if !ok {
+		return nil, Errorf(Unsupported, "%T lists no machines", c.Adapter)
+	}
+	return l.List(ctx)
+}
+
 // fill runs detached from any one caller's cancellation, so that a caller
 // that gives up does not fail the listing for the others waiting on it. It
 // keeps the first caller's values: the logger Terraform put there, so the
@@ -132,7 +143,7 @@ func (c *Cached) fill(detached context.Context, l *listing) {
 	defer close(l.done)
 	ctx, cancel := context.WithTimeout(detached, 2*time.Minute)
 	defer cancel()
-	ms, err := c.Adapter.(Lister).List(ctx)
+	ms, err := c.list(ctx)
 	l.at, l.err = c.clock.Now(), err
 	if err == nil {
 		l.machines = make(map[string]Machine, len(ms))

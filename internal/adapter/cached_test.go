@@ -177,17 +177,17 @@ func TestCachedConfirmsAbsenceAndExpires(t *testing.T) {
 	if m, err := c.Get(ctx, "imported"); err != nil || m.ID != "imported" {
 		t.Fatalf("an unlisted machine is read directly: %v %v", m, err)
 	}
-	c.Get(ctx, "1")
+	_, _ = c.Get(ctx, "1")
 	if f.lists.Load() != 1 {
 		t.Fatalf("listings %d, want 1 within the window", f.lists.Load())
 	}
 	clock.advance(2 * time.Minute)
-	c.Get(ctx, "1")
+	_, _ = c.Get(ctx, "1")
 	if f.lists.Load() != 2 {
 		t.Fatalf("listings %d, want a new one after the window", f.lists.Load())
 	}
-	c.Create(ctx, Call{}, CreateRequest{})
-	c.Get(ctx, "1")
+	_, _ = c.Create(ctx, Call{}, CreateRequest{})
+	_, _ = c.Get(ctx, "1")
 	if f.lists.Load() != 3 {
 		t.Fatalf("listings %d, want a new one after a write", f.lists.Load())
 	}
@@ -200,7 +200,7 @@ func TestCachedListingFailureIsNeverAbsence(t *testing.T) {
 	if err != nil || m.ID != "1" || f.gets.Load() != 1 {
 		t.Fatalf("a failed listing must fall back to a direct read: %v %v", m, err)
 	}
-	c.Get(context.Background(), "1")
+	_, _ = c.Get(context.Background(), "1")
 	if f.lists.Load() != 2 {
 		t.Fatalf("a failed listing must not be cached: %d listings", f.lists.Load())
 	}
@@ -248,9 +248,9 @@ func TestCachedOffersOncePerQuery(t *testing.T) {
 	f := &fakeAdapter{}
 	c := NewCached(f, nil, 0)
 	for range 3 {
-		c.ListOffers(context.Background(), Query{MinVCPU: 2})
+		_, _ = c.ListOffers(context.Background(), Query{MinVCPU: 2})
 	}
-	c.ListOffers(context.Background(), Query{MinVCPU: 4})
+	_, _ = c.ListOffers(context.Background(), Query{MinVCPU: 4})
 	if f.offers.Load() != 2 {
 		t.Fatalf("offer calls %d, want 2", f.offers.Load())
 	}

@@ -98,6 +98,27 @@ func CodeOf(err error) Code {
 	return Transient
 }
 
+// MessageOf is the message of a classified error, without its code and
+// field, for a caller that words its own; an unclassified error's text.
+func MessageOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return err.Error()
+}
+
+// WithFieldOf is err naming field: the classified error it carries, or,
+// for an error that carries none, a Transient one (as CodeOf reads it) with
+// its text.
+func WithFieldOf(err error, field string) *Error {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{Code: Transient, Message: err.Error(), Err: err}
+	}
+	return e.WithField(field)
+}
+
 // Is reports whether err is classified as code.
 func Is(err error, code Code) bool { return err != nil && CodeOf(err) == code }
 

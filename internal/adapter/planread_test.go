@@ -158,7 +158,9 @@ func TestPlanReadsShareTheEndpointsOutage(t *testing.T) {
 		t.Fatalf("after an answer, a new outage got %d attempts, want the whole budget's 7", n)
 	}
 	// A 503 is an answer too, and so ends the outage.
-	read(c, ok)
+	if n, err := read(c, ok); n != 1 || err != nil {
+		t.Fatalf("a read that is answered: %d attempts, %v", n, err)
+	}
 	if n, _ := read(c, refused, failed503, refused); n != 9 {
 		t.Fatalf("an outage broken by a 503 got %d attempts, want 2 + 7", n)
 	}

@@ -24,16 +24,16 @@ const (
 
 // Pace is the spacing between two shared reads: base while at least half
 // of the budget remains, then stretched in proportion as it runs out (a
-// quarter left doubles it, an eighth quadruples it), and max once nothing
+// quarter left doubles it, an eighth quadruples it), and ceiling once nothing
 // is left. An unknown budget (limit <= 0) is base.
-func Pace(base, max time.Duration, remaining, limit int) time.Duration {
+func Pace(base, ceiling time.Duration, remaining, limit int) time.Duration {
 	switch {
 	case limit <= 0 || 2*remaining >= limit:
 		return base
 	case remaining <= 0:
-		return max
+		return ceiling
 	}
-	return min(time.Duration(float64(base)*float64(limit)/float64(2*remaining)), max)
+	return min(time.Duration(float64(base)*float64(limit)/float64(2*remaining)), ceiling)
 }
 
 // poller runs the rounds of Poll: one listing at a time, each serving every
@@ -137,7 +137,7 @@ func (c *Cached) run(r, prev *round) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ms, err := c.Adapter.(Lister).List(ctx)
+	ms, err := c.list(ctx)
 	if r.err = err; err != nil {
 		return
 	}

@@ -48,7 +48,7 @@ func TestRedacted(t *testing.T) {
 }
 
 func TestRedactID(t *testing.T) {
-	endpoint := func(u string) string { return url.QueryEscape(u) }
+	endpoint := url.QueryEscape
 	for in, want := range map[string]string{
 		// What the issue saw: a raw token in an import id.
 		"hcloud:endpoint=" + endpoint("https://api.hetzner.cloud/v1") + "&location=fsn1&token=" + sentinelTok + "/42": "hcloud:endpoint=https://api.hetzner.cloud/v1&location=…&token=…/42",

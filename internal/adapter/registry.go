@@ -120,7 +120,7 @@ func (d Definition) Normalize(settings map[string]string) (map[string]string, er
 		}
 		if s.IsSecret() {
 			if _, _, err := ParseRef(v); err != nil {
-				return nil, Errorf(InvalidConfig, "%s: %s", name, err.(*Error).Message).WithField(s.Name)
+				return nil, Errorf(InvalidConfig, "%s: %s", name, MessageOf(err)).WithField(s.Name)
 			}
 		}
 		if s.Check != nil {
@@ -259,7 +259,7 @@ func (r *Registry) DescribeID(id string) string { return "account " + r.LabelID(
 // accounts apart; the endpoint because two accounts of one name (before
 // and after a move) differ there.
 func (r *Registry) Label(l Locator) string {
-	what := l.Kind
+	var what string
 	if d, ok := r.defs[l.Kind]; ok {
 		what = d.BlockName()
 		if ep := d.Value(l.Settings, RoleEndpoint); ep != "" {

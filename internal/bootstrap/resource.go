@@ -41,7 +41,7 @@ func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp 
 }
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = resourceSchema(ctx, r.registry)
+	resp.Schema = resourceSchema(r.registry)
 }
 
 // UpgradeState reads states of version 0, whose id was

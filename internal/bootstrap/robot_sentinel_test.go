@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestRobotSecretsNeverLeak(t *testing.T) {
 			t.Errorf("the TRACE log (%d bytes) holds no %q, so the search would prove little", log.Len(), want)
 		}
 	}
-	places := append(seen, "log: "+log.String())
+	places := slices.Concat(seen, []string{"log: " + log.String()})
 	for _, c := range mach.Commands() {
 		places = append(places, "command: "+c.Line)
 	}

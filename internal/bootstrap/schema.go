@@ -1,7 +1,6 @@
 package bootstrap
 
 import (
-	"context"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -31,7 +30,7 @@ const repoints = " Changing it (another name, secret reference, setting, default
 // replaces is said of every attribute whose change reinstalls the host.
 const replaces = " Changing it replaces the host: it is released and claimed again, and installed anew (see below for what that means on an account that cancels rentals). Not compared after an import, whose first apply records the configured value."
 
-func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
+func resourceSchema(reg *adapter.Registry) schema.Schema {
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	return schema.Schema{
 		// Version 1: the id is the machine's own id, the account's id JSON.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +83,7 @@ func TestFileContentsNeverLeak(t *testing.T) {
 	if len(seen) < 4 {
 		t.Fatalf("only %d plans and states were looked at", len(seen))
 	}
-	places := append(seen, log.String())
+	places := slices.Concat(seen, []string{log.String()})
 	for i, text := range places {
 		for _, s := range []string{sentinelContent, sentinelSecret} {
 			if j := strings.Index(text, s); j >= 0 {

@@ -41,9 +41,9 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 		at := path.Root("first_boot")
 		check(d, at.AtName("url"), fb.URL, adapter.CheckURL)
 		check(d, at.AtName("sha256"), fb.SHA256, adapter.CheckSHA256)
-		checkCommand(ctx, d, at.AtName("command"), fb.Command, true)
+		checkCommand(d, at.AtName("command"), fb.Command, true)
 	}
-	checkCommand(ctx, d, path.Root("ready_command"), c.ReadyCommand, false)
+	checkCommand(d, path.Root("ready_command"), c.ReadyCommand, false)
 }
 
 // checkMachine: exactly one of machine_id and offer_id.
@@ -86,7 +86,7 @@ func checkFile(at path.Path, f fileModel, d *diag.Diagnostics) {
 
 // checkCommand: a non-empty argv of safe words, the first of a first-boot
 // command an absolute path.
-func checkCommand(ctx context.Context, d *diag.Diagnostics, at path.Path, l types.List, installed bool) {
+func checkCommand(d *diag.Diagnostics, at path.Path, l types.List, installed bool) {
 	if l.IsNull() || l.IsUnknown() {
 		return
 	}
@@ -104,7 +104,7 @@ func checkCommand(ctx context.Context, d *diag.Diagnostics, at path.Path, l type
 		if i == 0 && installed {
 			rule = func(v string) error {
 				if err := adapter.CheckPath(v); err != nil {
-					return adapter.Errorf(adapter.InvalidInput, "the first word is the absolute path the binary is installed at: %s", err.(*adapter.Error).Message)
+					return adapter.Errorf(adapter.InvalidInput, "the first word is the absolute path the binary is installed at: %s", adapter.MessageOf(err))
 				}
 				return nil
 			}

@@ -56,13 +56,13 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		return
 	}
 	// The machine exists: record it before anything else can fail.
-	if !r.saveCreated(ctx, loc, &plan, m, call.Claim, resp) {
+	if !r.saveCreated(ctx, &plan, m, call.Claim, resp) {
 		return
 	}
 	if m.Adopted {
 		warnAdopted(&resp.Diagnostics, m, creq.Name)
 	}
-	r.settleCreated(ctx, acc, loc, &plan, m.ID, creq, resp)
+	r.settleCreated(ctx, acc, &plan, m.ID, creq, resp)
 }
 
 // createCall is the create request the plan asks for, with its key (the
@@ -100,7 +100,7 @@ func warnAdopted(diags *diag.Diagnostics, m adapter.Machine, name string) {
 // settleCreated waits for the saved machine to settle in the power state the
 // plan asks for and records it. A wait that fails leaves the machine saved,
 // so Terraform taints it.
-func (r *Resource) settleCreated(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, id string, creq adapter.CreateRequest, resp *resource.CreateResponse) {
+func (r *Resource) settleCreated(ctx context.Context, acc *adapter.Cached, plan *model, id string, creq adapter.CreateRequest, resp *resource.CreateResponse) {
 	goal := goalOf(plan.Power.ValueString())
 	m, err := r.settle(ctx, acc, id, goal, plan.shutdownTimeout(), &resp.Diagnostics)
 	if err != nil {
@@ -138,14 +138,14 @@ func (r *Resource) createMachine(ctx context.Context, acc *adapter.Cached, call 
 // saved, tainted, so state never loses one that exists.
 func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc adapter.Locator, plan *model, call adapter.Call, creq adapter.CreateRequest, made adapter.Machine, err error, resp *resource.CreateResponse) {
 	const summary = "Unable to create instance"
-	if made.ID != "" && r.saveCreated(ctx, loc, plan, made, call.Claim, resp) {
+	if made.ID != "" && r.saveCreated(ctx, plan, made, call.Claim, resp) {
 		tfdiag.AddError(&resp.Diagnostics, fields, summary,
 			fmt.Sprintf("Machine %s (%q) was created, but its create failed before the machine was ready. It is saved in state and tainted, "+
 				"so the next apply replaces it once the cause is fixed. %s", made.ID, creq.Name, tfdiag.WayOut(err)), err)
 		return
 	}
 	if ctx.Err() != nil || adapter.NoAnswer(err) {
-		if found, ok := r.findCreated(ctx, acc, call); ok && r.saveCreated(ctx, loc, plan, found, call.Claim, resp) {
+		if found, ok := r.findCreated(ctx, acc, call); ok && r.saveCreated(ctx, plan, found, call.Claim, resp) {
 			tfdiag.AddError(&resp.Diagnostics, nil, summary,
 				fmt.Sprintf("Machine %s (%q) was created, but the create was cut short before it settled. It is saved in state and tainted, "+
 					"so the next apply replaces it; if the create only needs more time, raise timeouts.create.", found.ID, creq.Name), err)
@@ -159,7 +159,7 @@ func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc ad
 
 // saveCreated puts the machine's id and this create's claim into state, every
 // unknown made known, before the wait for it to settle.
-func (r *Resource) saveCreated(ctx context.Context, loc adapter.Locator, plan *model, m adapter.Machine, claim string, resp *resource.CreateResponse) bool {
+func (r *Resource) saveCreated(ctx context.Context, plan *model, m adapter.Machine, claim string, resp *resource.CreateResponse) bool {
 	plan.recordCreated(m)
 	plan.Claim = types.StringValue(claim)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)

@@ -112,7 +112,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	}
 	if creating {
 		defaultLocation(&plan, loc, def, accountKnown)
-	} else if !r.planExisting(ctx, req, &plan, &state, loc, def, accountKnown, resp) {
+	} else if !r.planExisting(ctx, req, &plan, &state, def, accountKnown, resp) {
 		return
 	}
 	if accountKnown {
@@ -178,8 +178,8 @@ func defaultLocation(plan *model, loc adapter.Locator, def adapter.Definition, a
 
 // planExisting is ModifyPlan's part for an existing machine; false when the
 // plan is refused.
-func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequest, plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) bool {
-	r.planUpdate(ctx, plan, state, loc, def, accountKnown, resp)
+func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequest, plan, state *model, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) bool {
+	r.planUpdate(ctx, plan, state, def, accountKnown, resp)
 	if replacing(plan, state, resp) {
 		r.warnCancels(state, true, resp)
 	}
@@ -190,7 +190,7 @@ func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequ
 }
 
 // planUpdate is ModifyPlan's part for an existing machine.
-func (r *Resource) planUpdate(ctx context.Context, plan, state *model, loc adapter.Locator, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) {
+func (r *Resource) planUpdate(ctx context.Context, plan, state *model, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) {
 	// User data takes effect only at creation, so new user data is a new
 	// machine. After an import the digest is unknown (null) and the
 	// configured one is adopted without replacing.

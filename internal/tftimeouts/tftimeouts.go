@@ -58,12 +58,12 @@ func Resource(ctx context.Context, ops ...Op) rschema.Block {
 			opts.Delete, opts.DeleteDescription = true, describe(op)
 		}
 	}
-	b := rtimeouts.Block(ctx, opts).(rschema.SingleNestedBlock)
+	b := shape[rschema.SingleNestedBlock](rtimeouts.Block(ctx, opts))
 	for _, op := range ops {
 		if op.Name == UnreachableName {
 			continue
 		}
-		s := b.Attributes[op.Name].(rschema.StringAttribute)
+		s := shape[rschema.StringAttribute](b.Attributes[op.Name])
 		s.MarkdownDescription = s.Description
 		s.Validators = append(s.Validators, Positive(op.Name, op.Default))
 		b.Attributes[op.Name] = s
@@ -80,8 +80,8 @@ func Resource(ctx context.Context, ops ...Op) rschema.Block {
 // is its read; Unreachable(def) among more adds the unreachable attribute.
 func DataSource(ctx context.Context, read Op, more ...Op) dschema.Block {
 	read.Name = "read"
-	b := dtimeouts.BlockWithOpts(ctx, dtimeouts.Opts{ReadDescription: describe(read)}).(dschema.SingleNestedBlock)
-	s := b.Attributes[read.Name].(dschema.StringAttribute)
+	b := shape[dschema.SingleNestedBlock](dtimeouts.BlockWithOpts(ctx, dtimeouts.Opts{ReadDescription: describe(read)}))
+	s := shape[dschema.StringAttribute](b.Attributes[read.Name])
 	s.MarkdownDescription = s.Description
 	s.Validators = append(s.Validators, Positive(read.Name, read.Default))
 	b.Attributes[read.Name] = s
@@ -142,4 +142,16 @@ func (v positive) ValidateString(_ context.Context, req validator.StringRequest,
 		fmt.Sprintf("%s = %q is not a positive duration, and an operation given no time can only fail. "+
 			"Set a positive duration such as \"30s\" or \"%s\", or remove %s to use the default (%s).",
 			req.Path, req.ConfigValue.ValueString(), Short(2*v.def), v.op, Short(v.def)))
+}
+
+// shape is v, a part of a block the timeouts module built, as the type this
+// package extends. A schema function has no error to return; should an
+// upgrade of the module change a shape, every schema fails at once with
+// this message rather than with a bare failed type assertion.
+func shape[T any](v any) T {
+	t, ok := v.(T)
+	if !ok {
+		panic(fmt.Sprintf("tftimeouts: the timeouts module built a %T where this package expects a %T; its block changed shape", v, t))
+	}
+	return t
 }

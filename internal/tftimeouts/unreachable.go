@@ -61,7 +61,7 @@ func UnreachableOf(block types.Object, def time.Duration) time.Duration {
 // its type included, so that the module's Value still reads the rest.
 func withUnreachable(b rschema.SingleNestedBlock, def time.Duration) rschema.SingleNestedBlock {
 	b.Attributes[UnreachableName] = UnreachableAttribute(def)
-	t := b.CustomType.(rtimeouts.Type)
+	t := shape[rtimeouts.Type](b.CustomType)
 	b.CustomType = rtimeouts.Type{ObjectType: types.ObjectType{AttrTypes: withString(t.AttrTypes)}}
 	return b
 }
@@ -70,7 +70,7 @@ func withUnreachable(b rschema.SingleNestedBlock, def time.Duration) rschema.Sin
 func withUnreachableData(b dschema.SingleNestedBlock, def time.Duration) dschema.SingleNestedBlock {
 	b.Attributes[UnreachableName] = dschema.StringAttribute{Optional: true, MarkdownDescription: describeUnreachable(def),
 		Validators: []validator.String{Bound(def)}}
-	t := b.CustomType.(dtimeouts.Type)
+	t := shape[dtimeouts.Type](b.CustomType)
 	b.CustomType = dtimeouts.Type{ObjectType: types.ObjectType{AttrTypes: withString(t.AttrTypes)}}
 	return b
 }

@@ -151,7 +151,10 @@ func TestFileServerTrustsOnlyItsCA(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || hex.EncodeToString(sum[:]) != f.sha256 || len(body) == 0 {
 		t.Errorf("GET %s: %d, %d bytes of sha256 %x, want %s", f.url, resp.StatusCode, len(body), sum, f.sha256)
 	}
-	_, err = http.Get(f.url)
+	resp, err = http.Get(f.url)
+	if err == nil {
+		_ = resp.Body.Close()
+	}
 	var unknown x509.UnknownAuthorityError
 	if !errors.As(err, &unknown) {
 		t.Errorf("a client without the CA got %v, want an unknown authority", err)

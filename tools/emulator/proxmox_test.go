@@ -113,7 +113,8 @@ func TestRunServesProxmox(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		for _, part := range strings.Split(string(b), `"ip":"`)[1:] {
-			addrs = append(addrs, part[:strings.Index(part, `"`)])
+			ip, _, _ := strings.Cut(part, `"`)
+			addrs = append(addrs, ip)
 		}
 	}
 	if len(addrs) != 2 {

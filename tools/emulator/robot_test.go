@@ -72,7 +72,7 @@ func TestRunServesRobot(t *testing.T) {
 	if status != 200 || !strings.Contains(string(body), `"GET /server":2`) {
 		t.Errorf("robot stats: %d %s", status, body)
 	}
-	if status, body = get(root+"/_emulator/stats", "", ""); strings.Contains(string(body), "GET /server\"") {
+	if _, body = get(root+"/_emulator/stats", "", ""); strings.Contains(string(body), "GET /server\"") {
 		t.Errorf("hcloud stats count Robot's requests: %s", body)
 	}
 	cancel()

@@ -74,7 +74,8 @@ func TestRunServesHcloudAndControlAPI(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not stop after cancel")
 	}
-	if _, err := http.Get(root + "/_emulator/stats"); err == nil {
+	if resp, err := http.Get(root + "/_emulator/stats"); err == nil {
+		_ = resp.Body.Close()
 		t.Error("still serving after shutdown")
 	}
 }

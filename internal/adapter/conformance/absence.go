@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -128,18 +129,30 @@ func (s *suite) faultyCalls(t *testing.T, id, gone string) []faultyCall {
 	}
 	if _, ok := s.adapter.(adapter.Lister); ok {
 		calls = append(calls, faultyCall{op: OpList, run: func(ctx context.Context, a adapter.Adapter) error {
-			_, err := a.(adapter.Lister).List(ctx)
+			l, ok := a.(adapter.Lister)
+			if !ok {
+				return lost(a, "List")
+			}
+			_, err := l.List(ctx)
 			return err
 		}})
 	}
 	if _, ok := s.adapter.(adapter.Powerer); ok {
 		calls = append(calls, faultyCall{op: OpPower, write: true, run: func(ctx context.Context, a adapter.Adapter) error {
-			return a.(adapter.Powerer).Power(ctx, id, s.opposite(t, id))
+			p, ok := a.(adapter.Powerer)
+			if !ok {
+				return lost(a, "Power")
+			}
+			return p.Power(ctx, id, s.opposite(t, id))
 		}})
 	}
 	if _, ok := s.adapter.(adapter.Updater); ok {
 		calls = append(calls, faultyCall{op: OpUpdate, write: true, run: func(ctx context.Context, a adapter.Adapter) error {
-			_, err := a.(adapter.Updater).Update(ctx, id, s.change(t, "u"))
+			u, ok := a.(adapter.Updater)
+			if !ok {
+				return lost(a, "Update")
+			}
+			_, err := u.Update(ctx, id, s.change(t, "u"))
 			return err
 		}})
 	}
@@ -176,4 +189,11 @@ func (s *suite) opposite(t *testing.T, id string) adapter.PowerAction {
 		return adapter.PowerOn
 	}
 	return adapter.PowerOff
+}
+
+// lost is the failure of a faulty call whose adapter (the one under test,
+// rebuilt against a faulty endpoint) no longer offers the capability the
+// adapter under test declared.
+func lost(a adapter.Adapter, capability string) error {
+	return fmt.Errorf("the adapter %T against the faulty endpoint offers no %s, which the adapter under test does", a, capability)
 }

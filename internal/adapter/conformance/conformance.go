@@ -164,7 +164,9 @@ func (s *suite) logged() context.Context {
 // name returns a fresh machine name, valid as a host name everywhere.
 func name(t *testing.T, what string) string {
 	b := make([]byte, 3)
-	_, _ = rand.Read(b)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatalf("a fresh machine name: %v", err)
+	}
 	return "conf-" + what + "-" + hex.EncodeToString(b)
 }
 

@@ -39,7 +39,7 @@ type capture struct {
 
 var _ adapter.Logger = (*capture)(nil)
 
-func (c *capture) record(ctx context.Context, level, msg string, fields map[string]any) {
+func (c *capture) record(level, msg string, fields map[string]any) {
 	c.mu.Lock()
 	c.lines = append(c.lines, fmt.Sprintf("%s %s %+v %v", level, msg, fields, fields))
 	c.mu.Unlock()
@@ -47,7 +47,7 @@ func (c *capture) record(ctx context.Context, level, msg string, fields map[stri
 
 // Debug records the line.
 func (c *capture) Debug(ctx context.Context, msg string, fields map[string]any) {
-	c.record(ctx, "DEBUG", msg, fields)
+	c.record("DEBUG", msg, fields)
 	if c.next != nil {
 		c.next.Debug(ctx, msg, fields)
 	}
@@ -55,7 +55,7 @@ func (c *capture) Debug(ctx context.Context, msg string, fields map[string]any) 
 
 // Info records the line.
 func (c *capture) Info(ctx context.Context, msg string, fields map[string]any) {
-	c.record(ctx, "INFO", msg, fields)
+	c.record("INFO", msg, fields)
 	if c.next != nil {
 		c.next.Info(ctx, msg, fields)
 	}
@@ -63,7 +63,7 @@ func (c *capture) Info(ctx context.Context, msg string, fields map[string]any) {
 
 // Warn records the line.
 func (c *capture) Warn(ctx context.Context, msg string, fields map[string]any) {
-	c.record(ctx, "WARN", msg, fields)
+	c.record("WARN", msg, fields)
 	if c.next != nil {
 		c.next.Warn(ctx, msg, fields)
 	}

@@ -74,14 +74,14 @@ var (
 func newAccount(settings map[string]string, env adapter.Env, opts options) (*account, error) {
 	ref := settings["token"]
 	if _, _, err := adapter.ParseRef(ref); err != nil {
-		return nil, adapter.Errorf(adapter.InvalidConfig, "token: %s", err.(*adapter.Error).Message).WithField("token")
+		return nil, adapter.Errorf(adapter.InvalidConfig, "token: %s", adapter.MessageOf(err)).WithField("token")
 	}
 	endpoint := settings["endpoint"]
 	if endpoint == "" {
 		endpoint = hcloud.Endpoint
 	}
 	if err := checkEndpoint(endpoint); err != nil {
-		return nil, adapter.Errorf(adapter.InvalidConfig, "endpoint: %s", err.(*adapter.Error).Message).WithField("endpoint")
+		return nil, adapter.Errorf(adapter.InvalidConfig, "endpoint: %s", adapter.MessageOf(err)).WithField("endpoint")
 	}
 	location := settings["location"]
 	if location == "" {

@@ -203,15 +203,15 @@ func classifyStatus(status int, err error) error {
 	if status >= 500 {
 		out.Message = fmt.Sprintf("the endpoint failed (HTTP %d, without an API error: the API or a proxy in front of it failed)", status)
 	}
-	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden:
 		out.Code = adapter.AccessDenied
 		out.Message += "; check the account's token reference and endpoint"
-	case status == http.StatusNotFound || status == http.StatusMethodNotAllowed || status == http.StatusGone:
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusGone:
 		// Never NotFound: only the API's own not_found proves absence.
 		out.Code, out.Field = adapter.InvalidConfig, "endpoint"
 		out.Message += "; check that the account's endpoint is the base URL of the Hetzner Cloud API (https://api.hetzner.cloud/v1)"
-	case status == http.StatusTooManyRequests:
+	case http.StatusTooManyRequests:
 		out.Code = adapter.RateLimited
 	}
 	return out

@@ -69,7 +69,7 @@ func benchRefresh(b *testing.B, n int, cached bool) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		var get func(context.Context, string) (adapter.Machine, error) = raw.Get
+		get := raw.Get
 		if cached {
 			get = adapter.NewCached(raw, adapter.RealClock{}, 0).Get
 		}

@@ -90,7 +90,7 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	}
 	flavors, err := parseFlavors(settings[settingFlavors])
 	if err != nil {
-		return nil, err.(*adapter.Error).WithField(settingFlavors)
+		return nil, adapter.WithFieldOf(err, settingFlavors)
 	}
 	u, _ := url.Parse(settings[settingEndpoint])
 	host := ""

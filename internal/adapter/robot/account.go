@@ -48,7 +48,7 @@ type account struct {
 	catalog catalog
 }
 
-func newAccount(settings map[string]string, env adapter.Env, opts options) (*account, error) {
+func newAccount(settings map[string]string, env adapter.Env, opts options) *account {
 	if env.Clock == nil {
 		env.Clock = adapter.RealClock{}
 	}
@@ -67,7 +67,7 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		allowOrder:      settings[settingAllowOrder] == "true",
 		cancelOnDestroy: settings[settingCancelOnDestroy] == "true",
 		settings:        settings,
-	}, nil
+	}
 }
 
 // Kind names the adapter.

@@ -177,13 +177,11 @@ func (b *run) startInstall(ctx context.Context, lsblk string) error {
 		return err
 	}
 	for i, f := range b.req.Files {
-		i, f := i, f
 		if _, err := b.must(ctx, "deliver files["+strconv.Itoa(i)+"]", install.DeliverLine(i), func(ctx context.Context) (io.Reader, error) { return b.content(ctx, i, f) }); err != nil {
 			return err
 		}
 	}
 	for _, w := range plan.Writes {
-		w := w
 		if _, err := b.must(ctx, w.Step, w.Line, func(context.Context) (io.Reader, error) { return strings.NewReader(w.Content), nil }); err != nil {
 			return err
 		}

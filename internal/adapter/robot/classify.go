@@ -181,20 +181,20 @@ func codeOf(e *apiError) adapter.Code {
 		return adapter.Transient
 	}
 	// No Robot error at all: a proxy or a wrong endpoint answered.
-	switch {
-	case e.Status == http.StatusUnauthorized:
+	switch e.Status {
+	case http.StatusUnauthorized:
 		return adapter.AccessDenied
-	case e.Status == http.StatusTooManyRequests:
+	case http.StatusTooManyRequests:
 		return adapter.RateLimited
-	case e.Status == http.StatusNotFound, e.Status == http.StatusMethodNotAllowed:
+	case http.StatusNotFound, http.StatusMethodNotAllowed:
 		return adapter.InvalidConfig
-	case e.Status == http.StatusForbidden:
+	case http.StatusForbidden:
 		// Robot sends its rate limit as 403 with a body; a bare 403 is a
 		// proxy or a blocked address.
 		return adapter.AccessDenied
-	case e.Status == http.StatusConflict:
+	case http.StatusConflict:
 		return adapter.Conflict
-	case e.Status == http.StatusBadRequest:
+	case http.StatusBadRequest:
 		return adapter.InvalidInput
 	}
 	return adapter.Transient

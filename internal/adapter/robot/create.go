@@ -175,7 +175,7 @@ func (a *account) pick(ctx context.Context, what string, list []server, req adap
 func pickMachine(what string, list []server, req adapter.CreateRequest) (server, error) {
 	n, err := parseID(req.MachineID)
 	if err != nil {
-		return server{}, err.(*adapter.Error).WithField(fieldMachineID)
+		return server{}, adapter.WithFieldOf(err, fieldMachineID)
 	}
 	i := slices.IndexFunc(list, func(s server) bool { return s.Number == n })
 	if i < 0 {

@@ -74,7 +74,7 @@ func definition(opts options) adapter.Definition {
 				Description: "true cancels a server's rental (at once) when its instance is destroyed; false only releases the claim"},
 		},
 		New: func(settings map[string]string, env adapter.Env) (adapter.Adapter, error) {
-			return newAccount(settings, env, opts)
+			return newAccount(settings, env, opts), nil
 		},
 	}
 }

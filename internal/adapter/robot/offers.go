@@ -247,7 +247,7 @@ func (a *account) Validate(ctx context.Context, req adapter.CreateRequest) error
 	if req.MachineID != "" {
 		n, err := parseID(req.MachineID)
 		if err != nil {
-			return err.(*adapter.Error).WithField(fieldMachineID)
+			return adapter.WithFieldOf(err, fieldMachineID)
 		}
 		if _, err := a.getServer(ctx, n); err != nil {
 			out := fail("check machine_id "+req.MachineID, err)

@@ -17,11 +17,7 @@ func TestScopeIgnoresTheEndpointsSpelling(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := newAccount(norm, adapter.Env{}, defaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a.scope
+		return newAccount(norm, adapter.Env{}, defaultOptions()).scope
 	}
 	base := scope(DefaultEndpoint)
 	for _, spelled := range []string{DefaultEndpoint + "/", "HTTPS://robot-ws.your-server.de:443/"} {

@@ -26,12 +26,23 @@ func TestFaults(t *testing.T) {
 		t.Errorf("resolver: %v, want no such host", err)
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://api.example.invalid/v1", nil)
-	if _, err = Transport(t).RoundTrip(req); !errors.As(err, &dns) {
+	resp, err := Transport(t).RoundTrip(req)
+	if !errors.As(err, &dns) {
 		t.Errorf("transport: %v, want a DNS error", err)
 	}
+	closeBody(resp)
 	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, UntrustedTLS(t), nil)
 	var unknown x509.UnknownAuthorityError
-	if _, err = http.DefaultTransport.RoundTrip(req); !errors.As(err, &unknown) {
+	resp, err = http.DefaultTransport.RoundTrip(req)
+	if !errors.As(err, &unknown) {
 		t.Errorf("untrusted TLS: %v, want an unknown authority", err)
+	}
+	closeBody(resp)
+}
+
+// closeBody closes the body of a response that should not have come.
+func closeBody(resp *http.Response) {
+	if resp != nil {
+		_ = resp.Body.Close()
 	}
 }

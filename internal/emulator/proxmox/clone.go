@@ -37,7 +37,7 @@ func (e *Emulator) clone(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	src, aerr := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
 	if aerr == nil {
-		aerr = e.cloneTargetLocked(r, src, newid)
+		aerr = e.cloneTargetLocked(r, newid)
 	}
 	e.mu.Unlock()
 	if aerr != nil {
@@ -51,7 +51,7 @@ func (e *Emulator) clone(w http.ResponseWriter, r *http.Request) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if aerr := e.cloneTargetLocked(r, src, newid); aerr != nil {
+	if aerr := e.cloneTargetLocked(r, newid); aerr != nil {
 		release()
 		writeError(w, aerr)
 		return
@@ -91,7 +91,7 @@ func (e *Emulator) clone(w http.ResponseWriter, r *http.Request) {
 
 // cloneTargetLocked checks what a clone can be refused for before it
 // starts: the target node and a VMID that exists already.
-func (e *Emulator) cloneTargetLocked(r *http.Request, src *vm, newid int) *apiError {
+func (e *Emulator) cloneTargetLocked(r *http.Request, newid int) *apiError {
 	if target := r.Form.Get("target"); target != "" {
 		if _, err := e.reachLocked(target); err != nil {
 			return err

@@ -39,8 +39,8 @@ func TestConcurrentClonesToOneVMIDOneWins(t *testing.T) {
 	wg.Wait()
 	won := 0
 	for _, a := range answers {
-		switch {
-		case a.status == http.StatusOK:
+		switch a.status {
+		case http.StatusOK:
 			won++
 			if _, err := h.e.WaitTask(a.data().(string), 5*time.Second); err != nil {
 				t.Fatal(err)

@@ -88,7 +88,12 @@ func (e *Emulator) listenNodes(s *sshNodes, prefix [3]byte, port int) error {
 		if err != nil {
 			return err
 		}
-		port = ln.Addr().(*net.TCPAddr).Port
+		tcp, ok := ln.Addr().(*net.TCPAddr)
+		if !ok {
+			ln.Close()
+			return fmt.Errorf("proxmox emulator: a tcp listener on %s has no TCP address", ln.Addr())
+		}
+		port = tcp.Port
 		s.port = port
 		s.listeners = append(s.listeners, ln)
 		_, hostPriv, err := ed25519.GenerateKey(rand.Reader)

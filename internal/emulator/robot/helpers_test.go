@@ -19,8 +19,6 @@ import (
 const (
 	testUser     = "robot-user"
 	testPassword = "robot-secret-password"
-	// testKey is an ed25519 public key; its MD5 fingerprint is testKeyFP.
-	testKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ3cK2UN1ZuaSH0TF7y8Y1dQ0d0QZsTqvQ0bN1rvlb7J test@example"
 )
 
 // clock is a settable clock for the emulator, so tests move time instead

@@ -116,6 +116,7 @@ func TestLostOrderIsCommitted(t *testing.T) {
 	req := form("product_id", "2345001", "authorized_key[]", edKeyFP)
 	resp, err := postForm(v, "/order/server_market/transaction", req)
 	if err == nil {
+		_ = resp.Body.Close()
 		t.Fatalf("a lost order was answered: %d", resp.StatusCode)
 	}
 	var list []transactionEnvelope

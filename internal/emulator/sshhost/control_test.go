@@ -70,7 +70,12 @@ func TestControlHandler(t *testing.T) {
 	if len(ms) != 1 || ms[0].Booted != "rescue" || !ms[0].Armed || ms[0].Address != m.Addr().String() {
 		t.Fatalf("machines = %+v", ms)
 	}
-	if resp, _ := http.Get(srv.URL + "/_emulator/ssh/machines/9/faults"); resp.StatusCode == 200 {
+	resp, err = http.Get(srv.URL + "/_emulator/ssh/machines/9/faults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode == 200 {
 		t.Fatal("GET on the faults route")
 	}
 }

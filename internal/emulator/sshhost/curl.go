@@ -92,7 +92,7 @@ func cmdCurl(sh *shell, io stdio, args []string) int {
 		fmt.Fprintf(io.err, "curl: (23) Failure writing output to destination\n")
 		return 23
 	}
-	if _, err := copyCtx(sh, w, resp.Body); err != nil {
+	if err := copyCtx(sh, w, resp.Body); err != nil {
 		fmt.Fprintf(io.err, "curl: (56) Failure when receiving data from the peer\n")
 		return 56
 	}

@@ -132,8 +132,12 @@ func New(opts Options) (*Farm, error) {
 			}
 			return nil, fmt.Errorf("sshhost: listen on loopback: %w", err)
 		}
-		f.port = ln.Addr().(*net.TCPAddr).Port
+		tcp, ok := ln.Addr().(*net.TCPAddr)
 		ln.Close()
+		if !ok {
+			return nil, fmt.Errorf("sshhost: a tcp listener on %s has no TCP address", ln.Addr())
+		}
+		f.port = tcp.Port
 		return f, nil
 	}
 	return nil, fmt.Errorf("sshhost: no free loopback /24 for port %d: %w", opts.Port, lastErr)

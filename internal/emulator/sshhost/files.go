@@ -61,7 +61,7 @@ func cmdMkdir(sh *shell, io stdio, args []string) int {
 
 func cmdCat(sh *shell, io stdio, args []string) int {
 	if len(args) == 0 {
-		if _, err := copyCtx(sh, io.out, io.in); err != nil {
+		if err := copyCtx(sh, io.out, io.in); err != nil {
 			fmt.Fprintf(io.err, "cat: -: %v\n", err)
 			return 1
 		}
@@ -81,25 +81,23 @@ func cmdCat(sh *shell, io stdio, args []string) int {
 }
 
 // copyCtx copies stdin until EOF, stopping when the session is killed.
-func copyCtx(sh *shell, w io.Writer, r io.Reader) (int64, error) {
-	var n int64
+func copyCtx(sh *shell, w io.Writer, r io.Reader) error {
 	buf := make([]byte, 32*1024)
 	for {
 		if err := sh.ctx.Err(); err != nil {
-			return n, err
+			return err
 		}
 		k, err := r.Read(buf)
 		if k > 0 {
 			if _, werr := w.Write(buf[:k]); werr != nil {
-				return n, werr
+				return werr
 			}
-			n += int64(k)
 		}
 		if err == io.EOF {
-			return n, nil
+			return nil
 		}
 		if err != nil {
-			return n, err
+			return err
 		}
 	}
 }
