@@ -121,10 +121,10 @@ func pointGuideAtMetal(t *testing.T, w *guideWorld, hcl string) string {
 // replaceOnce replaces the one occurrence of old, failing the test when the
 // example has none or several, so a drifted example cannot run as something
 // else.
-func replaceOnce(t *testing.T, hcl, old, new string) string {
+func replaceOnce(t *testing.T, hcl, old, replacement string) string {
 	t.Helper()
 	if n := strings.Count(hcl, old); n != 1 {
 		t.Fatalf("the example holds %q %d times, want once", old, n)
 	}
-	return strings.Replace(hcl, old, new, 1)
+	return strings.Replace(hcl, old, replacement, 1)
 }

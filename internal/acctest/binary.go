@@ -92,7 +92,9 @@ func IsOpenTofu(bin string) (bool, error) {
 // version, such as "Terraform v1.11.4".
 func VersionLine(bin string) (string, error) {
 	if v, ok := flavours.Load(bin); ok {
-		return v.(string), nil
+		if line, ok := v.(string); ok {
+			return line, nil
+		}
 	}
 	cmd := exec.Command(bin, "version")
 	out, err := cmd.Output()
