@@ -101,8 +101,9 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 		p := b.path().AtName(s.Name)
 		if s.IsSecret() {
 			if _, _, err := adapter.ParseRef(v.ValueString()); err != nil {
-				// ParseRef never repeats a value that may be a pasted secret.
-				diags.AddAttributeError(p, "Unable to use secret reference",
+				// ParseRef never repeats a value that may be a pasted secret,
+				// and AddRefusal keeps Terraform from printing its line.
+				tfdiag.AddRefusal(diags, p, v.ValueString(), true, "Unable to use secret reference",
 					fmt.Sprintf("%s.%s must be a secret reference, never the secret: %s", b.name(), s.Name, tfdiag.Message(err)))
 			}
 			continue
@@ -112,7 +113,7 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 				// Redacted: a URL's user part, path, query or fragment may
 				// hold a credential, and the value of a sensitive
 				// variable reaches the provider without its mark.
-				diags.AddAttributeError(p, "Unable to use account setting",
+				tfdiag.AddRefusal(diags, p, v.ValueString(), false, "Unable to use account setting",
 					fmt.Sprintf("%s is refused: %s", adapter.ShowPlain(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
 			}
 		}

@@ -79,7 +79,7 @@ func checkFile(at path.Path, f fileModel, d *diag.Diagnostics) {
 	}
 	if bySecret && !f.Secret.IsUnknown() {
 		if _, _, err := adapter.ParseRef(f.Secret.ValueString()); err != nil {
-			d.AddAttributeError(at.AtName("secret"), invalid, fmt.Sprintf("secret of file %s: %s", plain(f.Path), tfdiag.Message(err)))
+			tfdiag.AddRefusal(d, at.AtName("secret"), f.Secret.ValueString(), true, invalid, fmt.Sprintf("secret of file %s: %s", plain(f.Path), tfdiag.Message(err)))
 		}
 	}
 }
@@ -119,7 +119,7 @@ func check(d *diag.Diagnostics, at path.Path, v types.String, rule func(string) 
 		return
 	}
 	if err := rule(v.ValueString()); err != nil {
-		d.AddAttributeError(at, invalid, fmt.Sprintf("%s: %s", at, messageOf(err)))
+		tfdiag.AddRefusal(d, at, v.ValueString(), false, invalid, fmt.Sprintf("%s: %s", at, messageOf(err)))
 	}
 }
 

@@ -77,8 +77,12 @@ func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, r
 func (r *Resource) clock() adapter.Clock { return r.accounts.Env.Clock }
 
 // fields maps the adapter's request fields onto this resource's attributes.
+// user_data is left out on purpose: Terraform 1.15 and later print the
+// configuration an attribute's diagnostic points at, which for user_data is
+// the content itself (a heredoc), so its refusals go on the resource and
+// name user_data in their text.
 var fields = tfdiag.Fields(adapter.FieldName, adapter.FieldOfferID, adapter.FieldImage, adapter.FieldLocation, adapter.FieldLabels,
-	adapter.FieldPower, adapter.FieldUserData)
+	adapter.FieldPower)
 
 // ModifyPlan computes what only the provider can: the user data digest, the
 // default location, the id after an in-place account change (proven to

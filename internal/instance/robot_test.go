@@ -139,8 +139,10 @@ func TestRobotInstanceLifecycle(t *testing.T) {
 }
 
 // TestRobotInstanceUserDataRefused: Robot takes no user data, so an
-// instance with user_data is refused at plan, on the attribute, with the way
-// out (compute_bootstrap_host), before any server is claimed.
+// instance with user_data is refused at plan, naming the attribute, with the
+// way out (compute_bootstrap_host), before any server is claimed. The
+// refusal is on the resource, not the attribute, so Terraform 1.15 and
+// later do not print the heredoc: ErrorCheck reads the whole output.
 func TestRobotInstanceUserDataRefused(t *testing.T) {
 	t.Parallel()
 	m := acctest.NewMetal(t)
@@ -148,11 +150,19 @@ func TestRobotInstanceUserDataRefused(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             m.CheckReleased(n, ""),
+		ErrorCheck: func(err error) error {
+			switch {
+			case strings.Contains(err.Error(), "HEREDOC-SENTINEL"):
+				return fmt.Errorf("the output shows the user data: %w", err)
+			case acctest.Match(`user_data: Robot servers take no user data.*compute_bootstrap_host`).MatchString(err.Error()):
+				return nil
+			}
+			return err
+		},
 		Steps: []resource.TestStep{
 			{
-				Config:      robotInstance(m, "web-1", `user_data = "#cloud-config\n"`),
-				PlanOnly:    true,
-				ExpectError: acctest.Match(`user_data.*Robot servers take no user data.*compute_bootstrap_host`),
+				Config:   robotInstance(m, "web-1", "user_data = <<-EOT\n    #cloud-config\n    password: HEREDOC-SENTINEL\n  EOT"),
+				PlanOnly: true,
 			},
 			{
 				// The refused step must have claimed nothing.

@@ -28,8 +28,9 @@ type picky struct {
 // pickyRefusal is picky's reason, which never repeats the user data.
 const pickyRefusal = "this account cannot deliver user data; configure delivery on the account, or bake the config into the image"
 
-// pickyShown is pickyRefusal as a diagnostic shows it, beginning a paragraph.
-var pickyShown = "T" + pickyRefusal[1:]
+// pickyShown is pickyRefusal as a diagnostic shows it, beginning a paragraph
+// led by the attribute it concerns (the diagnostic is on the resource).
+var pickyShown = "user_data: " + pickyRefusal
 
 func (p *picky) Validate(_ context.Context, req adapter.CreateRequest) error {
 	if ud := strings.TrimSpace(req.UserData); ud != "" && ud != "#cloud-config" {
@@ -117,10 +118,11 @@ resource "compute_instance" "web" {
 	}
 }
 
-// TestInstanceUserDataRefusalOnAttribute: the refusal is on the user_data
-// attribute itself, and neither it nor anything else the provider says
-// repeats the user data.
-func TestInstanceUserDataRefusalOnAttribute(t *testing.T) {
+// TestInstanceUserDataRefusalOnResource: the refusal names user_data in its
+// text but is on the resource, not the attribute (Terraform 1.15 and later
+// would print the attribute's configuration, the user data itself), and
+// nothing the provider says repeats the user data.
+func TestInstanceUserDataRefusalOnResource(t *testing.T) {
 	t.Parallel()
 	reg := adapter.NewRegistry(pickyDefinition(newPicky()))
 	loc, err := reg.Locate("picky", map[string]string{"token": "env://" + acctest.TokenEnv})
@@ -135,8 +137,8 @@ func TestInstanceUserDataRefusalOnAttribute(t *testing.T) {
 		"user_data": acctest.String(userDataSentinel),
 	})
 	errs := acctest.Diagnostics(diags, tfprotov6.DiagnosticSeverityError)
-	if planned != nil || len(errs) != 1 || !strings.HasPrefix(errs[0], `AttributeName("user_data"): Unable to use instance configuration: `) || !strings.Contains(errs[0], pickyShown) {
-		t.Fatalf("plan with refused user data: %v, want one error on user_data", errs)
+	if planned != nil || len(errs) != 1 || !strings.HasPrefix(errs[0], `: Unable to use instance configuration: `) || !strings.Contains(errs[0], pickyShown) {
+		t.Fatalf("plan with refused user data: %v, want one error on the resource naming user_data", errs)
 	}
 	for _, d := range diags {
 		if strings.Contains(d.Summary+d.Detail, "SENTINEL-userdata") {

@@ -70,14 +70,25 @@ func Fields(names ...string) Attribute {
 // maps, the diagnostic is put on that attribute; detail is prefixed to the
 // adapter's message and should say what was being done and the way out.
 func AddError(diags *diag.Diagnostics, at Attribute, summary, detail string, err error) {
-	text := join(detail, Message(err))
 	if at != nil {
 		if p, ok := at(adapter.FieldOf(err)); ok {
-			diags.AddAttributeError(p, summary, text)
+			diags.AddAttributeError(p, summary, join(detail, Message(err)))
 			return
 		}
 	}
-	diags.AddError(summary, text)
+	diags.AddError(summary, join(detail, named(err)))
+}
+
+// named is the adapter's message, led by the field it concerns when the
+// diagnostic cannot point at that attribute (one at leaves out, such as
+// user_data, whose line Terraform would print) and the message does not
+// name it already.
+func named(err error) string {
+	msg := Message(err)
+	if f := adapter.FieldOf(err); f != "" && !strings.Contains(msg, f) {
+		return f + ": " + msg
+	}
+	return msg
 }
 
 // AddWarning is AddError's warning twin.

@@ -119,7 +119,7 @@ func (a *account) checkUserData(ud string) error {
 	if a.snippets.enabled() || trivialUserData(ud) {
 		return nil
 	}
-	return adapter.Errorf(adapter.InvalidInput, "user data cannot be delivered (its content is not shown): %s", noSnippets).WithField(adapter.FieldUserData)
+	return adapter.Errorf(adapter.InvalidInput, "user_data cannot be delivered (its content is not shown): %s", noSnippets).WithField(adapter.FieldUserData)
 }
 
 func trivialUserData(ud string) bool {
