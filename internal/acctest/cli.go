@@ -96,7 +96,8 @@ func newCLI(t testing.TB, config string, mirror bool, backend string) *CLI {
 // filesystem mirror.
 const mirrorVersion = "0.0.1"
 
-// Setenv adds a variable to every later command's environment.
+// Setenv adds a variable to every later command's environment; set again,
+// the later value wins (os/exec keeps the last of a duplicated key).
 func (c *CLI) Setenv(key, value string) { c.env = append(c.env, key+"="+value) }
 
 // Write writes a file into the working directory.
