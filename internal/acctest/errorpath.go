@@ -12,7 +12,8 @@ import (
 
 // ErrorRow is one row of DESIGN.md §3's "How codes meet Terraform": the
 // class, and the API error the Hetzner Cloud emulator answers that the
-// adapter classifies as it.
+// adapter classifies as it, with the HTTP status the API's reference (the
+// Hetzner Cloud OpenAPI document's table of error codes) gives that code.
 type ErrorRow struct {
 	Code   adapter.Code
 	Status int
@@ -24,12 +25,12 @@ type ErrorRow struct {
 // reference) and is proven with them, nor NotFound, whose paths are not
 // errors (a refresh forgets the machine, a destroy is done).
 var ErrorRows = []ErrorRow{
-	{adapter.InvalidInput, 400, "invalid_input"},
+	{adapter.InvalidInput, 422, "invalid_input"},
 	{adapter.AccessDenied, 403, "forbidden"},
 	{adapter.Conflict, 409, "uniqueness_error"},
 	{adapter.QuotaExceeded, 403, "resource_limit_exceeded"},
 	{adapter.InvalidState, 423, "protected"},
-	{adapter.Unsupported, 400, "unsupported_error"},
+	{adapter.Unsupported, 422, "unsupported_error"},
 	{adapter.Transient, 503, "unavailable"},
 	{adapter.RateLimited, 429, "rate_limit_exceeded"},
 }
