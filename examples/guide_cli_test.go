@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 )
 
 // guideCLIConfigs are the CLI configurations the guides show, each proven
@@ -23,20 +25,17 @@ var guideCLIConfigs = map[string]bool{
 // file is a stand-in, not a build.
 func TestGuideCLIConfigs(t *testing.T) {
 	t.Parallel()
-	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if bin == "" {
-		var err error
-		if bin, err = exec.LookPath("terraform"); err != nil {
-			t.Fatal("terraform is not on PATH; set TF_ACC_TERRAFORM_PATH")
-		}
+	bin, err := acctest.Binary()
+	if err != nil {
+		t.Fatal(err)
 	}
 	for rel := range guideCLIConfigs {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
 			t.Parallel()
 			scratch := t.TempDir()
 			mirror := filepath.Join(scratch, "mirror")
-			for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
-				dir := filepath.Join(mirror, host, "seedcompute", "compute", "0.0.1", runtime.GOOS+"_"+runtime.GOARCH)
+			for _, host := range []string{acctest.TerraformHost, acctest.OpenTofuHost} {
+				dir := filepath.Join(mirror, host, acctest.ProviderSource, "0.0.1", runtime.GOOS+"_"+runtime.GOARCH)
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					t.Fatal(err)
 				}

@@ -22,7 +22,11 @@ import (
 
 // The guides (templates/guides) show configuration only through files under
 // examples/guides/GUIDE/, each included with {{ tffile }} and run by
-// TestGuideExamples as its guideCase says. A file without a case fails
+// TestGuideExamples as its guideCase says, or through an example of a
+// resource or data source that a test of its own runs (exercisedExamples):
+// the fleet the importing guide adopts is the compute_machines example, and
+// TestMachinesExample runs the guide's flow on it (the account applied
+// first, one apply importing over for_each, an empty plan after it). A file without a case fails
 // TestGuideExamplesAreExercised, and a guide that writes a configuration
 // inline fails TestGuidesIncludeOnlyTestedConfiguration, so no guide shows
 // a configuration that was not planned against the emulators.
@@ -40,9 +44,6 @@ type guideCase struct {
 	// setup runs before the configuration, e.g. to create machines outside
 	// Terraform.
 	setup func(t *testing.T, w *guideWorld)
-	// accountsFirst applies the accounts alone before the plan, as a user
-	// does before import blocks whose for_each reads a data source.
-	accountsFirst bool
 	// apply applies the configuration (then plans it again, which must be
 	// empty, and destroys it) instead of only planning it.
 	apply bool
@@ -126,9 +127,6 @@ func runGuideCase(t *testing.T, file string, c guideCase) {
 	}
 
 	var steps []resource.TestStep
-	if c.accountsFirst {
-		steps = append(steps, resource.TestStep{Config: accountsOnly(t, hcl), ConfigVariables: c.vars})
-	}
 	if c.apply {
 		steps = append(steps, resource.TestStep{
 			Config:            hcl,
@@ -240,39 +238,6 @@ func pointGuideAtEmulator(t *testing.T, hcl string, e *emulator) string {
 		return pointAtEmulator(t, hcl, e)
 	}
 	return withSource(hcl)
-}
-
-// topLevelBlock is one block of a configuration that starts in column 0.
-var topLevelBlock = regexp.MustCompile(`(?m)^[a-z_]+( "[^"]+")*[ \t]*\{`)
-
-// accountsOnly keeps the terraform, provider and variable blocks and the
-// compute_provider_account resources of a configuration: what a user
-// applies with -target=compute_provider_account.NAME first.
-func accountsOnly(t *testing.T, hcl string) string {
-	t.Helper()
-	var out strings.Builder
-	for _, loc := range topLevelBlock.FindAllStringIndex(hcl, -1) {
-		head := hcl[loc[0]:loc[1]]
-		if !strings.HasPrefix(head, "terraform ") && !strings.HasPrefix(head, "provider ") &&
-			!strings.HasPrefix(head, "variable ") && !strings.HasPrefix(head, `resource "compute_provider_account" `) {
-			continue
-		}
-		depth := 0
-		for i := loc[0]; i < len(hcl); i++ {
-			if hcl[i] == '{' {
-				depth++
-			} else if hcl[i] == '}' {
-				if depth--; depth == 0 {
-					out.WriteString(hcl[loc[0]:i+1] + "\n\n")
-					break
-				}
-			}
-		}
-	}
-	if !strings.Contains(out.String(), "compute_provider_account") {
-		t.Fatal("the example has no compute_provider_account to apply first")
-	}
-	return out.String()
 }
 
 // expectImport checks that a plan imports the resource at addr.

@@ -132,7 +132,6 @@ resource "compute_provider_account" "test" {
 		t.Errorf("state does not record the endpoint HCLOUD_ENDPOINT gave:\n%s", state)
 	}
 	// Another loopback API, not the default: tests dial nothing else.
-	cli.Unsetenv("HCLOUD_ENDPOINT")
 	cli.Setenv("HCLOUD_ENDPOINT", other.Endpoint)
 	out, err := cli.Run("plan", "-input=false", "-detailed-exitcode")
 	if err == nil || !acctest.Match(`~ endpoint = "`+regexp.QuoteMeta(e.Endpoint)+`" -> "`+regexp.QuoteMeta(other.Endpoint)+`"`).MatchString(out) {

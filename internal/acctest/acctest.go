@@ -1,7 +1,6 @@
 package acctest
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
@@ -101,9 +101,11 @@ func setup() (string, error) {
 // serve runs the provider as a plugin for a terraform process that a test
 // started (see CLI).
 func serve() {
-	err := providerserver.Serve(context.Background(), provider.New("acctest", provider.WithClock(clock())), providerserver.ServeOpts{
-		Address: ProviderAddress(),
-	})
+	server := providerserver.NewProtocol6(provider.New("acctest", provider.WithClock(clock()))())
+	if file := os.Getenv(recordEnv); file != "" {
+		server = recordServer(file, server)
+	}
+	err := tf6server.Serve(ProviderAddress(), server)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acctest: serve provider:", err)
 		os.Exit(1)

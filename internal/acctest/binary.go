@@ -78,7 +78,7 @@ func SetProviderHostFor(bin string) error {
 	return nil
 }
 
-var flavours sync.Map // binary path -> version line
+var versionLines sync.Map // binary path -> version line
 
 // IsOpenTofu reports whether bin is OpenTofu. `version -json` cannot tell
 // (OpenTofu keeps the key terraform_version), so it reads the line of
@@ -91,7 +91,7 @@ func IsOpenTofu(bin string) (bool, error) {
 // VersionLine is the line of `bin version` that names the program and its
 // version, such as "Terraform v1.11.4".
 func VersionLine(bin string) (string, error) {
-	if v, ok := flavours.Load(bin); ok {
+	if v, ok := versionLines.Load(bin); ok {
 		if line, ok := v.(string); ok {
 			return line, nil
 		}
@@ -105,7 +105,7 @@ func VersionLine(bin string) (string, error) {
 	// stdout, before the version.
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.HasPrefix(line, "OpenTofu v") || strings.HasPrefix(line, "Terraform v") {
-			flavours.Store(bin, line)
+			versionLines.Store(bin, line)
 			return line, nil
 		}
 	}

@@ -20,6 +20,7 @@ type CLI struct {
 	Dir     string
 	env     []string
 	backend string
+	record  string // the file the provider appends its diagnostics to
 }
 
 // Config replaces main.tf with config, under the same terraform block.
@@ -78,10 +79,11 @@ func newCLI(t testing.TB, config string, mirror bool, backend string) *CLI {
 	if err := os.WriteFile(rc, []byte(rcText), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c := &CLI{t: t, Dir: work}
+	c := &CLI{t: t, Dir: work, record: filepath.Join(root, "diagnostics.jsonl")}
 	c.env = append(os.Environ(),
 		"TF_CLI_CONFIG_FILE="+rc,
 		serveEnv+"=1",
+		recordEnv+"="+c.record,
 		"CHECKPOINT_DISABLE=1",
 		"TF_IN_AUTOMATION=1",
 		"TF_INPUT=0",
@@ -96,7 +98,8 @@ func newCLI(t testing.TB, config string, mirror bool, backend string) *CLI {
 // filesystem mirror.
 const mirrorVersion = "0.0.1"
 
-// Setenv adds a variable to every later command's environment.
+// Setenv adds a variable to every later command's environment; set again,
+// the later value wins (os/exec keeps the last of a duplicated key).
 func (c *CLI) Setenv(key, value string) { c.env = append(c.env, key+"="+value) }
 
 // Write writes a file into the working directory.
@@ -111,6 +114,18 @@ func (c *CLI) Write(name, text string) {
 func (c *CLI) Read(name string) string {
 	b, _ := os.ReadFile(filepath.Join(c.Dir, name))
 	return string(b)
+}
+
+// Written is what the provider sent terraform during the last command
+// (Run, MustRun or Start): every diagnostic, as the provider wrote it,
+// before terraform adds the configuration's source lines to it.
+func (c *CLI) Written() *Written {
+	c.t.Helper()
+	w, err := readWritten(c.record)
+	if err != nil {
+		c.t.Fatalf("read the provider's diagnostics: %v", err)
+	}
+	return w
 }
 
 // Run runs terraform with args and returns its combined output and error.
@@ -134,10 +149,13 @@ func (c *CLI) MustRun(args ...string) string {
 }
 
 // command is the binary of Binary with args in the working directory and
-// environment.
+// environment, the provider's record of diagnostics emptied for it.
 func (c *CLI) command(args ...string) *exec.Cmd {
 	path, err := Binary()
 	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := os.Remove(c.record); err != nil && !os.IsNotExist(err) {
 		c.t.Fatal(err)
 	}
 	cmd := exec.Command(path, args...)

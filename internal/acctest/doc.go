@@ -1,15 +1,35 @@
-// Package acctest holds what the Terraform-layer tests share: a TestMain that
-// pins the CLI binary (Binary: TF_ACC_TERRAFORM_PATH, else the terraform on
-// PATH; Terraform or OpenTofu), the registry host the provider's address is
-// under for it (ProviderHost), and an empty CLI configuration (so no test
-// downloads anything), provider factories wired to a clock that shortens
-// waits, a fresh Hetzner Cloud emulator on 127.0.0.1 per test, configuration
-// snippets, emulator-backed destroy checks, and a runner that drives the real
-// terraform binary against this test binary serving the provider, for tests
-// that need the CLI's own logs and files: through dev_overrides (NewCLI) or
-// a filesystem mirror and terraform init with any backend (NewInitCLI), in
+// Package acctest holds what the Terraform-layer tests share.
+//
+// The CLI. Main is every such package's TestMain: it pins the binary the
+// tests drive (Binary: TF_ACC_TERRAFORM_PATH, else the terraform on PATH;
+// Terraform or OpenTofu, never a download), the registry host the
+// provider's address is under for it (ProviderHost, with TerraformHost and
+// OpenTofuHost the two a source without a host can mean), and an empty CLI
+// configuration, and it clears the variables accounts fall back on for a
+// setting left out (clearSettingEnv: HCLOUD_TOKEN, PROXMOX_VE_ENDPOINT and
+// the rest; the secrets only when the target is the in-process emulator,
+// since another target is reached through one), so a developer's shell
+// never points a test at a real API or hands it a real credential. A test that needs what only Terraform can do
+// calls SkipUnderOpenTofu, which names the version and the reason.
+//
+// The provider and its emulators. Factories serve the provider in the test
+// process, wired to a clock that shortens waits; NewEmulator starts a fresh
+// Hetzner Cloud emulator on 127.0.0.1 per test, with configuration snippets
+// and emulator-backed destroy checks. A runner drives the real terraform
+// binary against this test binary serving the provider, for tests that need
+// the CLI's own logs and files: through dev_overrides (NewCLI) or a
+// filesystem mirror and terraform init with any backend (NewInitCLI), in
 // the foreground or as a background process a test can SIGKILL with its
 // provider (Proc), with an http state backend on loopback (StateBackend).
+//
+// What the provider wrote. Record wraps factories so that every diagnostic
+// the provider sends is kept in a Written; a CLI's provider process keeps
+// them the same way (CLI.Written). Searches for a secret or a name belong
+// there, not in the CLI's output, which also echoes the user's
+// configuration. CheckErrorPath checks one failed command of an error-path
+// test against them, for each row of ErrorRows: every API error class, with
+// the status the API gives it, the class it must end as and the timeout its
+// path gets (ErrorRow.Budget).
 //
 // Where acceptance tests run is the environment's choice (SelectTarget):
 // the in-process emulator by default; with TF_ACC=1, an API already running

@@ -1,7 +1,11 @@
 package acctest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -12,9 +16,14 @@ import (
 // output: Terraform 1.15 prints the configuration line a refused value came
 // from, so the user's own file shows up in the output whatever the provider
 // wrote.
+//
+// The provider a CLI's terraform starts is another process: there Written
+// also appends each diagnostic to a file the CLI names (recordEnv), and
+// CLI.Written reads them back, without their attribute paths.
 type Written struct {
 	mu    sync.Mutex
 	diags []*tfprotov6.Diagnostic
+	file  string
 }
 
 // Diagnostics returns what the provider sent so far.
@@ -28,6 +37,75 @@ func (w *Written) add(diags []*tfprotov6.Diagnostic) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.diags = append(w.diags, diags...)
+	if w.file != "" && len(diags) > 0 {
+		if err := appendWritten(w.file, diags); err != nil {
+			// The plugin's stderr is terraform's log; the test that reads
+			// the file finds the diagnostics missing and fails.
+			fmt.Fprintln(os.Stderr, "acctest: record diagnostics:", err)
+		}
+	}
+}
+
+// recordEnv, set in a terraform process's environment, names the file the
+// provider it starts appends its diagnostics to (see CLI.Written).
+const recordEnv = "COMPUTE_ACCTEST_RECORD_DIAGNOSTICS"
+
+// writtenLine is one diagnostic in a record file.
+type writtenLine struct {
+	Severity tfprotov6.DiagnosticSeverity `json:"severity"`
+	Summary  string                       `json:"summary"`
+	Detail   string                       `json:"detail"`
+}
+
+// appendWritten appends diags to file in one write, so that the provider
+// processes one command starts one after another (or at once) never
+// interleave their lines.
+func appendWritten(file string, diags []*tfprotov6.Diagnostic) error {
+	var buf []byte
+	for _, d := range diags {
+		line, err := json.Marshal(writtenLine{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail})
+		if err != nil {
+			return err
+		}
+		buf = append(append(buf, line...), '\n')
+	}
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(buf); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// readWritten reads a record file back; a missing file is no diagnostics.
+func readWritten(file string) (*Written, error) {
+	b, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return &Written{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	w := &Written{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for dec.More() {
+		var l writtenLine
+		if err := dec.Decode(&l); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		w.diags = append(w.diags, &tfprotov6.Diagnostic{Severity: l.Severity, Summary: l.Summary, Detail: l.Detail})
+	}
+	return w, nil
+}
+
+// recordServer wraps a provider server so that it keeps its diagnostics in
+// a Written that also appends them to file.
+func recordServer(file string, f func() tfprotov6.ProviderServer) func() tfprotov6.ProviderServer {
+	w := &Written{file: file}
+	return func() tfprotov6.ProviderServer { return recorder{ProviderServer: f(), w: w} }
 }
 
 // Record wraps factories so that every provider they make keeps its
