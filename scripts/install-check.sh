@@ -14,21 +14,10 @@
 # registry.opentofu.org, Terraform under registry.terraform.io.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# fail, select_binaries, tf_version_line, tf_provider_host.
+. scripts/lib.sh
 
-fail() {
-	echo "install-check: $*" >&2
-	exit 1
-}
-
-binaries=("$@")
-if ((${#binaries[@]} == 0)); then
-	read -r -a binaries <<<"${TF_MATRIX:-}"
-fi
-if ((${#binaries[@]} == 0)); then
-	command -v terraform >/dev/null 2>&1 ||
-		fail "terraform is not on PATH; install Terraform >= 1.11, or name a terraform or tofu binary as an argument or in TF_MATRIX"
-	binaries=(terraform)
-fi
+select_binaries "$@"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/compute-install-check.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -39,22 +28,15 @@ make --no-print-directory install MIRROR="$mirror" VERSION="$version" >"$scratch
 	{ cat "$scratch/install.log" >&2; fail "make install failed"; }
 platform="$(go env GOOS)_$(go env GOARCH)"
 
-# An empty configuration for `version`: OpenTofu warns on stdout when
-# TF_CLI_CONFIG_FILE names a file that does not exist.
-: >"$scratch/empty.tfrc"
-
 # check BINARY: init with a local backend, then plan, with the CLI
 # configuration for BINARY's host.
 check() {
 	local bin=$1 name host version_line
 	command -v "$bin" >/dev/null 2>&1 || fail "$bin is not an executable file or a command on PATH"
-	version_line=$(TF_CLI_CONFIG_FILE="$scratch/empty.tfrc" "$bin" version 2>/dev/null | grep -E '^(OpenTofu|Terraform) v' | head -n 1) ||
-		fail "$bin version printed no 'Terraform v…' or 'OpenTofu v…' line; is it a terraform or tofu binary?"
-	if [[ $version_line == OpenTofu* ]]; then
-		name=tofu host=registry.opentofu.org
-	else
-		name=terraform host=registry.terraform.io
-	fi
+	version_line=$(tf_version_line "$bin") || exit 1
+	host=$(tf_provider_host "$version_line")
+	name=terraform
+	[[ $host == registry.opentofu.org ]] && name=tofu
 	local address="$host/seedcompute/compute"
 	local binary="$mirror/$address/$version/$platform/terraform-provider-compute_v$version"
 	[[ -x $binary ]] || fail "make install did not write $binary, which $name init looks for"
@@ -100,17 +82,26 @@ TF
 		{ cat "$dir/work/.terraform.lock.hcl" >&2; fail "the lock file of $name init does not record $address"; }
 	grep -Eq "version += +\"$version\"" "$dir/work/.terraform.lock.hcl" ||
 		fail "the lock file of $name init does not record version $version"
-	# The provider runs: a plan of an account whose token is not set plans
-	# it, with the warning the account docs promise, and never calls a backend.
+	# The provider runs: a plan of an account whose token reference names an
+	# unset variable plans it, with the warning the account docs promise (a
+	# reference that cannot be resolved where the plan runs), and never calls
+	# a backend.
 	(cd "$dir/work" && TF_CLI_CONFIG_FILE="$dir/cli.tfrc" "$bin" plan -no-color -input=false -refresh=false) >"$dir/plan.log" 2>&1 ||
 		{ cat "$dir/plan.log" >&2; fail "$name plan ($version_line) failed with the installed provider"; }
 	grep -q "1 to add" "$dir/plan.log" || { cat "$dir/plan.log" >&2; fail "the plan of $name ($version_line) does not add the account"; }
-	echo "install-check: $version_line ($bin): $name init with a local backend installed $address $version from the mirror, and plan ran it"
+	# Each binary wraps a diagnostic's text at its own width: match it as
+	# one line.
+	local said
+	said=$(tr -s ' \n' '  ' <"$dir/plan.log")
+	[[ $said == *"Warning: Secret reference cannot be resolved"*"environment variable COMPUTE_INSTALL_CHECK_TOKEN is not set"* ]] ||
+		{ cat "$dir/plan.log" >&2; fail "the plan of $name ($version_line) does not warn that env://COMPUTE_INSTALL_CHECK_TOKEN cannot be resolved"; }
+	echo "install-check: $version_line ($bin): $name init with a local backend installed $address $version from the mirror, and plan ran it and warned of the unset token"
 }
 
 export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
-unset TF_PLUGIN_CACHE_DIR
+# The plan's warning is about this variable being unset.
+unset TF_PLUGIN_CACHE_DIR COMPUTE_INSTALL_CHECK_TOKEN
 for bin in "${binaries[@]}"; do
 	check "$bin"
 done
-echo "install-check: make install wrote the provider under registry.terraform.io and registry.opentofu.org in $mirror"
+echo "install-check: make install wrote the provider under registry.terraform.io and registry.opentofu.org of a scratch mirror, removed now"

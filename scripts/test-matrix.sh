@@ -20,44 +20,34 @@
 # It goes on after a failing binary and fails at the end when any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# fail, select_binaries, tf_version_line, tf_provider_host.
+. scripts/lib.sh
 
-die() {
-	echo "test-matrix: $*" >&2
-	exit 1
-}
-
-binaries=("$@")
-if ((${#binaries[@]} == 0)); then
-	read -r -a binaries <<<"${TF_MATRIX:-}"
-fi
-if ((${#binaries[@]} == 0)); then
-	command -v terraform >/dev/null 2>&1 ||
-		die "terraform is not on PATH; install Terraform >= 1.11, or name terraform or tofu binaries in TF_MATRIX"
-	binaries=(terraform)
-fi
+select_binaries "$@"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/compute-test-matrix.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 logs=${TEST_MATRIX_LOG_DIR:-$scratch}
 mkdir -p "$logs"
-: >"$scratch/empty.tfrc"
 
 read -r -a pkgs <<<"${TEST_MATRIX_PKGS:-}"
 if ((${#pkgs[@]} == 0)); then
-	mapfile -t pkgs < <(go list -f '{{.ImportPath}}|{{join .TestImports " "}} {{join .XTestImports " "}}' ./... |
-		grep -E '/internal/acctest( |$)|/terraform-plugin-testing' | cut -d'|' -f1)
-	((${#pkgs[@]})) || die "found no package whose tests import internal/acctest or terraform-plugin-testing"
+	# go list runs on its own, not inside a pipe or a process substitution,
+	# whose failure would pass for a listing with no such package.
+	listing=$(go list -f '{{.ImportPath}}|{{join .TestImports " "}} {{join .XTestImports " "}}' ./...) ||
+		fail "go list ./... failed (its error is above); the packages to run cannot be found"
+	found=$(grep -E '/internal/acctest( |$)|/terraform-plugin-testing' <<<"$listing" | cut -d'|' -f1) || true
+	[[ -z $found ]] || mapfile -t pkgs <<<"$found"
+	((${#pkgs[@]})) || fail "found no package whose tests import internal/acctest or terraform-plugin-testing"
 fi
 
 results=()
 failed=0
 for bin in "${binaries[@]}"; do
-	path=$(command -v "$bin") || die "$bin is not an executable file or a command on PATH"
+	path=$(command -v "$bin") || fail "$bin is not an executable file or a command on PATH"
 	path=$(realpath "$path")
-	line=$(TF_CLI_CONFIG_FILE="$scratch/empty.tfrc" "$path" version 2>/dev/null | grep -E '^(OpenTofu|Terraform) v' | head -n 1) ||
-		die "$path version printed no 'Terraform v…' or 'OpenTofu v…' line; is it a terraform or tofu binary?"
-	host=registry.terraform.io
-	[[ $line == OpenTofu* ]] && host=registry.opentofu.org
+	line=$(tf_version_line "$path") || exit 1
+	host=$(tf_provider_host "$line")
 	name=$(tr ' ' '-' <<<"$line")
 	log="$logs/$name.log"
 	printf '\n==== test-matrix: %s (%s), provider host %s\n' "$line" "$path" "$host"
@@ -97,4 +87,4 @@ done
 
 printf '\n==== test-matrix summary\n'
 printf '%s\n' "${results[@]}"
-((failed == 0)) || die "at least one binary failed; its section above shows the failures"
+((failed == 0)) || fail "at least one binary failed; its section above shows the failures"
