@@ -42,7 +42,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	m, err := r.read(ctx, acc, machineID, tftimeouts.UnreachableOf(state.Timeouts.Object, adapter.DefaultUnreachable))
 	if err != nil {
 		def, _ := r.accounts.Registry.Definition(loc.Kind)
-		readFailed(ctx, state, r.accounts.Registry.Describe(loc), tfdiag.Endpoint(def, loc.Settings), machineID, err, resp)
+		readFailed(ctx, state, r.accounts.Registry.Describe(loc), tfdiag.Endpoint(def, loc.Settings, r.accounts.Registry.Environment()), machineID, err, resp)
 		return
 	}
 	if !stillHeld(ctx, req.Private, resp, &state, m, machineID, r.accounts.Registry.Label(loc)) {
