@@ -2,6 +2,11 @@
 // and OpenTofu over plugin protocol 6. Everything else lives under internal/;
 // this file only parses flags and hands the provider to the plugin server.
 //
+// Run with -version to print the build and exit:
+//
+//	$ terraform-provider-compute -version
+//	terraform-provider-compute 0.1.0 (commit 0ab340a…)
+//
 // Run with -debug to start in debug mode: the provider prints a
 // TF_REATTACH_PROVIDERS value to export in the shell that runs terraform
 // (add -address registry.opentofu.org/seedcompute/compute for tofu).
@@ -16,32 +21,54 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
-// version and commit are set at build time: make build and make install set
-// version from the VERSION file, a release (.goreleaser.yml) sets both with
-// -ldflags "-X main.version=1.2.3 -X main.commit=abc123". Terraform shows the
-// version in the provider's log when the provider is configured.
-var (
-	version = "dev"
-	commit  = ""
-)
+// build is set at build time to the version, and for a release the commit
+// after a "+" as semantic versioning's build metadata: make build and make
+// install set it from the VERSION file (-X main.build=0.1.0), a release
+// (.goreleaser.yml) with -X main.build=0.1.0+<commit>. One string and not two
+// so that scripts/release-check.sh can find "0.1.0+<commit>" in a binary it
+// cannot run (another platform's), which no dependency's version can match
+// by chance as "0.1.0" alone can. Terraform shows the version in the
+// provider's log when the provider is configured.
+var build = "dev"
+
+// programName is how -version names the program.
+const programName = "terraform-provider-compute"
+
+// versionLine is what -version prints: "terraform-provider-compute 0.1.0
+// (commit abc123)", without the parenthesis when no commit was set.
+func versionLine(version, commit string) string {
+	if commit == "" {
+		return programName + " " + version
+	}
+	return fmt.Sprintf("%s %s (commit %s)", programName, version, commit)
+}
 
 func main() {
-	var debug bool
+	var debug, showVersion bool
 	var address string
+	flag.BoolVar(&showVersion, "version", false, "print the version and commit the provider was built from, and exit")
 	flag.BoolVar(&debug, "debug", false, "start the provider in debug mode for debuggers like delve; it prints the TF_REATTACH_PROVIDERS value to use")
-	// Only debug mode reads the address: it is the key of the
-	// TF_REATTACH_PROVIDERS value printed, and OpenTofu looks the provider up
-	// under its own registry's host.
-	flag.StringVar(&address, "address", "registry.terraform.io/seedcompute/compute", "the provider address debug mode prints; registry.opentofu.org/seedcompute/compute for OpenTofu")
+	// The address is the tf_provider_addr field of every log line the
+	// provider writes, in either mode; in debug mode it is also the key of
+	// the TF_REATTACH_PROVIDERS value printed, and OpenTofu looks the
+	// provider up under its own registry's host.
+	flag.StringVar(&address, "address", "registry.terraform.io/seedcompute/compute", "the provider address its log lines carry and debug mode prints; registry.opentofu.org/seedcompute/compute for OpenTofu")
 	flag.Parse()
 
+	version, commit, _ := strings.Cut(build, "+")
+	if showVersion {
+		fmt.Println(versionLine(version, commit))
+		return
+	}
 	err := providerserver.Serve(context.Background(), provider.New(version, provider.WithCommit(commit)), providerserver.ServeOpts{
 		Address:         address,
 		Debug:           debug,

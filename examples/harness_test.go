@@ -179,14 +179,7 @@ type emulator struct {
 // ends.
 func startEmulator(t *testing.T) *emulator {
 	t.Helper()
-	// Not t.TempDir: its name (the test's, with digits) looks like a
-	// credential, which a secret reference's path must not.
-	keyDir, err := os.MkdirTemp("", "robot-key-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(keyDir) })
-	keyFile := filepath.Join(keyDir, "robot_ed25519")
+	keyFile := filepath.Join(t.TempDir(), "robot_ed25519")
 	cmd := exec.Command(emulatorBin, "-listen", "127.0.0.1:0", "-token", emulatorToken,
 		"-robot-user", robotUser, "-robot-password", robotPassword, "-robot-ssh-key-out", keyFile)
 	stdout, err := cmd.StdoutPipe()

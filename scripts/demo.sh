@@ -89,7 +89,7 @@ trap 'exit 130' INT TERM
 
 step "building the provider and the emulator into $scratch/bin"
 mkdir -p "$scratch/bin"
-go build -ldflags "-X main.version=demo" -o "$scratch/bin/terraform-provider-compute" .
+go build -ldflags "-X main.build=demo" -o "$scratch/bin/terraform-provider-compute" .
 go build -o "$scratch/bin/compute-emulator" ./tools/emulator
 
 step "starting the emulator on a free loopback port"

@@ -3,7 +3,8 @@
 # against what the Terraform Registry and a private registry take: one zip per
 # platform named terraform-provider-compute_<version>_<os>_<arch>.zip holding
 # only the binary terraform-provider-compute_v<version> (built for that
-# platform, without cgo, with the version inside), the manifest
+# platform, without cgo, with the version and commit inside: the binary
+# for this machine's platform is run with -version), the manifest
 # terraform-provider-compute_<version>_manifest.json equal to
 # terraform-registry-manifest.json, and a SHA256SUMS file that lists every zip
 # and the manifest and whose sums match. The signature is not checked: a
@@ -32,6 +33,11 @@ want=$(cat VERSION)
 [[ $version == "$want" || $version == "$want"-* ]] ||
 	fail "dist/ holds version $version, which is not VERSION ($want) or a snapshot of it"
 
+commit=$(sed -n 's/.*"commit":"\([^"]*\)".*/\1/p' "$dist/metadata.json")
+[[ -n $commit ]] || fail "$dist/metadata.json names no commit"
+host=$(go env GOOS)_$(go env GOARCH)
+ran=
+
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/compute-release-check.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
@@ -52,10 +58,22 @@ for platform in "${platforms[@]}"; do
 	grep -q "GOOS=$goos\$" <<<"$info" || fail "$zip: the binary is not built for GOOS=$goos"
 	grep -q "GOARCH=$goarch\$" <<<"$info" || fail "$zip: the binary is not built for GOARCH=$goarch"
 	grep -q "CGO_ENABLED=0\$" <<<"$info" || fail "$zip: the binary is built with cgo"
-	# -trimpath keeps -ldflags out of the build record, so the version set
-	# with -X main.version is looked for in the binary itself.
-	grep -aqF -- "$version" "$scratch/$platform/$binary" || fail "$zip: the binary does not hold its version $version (-X main.version)"
+	# The version and commit: the host's binary says them itself
+	# (-version); another platform's cannot run here, and -trimpath keeps
+	# -ldflags out of its build record, so it must hold the one string
+	# -X main.build set, "<version>+<commit>", which nothing else in a
+	# binary spells (a dependency's "v0.1.0" matches the version alone).
+	if [[ $platform == "$host" ]]; then
+		got=$("$scratch/$platform/$binary" -version) || fail "$zip: $binary -version failed"
+		[[ $got == "$name $version (commit $commit)" ]] ||
+			fail "$zip: $binary -version prints \"$got\", want \"$name $version (commit $commit)\" (-X main.build in .goreleaser.yml)"
+		ran=yes
+	else
+		grep -aqF -- "$version+$commit" "$scratch/$platform/$binary" ||
+			fail "$zip: the binary does not hold \"$version+$commit\" (-X main.build in .goreleaser.yml)"
+	fi
 done
+[[ -n $ran ]] || fail "no zip is for this machine's platform ($host), so no binary's -version was run"
 extra=$(cd "$dist" && ls -1 ./*.zip | sed 's|^\./||' | grep -vxF -f <(printf '%s\n' "${expected[@]}") || true)
 [[ -z $extra ]] || fail "$dist holds zips no platform asks for: $extra"
 
@@ -78,4 +96,4 @@ $wanted"
 
 signed="unsigned (no GPG_FINGERPRINT)"
 [[ -f $dist/$sums.sig ]] && signed="signed: $sums.sig (not verified here)"
-echo "release-check: $dist holds $name $version: ${#platforms[@]} zips, $manifest, $sums ($signed); names, contents and sums match"
+echo "release-check: $dist holds $name $version (commit $commit): ${#platforms[@]} zips, $manifest, $sums ($signed); names, contents and sums match"

@@ -175,13 +175,19 @@ func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b
 				name, b.kind, s.Name, leftOutWayOut(b, s))
 			break
 		}
-		detail += " " + tfdiag.WayOut(err)
+		detail = withWayOut(detail, err)
 	default:
-		if w := tfdiag.WayOut(err); w != "" {
-			detail += " " + w
-		}
+		detail = withWayOut(detail, err)
 	}
 	addSettingError(diags, b, summary, detail, err)
+}
+
+// withWayOut appends the class's way out to detail, when the class has one.
+func withWayOut(detail string, err error) string {
+	if w := tfdiag.WayOut(err); w != "" {
+		return detail + " " + w
+	}
+	return detail
 }
 
 // Read re-runs the health check, riding out a failing backend until the read

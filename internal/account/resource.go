@@ -163,12 +163,12 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	b := set[0]
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("adapter"), types.StringValue(b.kind))...)
 	if b.unknown {
-		warnSettings(&resp.Diagnostics, b, knownSettings(b))
+		warnSettings(&resp.Diagnostics, b, knownSettings(b, r.registry.Environment()))
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
 		// A setting the configuration leaves out takes its default whatever
 		// the unknown values turn out to be; left to the schema, it would
 		// keep its prior value in the plan and differ from it after apply.
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, b.path(), planned(b))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, b.path(), planned(b, r.registry.Environment()))...)
 		return
 	}
 	loc, err := r.registry.Locate(b.kind, b.settings())

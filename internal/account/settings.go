@@ -88,7 +88,7 @@ func object(def adapter.Definition, settings map[string]string) types.Object {
 // planned is a block's planned value while some of its values are unknown:
 // unknown values stay unknown, known ones stay, and settings the
 // configuration leaves out take their defaults, as Normalize will give them.
-func planned(b block) types.Object {
+func planned(b block, env adapter.EnvLookup) types.Object {
 	vals := map[string]attr.Value{}
 	for _, s := range b.def.Settings {
 		v := b.values[s.Name]
@@ -98,7 +98,7 @@ func planned(b block) types.Object {
 		case !v.IsNull() && v.ValueString() != "":
 			vals[s.Name] = v
 		default:
-			if d, _ := s.Fallback(); d != "" {
+			if d, _ := s.Fallback(env); d != "" {
 				vals[s.Name] = types.StringValue(d)
 			} else {
 				vals[s.Name] = types.StringNull()

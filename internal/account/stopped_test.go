@@ -36,3 +36,23 @@ func TestCheckErrorWhenStopped(t *testing.T) {
 		t.Errorf("unreachable backend: %s: %s", diags[0].Summary(), got)
 	}
 }
+
+// TestCheckErrorUnresolvedWithoutWayOut: an unresolved reference whose class
+// has no way out of its own ends the detail with the sentence before it, not
+// with a dangling space.
+func TestCheckErrorUnresolvedWithoutWayOut(t *testing.T) {
+	def := adapter.Definition{Kind: "fake", Settings: []adapter.Setting{{Name: "token", Role: adapter.RoleSecret}}}
+	b := block{kind: "fake", def: def, values: map[string]types.String{"token": types.StringValue("env://FAKE_TOKEN")}}
+	e := adapter.Errorf(adapter.NotFound, "env://FAKE_TOKEN names no secret")
+	e.Err = adapter.ErrUnresolved
+	var diags diag.Diagnostics
+	(&Resource{}).addCheckError(context.Background(), &diags, b, adapter.Locator{Kind: "fake"}, "n", "create", e)
+	if len(diags) == 0 {
+		t.Fatal("no diagnostic")
+	}
+	got := diags[0].Detail()
+	if first, _, _ := strings.Cut(got, "\n"); strings.HasSuffix(first, " ") ||
+		!strings.Contains(got, `The health check of account "n" (adapter fake) failed.`) {
+		t.Errorf("detail: %q", got)
+	}
+}

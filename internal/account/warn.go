@@ -31,7 +31,7 @@ func warnSettings(diags *diag.Diagnostics, b block, settings map[string]string) 
 // knownSettings are a block's known values with defaults for those the
 // configuration leaves out, while other values are unknown: what Normalize
 // will see of the known part.
-func knownSettings(b block) map[string]string {
+func knownSettings(b block, env adapter.EnvLookup) map[string]string {
 	out := map[string]string{}
 	for _, s := range b.def.Settings {
 		v := b.values[s.Name]
@@ -40,7 +40,7 @@ func knownSettings(b block) map[string]string {
 		case !v.IsNull() && v.ValueString() != "":
 			out[s.Name] = v.ValueString()
 		default:
-			if d, _ := s.Fallback(); d != "" {
+			if d, _ := s.Fallback(env); d != "" {
 				out[s.Name] = d
 			}
 		}

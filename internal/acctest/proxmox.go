@@ -53,13 +53,7 @@ func NewProxmox(t testing.TB, opts ...func(*pveemu.Options)) *Proxmox {
 	if selection.kind != InProcess {
 		t.Skipf("needs the in-process Proxmox emulator; this run's target is %s", selection.kind)
 	}
-	// Not t.TempDir: its name carries the test's name and digits, which a
-	// secret reference refuses as token-shaped.
-	dir, err := os.MkdirTemp("", "pve-secrets-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	dir := t.TempDir()
 	// Guests boot at once: a process does not ask an agent that was silent
 	// again for 30 s of wall time, which FastClock cannot shorten, so a
 	// create that read the agent before the guest booted would wait that

@@ -71,13 +71,7 @@ func NewMetal(t testing.TB) *Metal {
 	if selection.kind != InProcess {
 		t.Skipf("needs the in-process Robot emulator and SSH farm; this run's target is %s", selection.kind)
 	}
-	// Not t.TempDir: its name carries the test's name and digits, which a
-	// secret reference refuses as token-shaped.
-	dir, err := os.MkdirTemp("", "robot-secrets-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	dir := t.TempDir()
 	m := &Metal{dir: dir, Binary: []byte("#!/bin/true compute first-boot agent\n")}
 	pub, _, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {

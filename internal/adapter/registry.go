@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -92,9 +93,10 @@ func (d Definition) ScopeKeys() []string {
 	return keys
 }
 
-// Normalize checks settings against the manifest and applies defaults. Errors
-// are InvalidConfig with Field set to the setting's name.
-func (d Definition) Normalize(settings map[string]string) (map[string]string, error) {
+// Normalize checks settings against the manifest and applies defaults,
+// those of settings with Env from the environment lookup reads (nil: none
+// set). Errors are InvalidConfig with Field set to the setting's name.
+func (d Definition) Normalize(settings map[string]string, lookup EnvLookup) (map[string]string, error) {
 	out := map[string]string{}
 	for name := range settings {
 		if !slices.ContainsFunc(d.Settings, func(s Setting) bool { return s.Name == name }) {
@@ -104,7 +106,7 @@ func (d Definition) Normalize(settings map[string]string) (map[string]string, er
 	for _, s := range d.Settings {
 		v, fromEnv := settings[s.Name], false
 		if v == "" {
-			v, fromEnv = s.Fallback()
+			v, fromEnv = s.Fallback(lookup)
 		}
 		if v == "" {
 			if s.Required {
@@ -161,6 +163,19 @@ func (d Definition) settingNames() []string {
 // Registry holds the adapter kinds the provider ships.
 type Registry struct {
 	defs map[string]Definition
+	// LookupEnv is the environment settings left out fall back on
+	// (Setting.Env); os.LookupEnv when nil. Tests set it rather than the
+	// process's environment.
+	LookupEnv EnvLookup
+}
+
+// Environment is the environment the registry's accounts fall back on:
+// LookupEnv, or the process's.
+func (r *Registry) Environment() EnvLookup {
+	if r.LookupEnv != nil {
+		return r.LookupEnv
+	}
+	return os.LookupEnv
 }
 
 // NewRegistry registers definitions; a kind or an account block listed
@@ -224,7 +239,7 @@ func (r *Registry) Locate(kind string, settings map[string]string) (Locator, err
 	if err != nil {
 		return Locator{}, err
 	}
-	norm, err := d.Normalize(settings)
+	norm, err := d.Normalize(settings, r.Environment())
 	if err != nil {
 		return Locator{}, err
 	}
@@ -290,7 +305,7 @@ func (r *Registry) Open(l Locator, env Env) (Adapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	norm, err := d.Normalize(l.Settings)
+	norm, err := d.Normalize(l.Settings, r.Environment())
 	if err != nil {
 		return nil, err
 	}

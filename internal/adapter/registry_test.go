@@ -3,7 +3,6 @@ package adapter
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
@@ -152,10 +151,9 @@ func TestSettingEnvDefaults(t *testing.T) {
 	d.Settings[0].Env = "DEMO_TOKEN"
 	d.Settings[2].Env = "DEMO_ENDPOINT"
 	d.Settings = append(d.Settings, Setting{Name: "project", Required: true, Env: "DEMO_PROJECT"})
+	env := map[string]string{"DEMO_TOKEN": sentinel, "DEMO_ENDPOINT": "", "DEMO_PROJECT": "p1"}
 	r := NewRegistry(d)
-	t.Setenv("DEMO_TOKEN", sentinel)
-	t.Setenv("DEMO_ENDPOINT", "")
-	t.Setenv("DEMO_PROJECT", "p1")
+	r.LookupEnv = MapEnv(env)
 	l, err := r.Locate("demo", map[string]string{})
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +164,7 @@ func TestSettingEnvDefaults(t *testing.T) {
 	if strings.Contains(l.String(), sentinel) {
 		t.Errorf("the id holds the secret: %s", l)
 	}
-	t.Setenv("DEMO_ENDPOINT", "https://env.example/v1")
+	env["DEMO_ENDPOINT"] = "https://env.example/v1"
 	written := map[string]string{"token": "env://OTHER", "endpoint": "https://written.example/v1", "project": "p2"}
 	if l, _ := r.Locate("demo", written); l.Settings["token"] != "env://OTHER" || l.Settings["endpoint"] != written["endpoint"] || l.Settings["project"] != "p2" {
 		t.Errorf("written settings lost to the environment: %v", l.Settings)
@@ -174,18 +172,28 @@ func TestSettingEnvDefaults(t *testing.T) {
 	if l, _ := r.Locate("demo", map[string]string{}); l.Settings["endpoint"] != "https://env.example/v1" {
 		t.Errorf("endpoint with its variable set: %v", l.Settings)
 	}
-	t.Setenv("DEMO_ENDPOINT", "http://env.example/v1")
+	env["DEMO_ENDPOINT"] = "http://env.example/v1"
 	if _, err := r.Locate("demo", map[string]string{}); FieldOf(err) != "endpoint" || !strings.Contains(err.Error(), "environment variable DEMO_ENDPOINT") {
 		t.Errorf("a refused value from the environment does not name its variable: %v", err)
 	}
-	os.Unsetenv("DEMO_TOKEN")
-	os.Unsetenv("DEMO_ENDPOINT")
-	os.Unsetenv("DEMO_PROJECT")
+	clear(env)
 	_, err = r.Locate("demo", map[string]string{})
 	if FieldOf(err) != "project" || !strings.Contains(err.Error(), "set the environment variable DEMO_PROJECT") {
 		t.Errorf("a required setting without its variable: %v", err)
 	}
 	if l, err := r.Locate("demo", map[string]string{"project": "p"}); err != nil || l.Settings["token"] != "env://DEMO_TOKEN" {
 		t.Errorf("a secret's fallback needs no variable at plan time: %v %v", l.Settings, err)
+	}
+}
+
+// TestRegistryEnvironment: a registry without LookupEnv falls back on the
+// process's environment, as a provider binary does.
+func TestRegistryEnvironment(t *testing.T) {
+	d := testDefinition()
+	d.Settings = append(d.Settings, Setting{Name: "project", Required: true, Env: "DEMO_REGISTRY_PROJECT"})
+	t.Setenv("DEMO_REGISTRY_PROJECT", "from-the-process")
+	l, err := NewRegistry(d).Locate("demo", map[string]string{"token": "env://T"})
+	if err != nil || l.Settings["project"] != "from-the-process" {
+		t.Errorf("the process's environment: %v %v", l.Settings, err)
 	}
 }

@@ -41,19 +41,23 @@ func isRefScheme(scheme string) bool {
 	return scheme == "env" || scheme == "file" || scheme == "provider"
 }
 
-// wellFormedRef reports whether s is a reference ParseRef accepts. A name
-// shaped like a credential (see tokenShaped) is refused: it is a secret
-// pasted into a reference, which would otherwise be repeated in ids, plans
-// and messages as a harmless name.
+// wellFormedRef reports whether s is a reference ParseRef accepts. An env://
+// or provider:// name shaped like a credential (see tokenShaped) is refused:
+// it is a secret pasted where the name goes, which would otherwise be
+// repeated in ids, plans and messages as a harmless name, and a token is a
+// valid variable or provider secret name. A file:// path is not checked: a
+// pasted token is no absolute path, which the path must be, while a real
+// path's directories may well be long and mix case and digits (a CI
+// runner's or t.TempDir's /tmp/TestRobotBootstrap123456789/001).
 func wellFormedRef(s string) bool {
 	scheme, name, ok := strings.Cut(s, "://")
 	switch {
-	case !ok || tokenShaped(name):
+	case !ok:
 		return false
 	case scheme == "env":
-		return validEnvName(name)
+		return validEnvName(name) && !tokenShaped(name)
 	case scheme == "provider":
-		return name != "" && !strings.ContainsAny(name, "/ ")
+		return name != "" && !strings.ContainsAny(name, "/ ") && !tokenShaped(name)
 	case scheme == "file":
 		return strings.HasPrefix(name, "/") && len(name) > 1
 	}

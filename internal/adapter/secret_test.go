@@ -104,13 +104,15 @@ func TestCodeOf(t *testing.T) {
 }
 
 // TestTokenShapedNamesAreNotReferences: a secret pasted as a reference's
-// name is refused and never repeated; names people give are accepted.
+// name is refused and never repeated; names people give are accepted, and
+// so is any absolute file path, whose directories may look like a token.
 func TestTokenShapedNamesAreNotReferences(t *testing.T) {
 	for _, ref := range []string{
 		"env://Hx7Qv2Lr9dKq4WmZ8vTnB3yHfJ6sPc1aGuE5oNiX",
 		"env://0123456789abcdef0123456789abcdef",
 		"provider://" + strings.Repeat("a", 41),
-		"file:///run/secrets/Hx7Qv2Lr9dKq4WmZ8vTnB3y",
+		"provider://Hx7Qv2Lr9dKq4WmZ8vTnB3y",
+		"file://Hx7Qv2Lr9dKq4WmZ8vTnB3yHfJ6sPc1aGuE5oNiX",
 	} {
 		_, _, err := ParseRef(ref)
 		if err == nil || strings.Contains(err.Error(), ref[strings.Index(ref, "://")+3:]) {
@@ -120,7 +122,11 @@ func TestTokenShapedNamesAreNotReferences(t *testing.T) {
 			t.Errorf("Redacted(%q) = %q repeats the name", ref, Redacted(ref))
 		}
 	}
-	for _, ref := range []string{"env://HCLOUD_TOKEN", "env://HCLOUD_TOKEN_PROD_2", "provider://hcloud", "file:///run/secrets/hcloud-token", "env://hcloudToken"} {
+	for _, ref := range []string{"env://HCLOUD_TOKEN", "env://HCLOUD_TOKEN_PROD_2", "provider://hcloud", "file:///run/secrets/hcloud-token", "env://hcloudToken",
+		"file:///tmp/TestRobotBootstrapInstallsFromSSH1234567890/001/id_ed25519",
+		"file:///run/secrets/Hx7Qv2Lr9dKq4WmZ8vTnB3y",
+		"file:///home/ci/" + strings.Repeat("0123456789abcdef", 3) + "/token",
+	} {
 		if _, _, err := ParseRef(ref); err != nil {
 			t.Errorf("ParseRef(%q): %v, want accepted", ref, err)
 		}

@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"fmt"
-	"os"
 	"slices"
 )
 
@@ -80,15 +79,31 @@ func (s Setting) EnvRef() string {
 	return "env://" + s.Env
 }
 
+// EnvLookup reads an environment variable as os.LookupEnv does. The
+// environment a setting falls back on (Setting.Env) is passed in, as
+// secrets are (SecretResolver.LookupEnv), so that Normalize and
+// Registry.Locate give the same answer for the same arguments and a test
+// states the environment it means without touching the process's.
+type EnvLookup func(name string) (string, bool)
+
+// MapEnv is the environment vars hold, and nothing else.
+func MapEnv(vars map[string]string) EnvLookup {
+	return func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	}
+}
+
 // Fallback is the value the setting takes when the configuration leaves
-// it out, and whether it came from the environment (see Env): EnvRef for a
-// secret, the variable's value where it is set and not empty, else Default.
-func (s Setting) Fallback() (value string, fromEnv bool) {
+// it out, and whether it came from the environment lookup reads (see Env):
+// EnvRef for a secret, the variable's value where it is set and not empty,
+// else Default. A nil lookup is an environment with no variable set.
+func (s Setting) Fallback(lookup EnvLookup) (value string, fromEnv bool) {
 	if ref := s.EnvRef(); ref != "" {
 		return ref, false
 	}
-	if s.Env != "" {
-		if v := os.Getenv(s.Env); v != "" {
+	if s.Env != "" && lookup != nil {
+		if v, _ := lookup(s.Env); v != "" {
 			return v, true
 		}
 	}

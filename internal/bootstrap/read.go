@@ -52,7 +52,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	case tfdiag.Unreachable(err):
 		def, _ := r.accounts.Registry.Definition(h.loc.Kind)
 		tfdiag.AddError(&resp.Diagnostics, nil, summary, fmt.Sprintf("Reading machine %s (host %q) on %s failed. %s",
-			machineID, state.Hostname.ValueString(), r.registry.Describe(h.loc), tfdiag.UnreachableWayOut(tfdiag.Endpoint(def, h.loc.Settings), err)), err)
+			machineID, state.Hostname.ValueString(), r.registry.Describe(h.loc), tfdiag.UnreachableWayOut(tfdiag.Endpoint(def, h.loc.Settings, r.registry.Environment()), err)), err)
 		return
 	case err != nil:
 		tfdiag.AddError(&resp.Diagnostics, nil, summary,

@@ -197,7 +197,7 @@ func endpointOf(reg *adapter.Registry, loc adapter.Locator) string {
 	if err != nil {
 		return ""
 	}
-	return tfdiag.Endpoint(def, loc.Settings)
+	return tfdiag.Endpoint(def, loc.Settings, reg.Environment())
 }
 
 func toList(ctx context.Context, all []found) (types.List, diag.Diagnostics) {

@@ -173,7 +173,7 @@ func (d *DataSource) listAccount(ctx, command context.Context, i int, id string,
 	})
 	if err != nil {
 		def, _ := d.accounts.Registry.Definition(loc.Kind)
-		addListError(command, diags, p, i, shown, def, loc, q, err)
+		addListError(command, diags, p, i, shown, def, d.accounts.Registry.Environment(), loc, q, err)
 		return nil
 	}
 	return offers

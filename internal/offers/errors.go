@@ -35,8 +35,9 @@ func describe(q adapter.Query) string {
 
 // addListError reports a failed listing of accounts[i] on the attribute it
 // concerns, with the way out for it. id is the account's id as RedactID
-// shows it; def is its adapter's definition, which names its settings.
-func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i int, id string, def adapter.Definition, loc adapter.Locator, q adapter.Query, err error) {
+// shows it; def is its adapter's definition, which names its settings, and
+// env the environment its defaults come from (Registry.Environment).
+func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i int, id string, def adapter.Definition, env adapter.EnvLookup, loc adapter.Locator, q adapter.Query, err error) {
 	at := func(field string) (path.Path, bool) {
 		switch field {
 		case "kind", "min_vcpu", "min_memory_gib", "min_gpus", "gpu_model", "max_price_per_hour":
@@ -58,7 +59,7 @@ func addListError(ctx context.Context, diags *diag.Diagnostics, p path.Path, i i
 			i, id, adapter.Quoted(adapter.Redacted(def.Value(loc.Settings, adapter.RoleLocation))), def.BlockName(), setting.Name)
 	default:
 		detail = fmt.Sprintf("Listing the offers of account %s with filters %s failed. %s", id, describe(q),
-			tfdiag.ListWayOut(err, tfdiag.Endpoint(def, loc.Settings)))
+			tfdiag.ListWayOut(err, tfdiag.Endpoint(def, loc.Settings, env)))
 	}
 	tfdiag.AddError(diags, at, summary, detail, err)
 }

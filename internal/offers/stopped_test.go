@@ -23,13 +23,13 @@ func TestListErrorWhenStopped(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var diags diag.Diagnostics
-	addListError(ctx, &diags, p, 0, "fake:api_url=x", def, loc, adapter.Query{}, err)
+	addListError(ctx, &diags, p, 0, "fake:api_url=x", def, nil, loc, adapter.Query{}, err)
 	if got := diags[0].Detail(); !strings.Contains(got, "was interrupted, because the command was stopped") || strings.Contains(got, "reachable") {
 		t.Errorf("stopped listing: %s", got)
 	}
 
 	diags = nil
-	addListError(context.Background(), &diags, p, 0, "fake:api_url=x", def, loc, adapter.Query{}, err)
+	addListError(context.Background(), &diags, p, 0, "fake:api_url=x", def, nil, loc, adapter.Query{}, err)
 	if got := diags[0].Detail(); !strings.Contains(got, "check that the account's endpoint https://api.example.com is reachable") {
 		t.Errorf("unreachable backend: %s", got)
 	}

@@ -13,7 +13,8 @@ import (
 
 // TestConfigureLogsTheBuild: configuring the provider writes one INFO line
 // with the version and commit the binary was built with (what main gets
-// from the release's ldflags), so a user's log names the build it came from.
+// from the release's ldflags) and the Terraform version, in the message and
+// as fields, so a user's log names the build it came from.
 func TestConfigureLogsTheBuild(t *testing.T) {
 	var out bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &out)
@@ -36,9 +37,10 @@ func TestConfigureLogsTheBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range lines {
-		if l["@level"] == "info" && l["version"] == "1.2.3" && l["commit"] == "0123abc" && l["terraform_version"] == "1.11.4" {
+		if l["@level"] == "info" && l["version"] == "1.2.3" && l["commit"] == "0123abc" && l["terraform_version"] == "1.11.4" &&
+			l["@message"] == "configuring the compute provider 1.2.3 (commit 0123abc) for Terraform 1.11.4" {
 			return
 		}
 	}
-	t.Fatalf("no INFO line carries version 1.2.3, commit 0123abc and terraform_version 1.11.4:\n%s", out.String())
+	t.Fatalf("no INFO line says and carries version 1.2.3, commit 0123abc and terraform_version 1.11.4:\n%s", out.String())
 }

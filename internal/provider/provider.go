@@ -124,6 +124,20 @@ func (p *computeProvider) ValidateConfig(ctx context.Context, req provider.Valid
 	}
 }
 
+// buildLine is the configure log line's message: "configuring the compute
+// provider 0.1.0 (commit abc123) for Terraform 1.11.4", what a person reads
+// first in a log attached to a bug report; the fields repeat it for machines.
+func buildLine(version, commit, terraformVersion string) string {
+	line := "configuring the compute provider " + version
+	if commit != "" {
+		line += " (commit " + commit + ")"
+	}
+	if terraformVersion != "" {
+		line += " for Terraform " + terraformVersion
+	}
+	return line
+}
+
 func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var secrets types.Map
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secrets"), &secrets)...)
@@ -132,7 +146,7 @@ func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureR
 	}
 	// The first line of every provider process's log says which build runs,
 	// so a log attached to a bug report names the release it came from.
-	tflog.Info(ctx, "configuring the compute provider", map[string]any{
+	tflog.Info(ctx, buildLine(p.version, p.commit, req.TerraformVersion), map[string]any{
 		"version":           p.version,
 		"commit":            p.commit,
 		"terraform_version": req.TerraformVersion,

@@ -8,15 +8,16 @@ import (
 
 // Endpoint is the account's endpoint as settings give it (the setting whose
 // role is adapter.RoleEndpoint, or its fallback); "" when the adapter has
-// none. Messages show it through adapter.Redacted.
-func Endpoint(def adapter.Definition, settings map[string]string) string {
+// none. The fallback reads the account registry's environment (lookup,
+// Registry.Environment). Messages show it through adapter.Redacted.
+func Endpoint(def adapter.Definition, settings map[string]string, lookup adapter.EnvLookup) string {
 	s, ok := def.Setting(adapter.RoleEndpoint)
 	if !ok {
 		return ""
 	}
 	v := settings[s.Name]
 	if v == "" {
-		v, _ = s.Fallback()
+		v, _ = s.Fallback(lookup)
 	}
 	return v
 }

@@ -35,17 +35,22 @@ func TestUnreachableWayOut(t *testing.T) {
 	}
 }
 
-// TestEndpoint: the endpoint setting is found by its role, its default
-// standing in when the settings leave it out.
+// TestEndpoint: the endpoint setting is found by its role, its variable's
+// value in the environment given, else its default, standing in when the
+// settings leave it out.
 func TestEndpoint(t *testing.T) {
-	def := adapter.Definition{Settings: []adapter.Setting{{Name: "api_url", Role: adapter.RoleEndpoint, Default: "https://api.example/v1"}}}
-	if got := Endpoint(def, map[string]string{"api_url": "https://other.example/v1"}); got != "https://other.example/v1" {
+	def := adapter.Definition{Settings: []adapter.Setting{{Name: "api_url", Role: adapter.RoleEndpoint, Default: "https://api.example/v1", Env: "FAKE_ENDPOINT"}}}
+	env := adapter.MapEnv(map[string]string{"FAKE_ENDPOINT": "https://env.example/v1"})
+	if got := Endpoint(def, map[string]string{"api_url": "https://other.example/v1"}, env); got != "https://other.example/v1" {
 		t.Errorf("set: %q", got)
 	}
-	if got := Endpoint(def, map[string]string{}); got != "https://api.example/v1" {
+	if got := Endpoint(def, map[string]string{}, nil); got != "https://api.example/v1" {
 		t.Errorf("default: %q", got)
 	}
-	if got := Endpoint(adapter.Definition{}, map[string]string{"endpoint": "x"}); got != "" {
+	if got := Endpoint(def, map[string]string{}, env); got != "https://env.example/v1" {
+		t.Errorf("from the environment: %q", got)
+	}
+	if got := Endpoint(adapter.Definition{}, map[string]string{"endpoint": "x"}, nil); got != "" {
 		t.Errorf("no endpoint setting: %q", got)
 	}
 }

@@ -61,7 +61,7 @@ func definitionBuilds(t *testing.T, s *suite) {
 			t.Errorf("setting %q needs a name and a description", set.Name)
 		}
 	}
-	if _, err := d.Normalize(map[string]string{"no_such_setting": "x"}); !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != "no_such_setting" {
+	if _, err := d.Normalize(map[string]string{"no_such_setting": "x"}, nil); !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != "no_such_setting" {
 		t.Errorf("Normalize of an unknown setting: got %v, want InvalidConfig on no_such_setting", err)
 	}
 	if c, ok := s.adapter.(adapter.Checker); ok {

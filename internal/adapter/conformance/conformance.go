@@ -118,7 +118,7 @@ func open(t *testing.T, tg Target) *suite {
 
 func (s *suite) normalized(t *testing.T) map[string]string {
 	t.Helper()
-	norm, err := s.Definition.Normalize(s.Settings)
+	norm, err := s.Definition.Normalize(s.Settings, nil)
 	if err != nil {
 		t.Fatalf("Normalize(%v): %v", s.Settings, err)
 	}

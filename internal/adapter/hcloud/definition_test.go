@@ -21,7 +21,7 @@ func TestDefinitionSettings(t *testing.T) {
 			t.Errorf("role %s: setting %q, want %q", role, s.Name, name)
 		}
 	}
-	norm, err := d.Normalize(map[string]string{"token": "env://HCLOUD_TOKEN"})
+	norm, err := d.Normalize(map[string]string{"token": "env://HCLOUD_TOKEN"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestDefinitionSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := d.Normalize(tt.settings)
+			_, err := d.Normalize(tt.settings, nil)
 			checkClassified(t, err, adapter.InvalidConfig, tt.field, []string{tt.contains})
 			if strings.Contains(err.Error(), "LRK9DAWQ1ZAEFSrCNEEz") || strings.Contains(err.Error(), ":pw@") {
 				t.Errorf("the error repeats a secret: %v", err)
@@ -55,7 +55,7 @@ func TestDefinitionSettings(t *testing.T) {
 		})
 	}
 	for _, ok := range []string{"https://api.hetzner.cloud/v1", "https://proxy.example.com/hcloud/v1", "http://127.0.0.1:8080/v1", "http://[::1]:8080/v1", "http://localhost:8080/v1"} {
-		if _, err := d.Normalize(map[string]string{"token": "env://T", "endpoint": ok}); err != nil {
+		if _, err := d.Normalize(map[string]string{"token": "env://T", "endpoint": ok}, nil); err != nil {
 			t.Errorf("endpoint %s: %v", ok, err)
 		}
 	}
@@ -66,26 +66,26 @@ func TestDefinitionSettings(t *testing.T) {
 // HCLOUD_ENDPOINT's value when it is set, else the public API; what is
 // written always wins.
 func TestDefinitionEnvDefaults(t *testing.T) {
-	t.Setenv("HCLOUD_TOKEN", "SENTINEL-hcloud-token-value")
-	t.Setenv("HCLOUD_ENDPOINT", "")
+	env := map[string]string{"HCLOUD_TOKEN": "SENTINEL-hcloud-token-value", "HCLOUD_ENDPOINT": ""}
+	lookup := adapter.MapEnv(env)
 	d := Definition()
-	norm, err := d.Normalize(map[string]string{})
+	norm, err := d.Normalize(map[string]string{}, lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if norm["token"] != "env://HCLOUD_TOKEN" || norm["endpoint"] != "https://api.hetzner.cloud/v1" {
 		t.Errorf("defaults with HCLOUD_ENDPOINT empty: %v", norm)
 	}
-	t.Setenv("HCLOUD_ENDPOINT", "http://127.0.0.1:4000/v1")
-	if norm, _ := d.Normalize(map[string]string{}); norm["endpoint"] != "http://127.0.0.1:4000/v1" {
+	env["HCLOUD_ENDPOINT"] = "http://127.0.0.1:4000/v1"
+	if norm, _ := d.Normalize(map[string]string{}, lookup); norm["endpoint"] != "http://127.0.0.1:4000/v1" {
 		t.Errorf("endpoint with HCLOUD_ENDPOINT set: %v", norm)
 	}
 	written := map[string]string{"token": "env://OTHER", "endpoint": "https://proxy.example.com/v1"}
-	if norm, _ := d.Normalize(written); norm["token"] != written["token"] || norm["endpoint"] != written["endpoint"] {
+	if norm, _ := d.Normalize(written, lookup); norm["token"] != written["token"] || norm["endpoint"] != written["endpoint"] {
 		t.Errorf("written settings lost to the environment: %v", norm)
 	}
-	t.Setenv("HCLOUD_ENDPOINT", "http://api.example.com/v1")
-	_, err = d.Normalize(map[string]string{})
+	env["HCLOUD_ENDPOINT"] = "http://api.example.com/v1"
+	_, err = d.Normalize(map[string]string{}, lookup)
 	checkClassified(t, err, adapter.InvalidConfig, "endpoint", []string{"HCLOUD_ENDPOINT", "unencrypted"})
 }
 

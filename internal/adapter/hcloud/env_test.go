@@ -75,7 +75,7 @@ func newTestAccountWith(t *testing.T, settings map[string]string, env adapter.En
 		f(&opts)
 	}
 	def := definition(opts)
-	norm, err := def.Normalize(settings)
+	norm, err := def.Normalize(settings, nil)
 	if err != nil {
 		t.Fatalf("Normalize: %v", err)
 	}

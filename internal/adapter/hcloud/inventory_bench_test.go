@@ -40,7 +40,7 @@ func benchInventory(b *testing.B, n int) {
 	}
 	e.SetLatency(20 * time.Millisecond)
 	def := definition(defaultOptions())
-	settings, err := def.Normalize(testSettings(endpoint))
+	settings, err := def.Normalize(testSettings(endpoint), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func benchRefresh(b *testing.B, n int, cached bool) {
 	e.SetLatency(20 * time.Millisecond)
 
 	def := definition(defaultOptions())
-	settings, err := def.Normalize(testSettings(endpoint))
+	settings, err := def.Normalize(testSettings(endpoint), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

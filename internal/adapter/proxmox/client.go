@@ -114,7 +114,7 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 	if err != nil {
 		return err
 	}
-	resp, data, err := c.send(ctx, bound, k, req, timeout)
+	resp, data, err := c.send(ctx, bound, k, req, timeout) //nolint:bodyclose // send read the whole body and closed it; resp carries only the status and headers
 	if err != nil {
 		return err
 	}

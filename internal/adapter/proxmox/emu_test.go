@@ -28,7 +28,7 @@ func (c confTarget) open(t testing.TB, extra map[string]string) *account {
 	for k, v := range extra {
 		settings[k] = v
 	}
-	norm, err := c.Definition.Normalize(settings)
+	norm, err := c.Definition.Normalize(settings, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

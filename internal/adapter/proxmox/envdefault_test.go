@@ -13,10 +13,10 @@ import (
 // needs the setting, and the error says both ways.
 func TestDefinitionEnvDefaults(t *testing.T) {
 	const flavors = `{"small":{"cores":1,"memory_mib":512,"disk_gib":8}}`
-	t.Setenv("PROXMOX_VE_API_TOKEN", "root@pam!ci=SENTINEL-pve-secret")
-	t.Setenv("PROXMOX_VE_ENDPOINT", "https://pve1.example.com:8006/")
+	env := map[string]string{"PROXMOX_VE_API_TOKEN": "root@pam!ci=SENTINEL-pve-secret", "PROXMOX_VE_ENDPOINT": "https://pve1.example.com:8006/"}
+	lookup := adapter.MapEnv(env)
 	d := Definition()
-	norm, err := d.Normalize(map[string]string{settingFlavors: flavors})
+	norm, err := d.Normalize(map[string]string{settingFlavors: flavors}, lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +28,8 @@ func TestDefinitionEnvDefaults(t *testing.T) {
 			t.Errorf("a setting holds the token: %v", norm)
 		}
 	}
-	t.Setenv("PROXMOX_VE_ENDPOINT", "")
-	_, err = d.Normalize(map[string]string{settingFlavors: flavors})
+	env["PROXMOX_VE_ENDPOINT"] = ""
+	_, err = d.Normalize(map[string]string{settingFlavors: flavors}, lookup)
 	if !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != settingEndpoint || !strings.Contains(err.Error(), "set the environment variable PROXMOX_VE_ENDPOINT") {
 		t.Errorf("no endpoint and no PROXMOX_VE_ENDPOINT: %v", err)
 	}

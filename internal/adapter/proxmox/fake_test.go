@@ -355,7 +355,7 @@ func testAccount(t *testing.T, f *fake, extra map[string]string) *account {
 		settings[k] = v
 	}
 	d := definition(testOptions())
-	norm, err := d.Normalize(settings)
+	norm, err := d.Normalize(settings, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

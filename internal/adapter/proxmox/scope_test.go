@@ -12,7 +12,7 @@ import (
 func TestScopeIgnoresTheEndpointsSpelling(t *testing.T) {
 	scope := func(endpoint string) string {
 		t.Helper()
-		norm, err := definition(testOptions()).Normalize(map[string]string{"endpoint": endpoint, "api_token": "env://T", "flavors": `{"small":{"cores":1,"memory_mib":512,"disk_gib":1}}`})
+		norm, err := definition(testOptions()).Normalize(map[string]string{"endpoint": endpoint, "api_token": "env://T", "flavors": `{"small":{"cores":1,"memory_mib":512,"disk_gib":1}}`}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

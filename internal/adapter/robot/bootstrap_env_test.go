@@ -97,7 +97,7 @@ func newMetalEnv(t *testing.T) *metalEnv {
 	norm, err := d.Normalize(map[string]string{
 		"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": endpoint,
 		"ssh_key": fp, "ssh_private_key": "provider://ssh_key", "ssh_port": strconv.Itoa(farm.SSHPort()),
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func catalogAccount(t *testing.T, f *fake, gate chan struct{}) (*account, *stepC
 	t.Cleanup(srv.Close)
 	clock := &stepClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	d := definition(options{poll: adapter.Backoff{Initial: time.Millisecond, Max: time.Millisecond}, requestTimeout: 5 * time.Second})
-	norm, err := d.Normalize(map[string]string{"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": srv.URL})
+	norm, err := d.Normalize(map[string]string{"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": srv.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

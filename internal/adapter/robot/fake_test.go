@@ -238,7 +238,7 @@ func testAccount(t *testing.T, f *fake, log adapter.Logger, extra map[string]str
 		settings[k] = v
 	}
 	d := definition(options{poll: adapter.Backoff{Initial: time.Millisecond, Max: time.Millisecond}, requestTimeout: 5 * time.Second})
-	norm, err := d.Normalize(settings)
+	norm, err := d.Normalize(settings, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 func TestScopeIgnoresTheEndpointsSpelling(t *testing.T) {
 	scope := func(endpoint string) string {
 		t.Helper()
-		norm, err := Definition().Normalize(map[string]string{"user": "env://U", "password": "env://P", "endpoint": endpoint})
+		norm, err := Definition().Normalize(map[string]string{"user": "env://U", "password": "env://P", "endpoint": endpoint}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

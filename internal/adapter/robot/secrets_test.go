@@ -89,7 +89,7 @@ func TestDefinitionSettings(t *testing.T) {
 	if d.BlockName() != "hetzner_robot" || d.Kind != "robot" {
 		t.Errorf("block %q kind %q", d.BlockName(), d.Kind)
 	}
-	norm, err := d.Normalize(map[string]string{"user": "env://ROBOT_USER", "password": "env://ROBOT_PASSWORD"})
+	norm, err := d.Normalize(map[string]string{"user": "env://ROBOT_USER", "password": "env://ROBOT_PASSWORD"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestDefinitionSettings(t *testing.T) {
 		for k, v := range extra {
 			s[k] = v
 		}
-		_, err := d.Normalize(s)
+		_, err := d.Normalize(s, nil)
 		if !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != field || strings.Contains(err.Error(), testPassword) {
 			t.Errorf("%s: %v", field, err)
 		}

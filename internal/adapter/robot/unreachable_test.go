@@ -58,7 +58,7 @@ func TestUnreachableWebservice(t *testing.T) {
 func unreachableAccount(t *testing.T, endpoint string, transport http.RoundTripper) *account {
 	t.Helper()
 	d := definition(options{poll: adapter.Backoff{Initial: time.Millisecond, Max: time.Millisecond}, requestTimeout: 5 * time.Second, transport: transport})
-	norm, err := d.Normalize(map[string]string{"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": endpoint, "ssh_key": testKey})
+	norm, err := d.Normalize(map[string]string{"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": endpoint, "ssh_key": testKey}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
