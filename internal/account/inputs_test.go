@@ -20,7 +20,7 @@ func TestAccountRefusedInputs(t *testing.T) {
 	cases := map[string]planError{
 		"empty name":     {`name = ""` + "\n  hetzner_cloud = { token = \"env://X\" }", `name is empty; give the account a name, e\.g\. name = "prod-cloud"`},
 		"empty endpoint": {`name = "x"` + "\n  hetzner_cloud = { token = \"env://X\", endpoint = \"\" }", `hetzner_cloud\.endpoint is empty; leave it out to use the default \(the environment variable HCLOUD_ENDPOINT, else https://api\.hetzner\.cloud/v1\), or set a value`},
-		"empty token":    {`name = "x"` + "\n  hetzner_cloud = { token = \"\" }", `hetzner_cloud\.token is empty; set a secret reference such as env://NAME`},
+		"empty token":    {`name = "x"` + "\n  hetzner_cloud = { token = \"\" }", `hetzner_cloud\.token is empty; set a secret reference such as env://NAME, or leave it out to read the environment variable HCLOUD_TOKEN`},
 		"no block":       {`name = "x"`, `set one of\s+hetzner_cloud,\s+proxmox,\s+hetzner_robot,\s+e\.g\.\s+hetzner_cloud = \{ token =\s+"env://HCLOUD_TOKEN" \}`},
 	}
 	expectPlanErrors(t, "", cases)

@@ -141,6 +141,9 @@ func settingAttributes(def adapter.Definition) map[string]schema.Attribute {
 		}
 		if s.IsSecret() {
 			wayOut = "set a secret reference such as env://NAME"
+			if s.Env != "" {
+				wayOut = "set a secret reference such as env://NAME, or leave it out to read the environment variable " + s.Env
+			}
 		}
 		a.Validators = []validator.String{notEmpty{wayOut: wayOut}}
 		a.MarkdownDescription = desc

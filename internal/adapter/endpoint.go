@@ -19,8 +19,13 @@ func CheckBaseURL(v, credential, source, example string) error {
 	if err == nil && u.User != nil {
 		return Errorf(InvalidConfig, "the endpoint carries credentials (user@ or user:password@); remove them, %s comes from %s", credential, source)
 	}
-	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return Errorf(InvalidConfig, "it is not a base URL (a base URL has no user part, query or fragment); use %s", example)
+	switch {
+	case err != nil || u.Scheme == "" || u.Opaque != "":
+		return Errorf(InvalidConfig, "it is not a URL with a scheme and a host; use %s", example)
+	case u.Host == "":
+		return Errorf(InvalidConfig, "it names no host; use %s", example)
+	case u.RawQuery != "" || u.Fragment != "":
+		return Errorf(InvalidConfig, "it is not a base URL (a base URL has no query or fragment); use %s", example)
 	}
 	switch u.Scheme {
 	case "https":

@@ -116,9 +116,14 @@ func (d Definition) Normalize(settings map[string]string, lookup EnvLookup) (map
 		}
 		// A value from the environment is named by its variable, since
 		// the configuration the user reads does not hold it.
+		// The value is shown as messages show any value (Redacted), and
+		// never a secret's, which ParseRef and Check leave out anyway.
 		name := s.Name
 		if fromEnv {
 			name = fmt.Sprintf("%s (left out, so taken from the environment variable %s)", s.Name, s.Env)
+			if !s.IsSecret() {
+				name = fmt.Sprintf("%s (left out, so taken from the environment variable %s = %s)", s.Name, s.Env, Quoted(Redacted(v)))
+			}
 		}
 		if s.IsSecret() {
 			if _, _, err := ParseRef(v); err != nil {

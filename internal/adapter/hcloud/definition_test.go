@@ -41,7 +41,9 @@ func TestDefinitionSettings(t *testing.T) {
 		{"token pasted instead of a reference", map[string]string{"token": "LRK9DAWQ1ZAEFSrCNEEz"}, "token", "not a secret reference"},
 		{"http to a remote host", map[string]string{"token": "env://T", "endpoint": "http://api.example.com/v1"}, "endpoint", "unencrypted"},
 		{"other scheme", map[string]string{"token": "env://T", "endpoint": "ftp://127.0.0.1/v1"}, "endpoint", `scheme "ftp"`},
-		{"not a URL", map[string]string{"token": "env://T", "endpoint": "api.hetzner.cloud"}, "endpoint", "not a base URL"},
+		{"not a URL", map[string]string{"token": "env://T", "endpoint": "api.hetzner.cloud"}, "endpoint", "not a URL with a scheme and a host"},
+		{"no host", map[string]string{"token": "env://T", "endpoint": "https://"}, "endpoint", "names no host"},
+		{"a query", map[string]string{"token": "env://T", "endpoint": "https://api.example.com/v1?x=1"}, "endpoint", "not a base URL"},
 		{"credentials in the URL", map[string]string{"token": "env://T", "endpoint": "https://user:pw@api.example.com/v1"}, "endpoint", "carries credentials"},
 		{"bad location", map[string]string{"token": "env://T", "location": "Falkenstein 1"}, "location", "not a Hetzner Cloud location name"},
 	}
@@ -86,7 +88,14 @@ func TestDefinitionEnvDefaults(t *testing.T) {
 	}
 	env["HCLOUD_ENDPOINT"] = "http://api.example.com/v1"
 	_, err = d.Normalize(map[string]string{}, lookup)
-	checkClassified(t, err, adapter.InvalidConfig, "endpoint", []string{"HCLOUD_ENDPOINT", "unencrypted"})
+	checkClassified(t, err, adapter.InvalidConfig, "endpoint", []string{`HCLOUD_ENDPOINT = "http://api.example.com/v1"`, "unencrypted"})
+	// The value from the environment is shown as any value is: redacted.
+	env["HCLOUD_ENDPOINT"] = "https://user:SENTINEL-pw@api.example.com/v1"
+	_, err = d.Normalize(map[string]string{}, lookup)
+	checkClassified(t, err, adapter.InvalidConfig, "endpoint", []string{"HCLOUD_ENDPOINT", "carries credentials"})
+	if strings.Contains(err.Error(), "SENTINEL-pw") {
+		t.Errorf("the error repeats the password of the endpoint: %v", err)
+	}
 }
 
 // TestDefinitionRules: the rules the definition declares are the API's, as
