@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Checks that `make install` puts the provider where `terraform init` and
 # `tofu init` find it with a backend configured and no registry: it installs
-# into a scratch filesystem mirror, and for each binary writes the CLI
-# configuration the README shows for it and runs init (then plan) in a
-# configuration with a local backend. Runs offline: the provider's address
+# into a scratch filesystem mirror, takes the CLI configuration the README
+# shows (one file for both binaries, the mirror's path put in), and for each
+# binary runs init (then plan) in a configuration with a local backend. Runs offline: the provider's address
 # is excluded from direct installation.
 #
 #   scripts/install-check.sh [BINARY...]
@@ -28,8 +28,19 @@ make --no-print-directory install MIRROR="$mirror" VERSION="$version" >"$scratch
 	{ cat "$scratch/install.log" >&2; fail "make install failed"; }
 platform="$(go env GOOS)_$(go env GOARCH)"
 
-# check BINARY: init with a local backend, then plan, with the CLI
-# configuration for BINARY's host.
+# readme_cli_config prints the README's CLI configuration for the filesystem
+# mirror (its first provider_installation block holding filesystem_mirror),
+# with the mirror's path put in for the example home directory.
+readme_cli_config() {
+	local block
+	block=$(awk '/^provider_installation \{/ { grab = 1; text = "" } grab { text = text $0 "\n" } grab && /^\}/ { grab = 0; if (text ~ /filesystem_mirror/) { printf "%s", text; exit } }' README.md)
+	[[ $block == *'"/home/you/.terraform.d/plugins"'* ]] ||
+		fail "README.md has no provider_installation block with filesystem_mirror at \"/home/you/.terraform.d/plugins\"; the install check follows the README's"
+	printf '%s\n' "${block//\"\/home\/you\/.terraform.d\/plugins\"/\"$mirror\"}"
+}
+
+# check BINARY: init with a local backend, then plan, with the README's CLI
+# configuration.
 check() {
 	local bin=$1 name host version_line
 	command -v "$bin" >/dev/null 2>&1 || fail "$bin is not an executable file or a command on PATH"
@@ -43,17 +54,9 @@ check() {
 
 	local dir="$scratch/$(basename "$bin")-$RANDOM"
 	mkdir -p "$dir/work"
-	cat >"$dir/cli.tfrc" <<RC
-provider_installation {
-  filesystem_mirror {
-    path    = "$mirror"
-    include = ["$address"]
-  }
-  direct {
-    exclude = ["$address"]
-  }
-}
-RC
+	# The README's CLI configuration, word for word but for the mirror's
+	# path: what a user copies is what is checked, for every binary.
+	readme_cli_config >"$dir/cli.tfrc"
 	cat >"$dir/work/main.tf" <<'TF'
 terraform {
   backend "local" {
