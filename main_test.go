@@ -11,7 +11,7 @@ import (
 func TestVersionLine(t *testing.T) {
 	for build, want := range map[string]string{
 		"0.1.0+0ab340a":                      "terraform-provider-compute 0.1.0 (commit 0ab340a)",
-		"0.1.0-SNAPSHOT-0ab340a+0ab340af00d": "terraform-provider-compute 0.1.0-SNAPSHOT-0ab340a (commit 0ab340af00d)",
+		"0.1.0-snapshot-0ab340a+0ab340af00d": "terraform-provider-compute 0.1.0-snapshot-0ab340a (commit 0ab340af00d)",
 		"0.1.0":                              "terraform-provider-compute 0.1.0",
 		"dev":                                "terraform-provider-compute dev",
 	} {

@@ -11,8 +11,10 @@ import (
 // warnSettings adds a warning for each setting whose value its adapter
 // warns about (adapter.Setting.Warn). settings are the block's values after
 // defaults; a value not known yet is left out, and warned about once known.
-// Terraform shows the warning at the resource block, since it cannot point
-// into an object value, so the text names the setting and its value.
+// The text names the setting and its value, since older Terraform and
+// OpenTofu show the warning at the resource block; Terraform 1.15 points at
+// the setting's line, which is harmless here: a warned value (a TLS option)
+// is one messages repeat whole.
 func warnSettings(diags *diag.Diagnostics, b block, settings map[string]string) {
 	for _, s := range b.def.Settings {
 		v, ok := settings[s.Name]

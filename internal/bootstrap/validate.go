@@ -68,7 +68,7 @@ func checkFile(at path.Path, f fileModel, d *diag.Diagnostics) {
 	bySecret, byValue := !f.Secret.IsNull(), !f.ContentWO.IsNull()
 	switch {
 	case bySecret && byValue:
-		d.AddAttributeError(at.AtName("secret"), invalid,
+		tfdiag.AddRefusal(d, at.AtName("secret"), f.Secret.ValueString(), true, invalid,
 			fmt.Sprintf("File %s sets both secret and content_wo. Keep one: secret to name where the content lives, content_wo to give it.", plain(f.Path)))
 	case !bySecret && !byValue:
 		d.AddAttributeError(at, invalid,

@@ -28,8 +28,11 @@ func TestAddRefusalKeepsHiddenValuesOffTheirLine(t *testing.T) {
 	} {
 		var diags diag.Diagnostics
 		tfdiag.AddRefusal(&diags, at, c.value, c.secret, "Unable to use account setting", "refused")
+		if len(diags) != 1 {
+			t.Fatalf("AddRefusal(%q) added %d diagnostics, want 1", c.value, len(diags))
+		}
 		_, onAttribute := diags[0].(diag.DiagnosticWithPath)
-		if len(diags) != 1 || onAttribute != c.onAttribute {
+		if onAttribute != c.onAttribute {
 			t.Errorf("AddRefusal(%q, secret=%v): on its attribute = %v, want %v", c.value, c.secret, onAttribute, c.onAttribute)
 		}
 	}

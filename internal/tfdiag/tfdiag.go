@@ -16,6 +16,7 @@ package tfdiag
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -85,7 +86,7 @@ func AddError(diags *diag.Diagnostics, at Attribute, summary, detail string, err
 // name it already.
 func named(err error) string {
 	msg := Message(err)
-	if f := adapter.FieldOf(err); f != "" && !strings.Contains(msg, f) {
+	if f := adapter.FieldOf(err); f != "" && !regexp.MustCompile(`\b`+regexp.QuoteMeta(f)+`\b`).MatchString(msg) {
 		return f + ": " + msg
 	}
 	return msg
@@ -93,14 +94,13 @@ func named(err error) string {
 
 // AddWarning is AddError's warning twin.
 func AddWarning(diags *diag.Diagnostics, at Attribute, summary, detail string, err error) {
-	text := join(detail, Message(err))
 	if at != nil {
 		if p, ok := at(adapter.FieldOf(err)); ok {
-			diags.AddAttributeWarning(p, summary, text)
+			diags.AddAttributeWarning(p, summary, join(detail, Message(err)))
 			return
 		}
 	}
-	diags.AddWarning(summary, text)
+	diags.AddWarning(summary, join(detail, named(err)))
 }
 
 // join puts the adapter's message in a paragraph of its own after detail,
