@@ -23,6 +23,7 @@ var cases = []testCase{
 	{"confirming is idempotent", confirmIsIdempotent},
 	{"a machine being deleted is not adopted", deletingIsNotAdopted},
 	{"faults are errors, never absence", faultsAreNeverAbsence},
+	{"an endpoint that is not the API is never absence", endpointNotTheAPI},
 	{"states are conservative and keep the raw status", statesAreConservative},
 	{"a created machine is never stopped before it runs", createdIsNeverStopped},
 	{"a gone machine is NotFound to every call", goneIsNotFound},

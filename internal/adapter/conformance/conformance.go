@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,23 @@ type Target struct {
 	// Secrets are the values the target's credentials resolve to. No error
 	// and no log line may carry one.
 	Secrets []string
+
+	// ServeImpostor serves h on loopback where the target's API would be
+	// and returns the target's settings pointed at it (the endpoint, and
+	// whatever pins the connection to it). Nil skips the case of an
+	// endpoint that is not the API.
+	ServeImpostor func(t *testing.T, h http.Handler) map[string]string
+	// UnknownRoute, when the API has its own answer for a path it has no
+	// route for that differs from its answer for a missing machine (Robot's
+	// NOT_FOUND beside SERVER_NOT_FOUND), is that answer's status and JSON
+	// body: an impostor answering it everywhere is a mistyped path.
+	UnknownRoute *UnknownRoute
+}
+
+// UnknownRoute is an API's answer for a path it has no route for.
+type UnknownRoute struct {
+	Status int
+	Body   string
 }
 
 // Run runs every case, each with a fresh target from newTarget. Whatever the

@@ -1,6 +1,8 @@
 package hcloud
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"testing"
 
@@ -24,6 +26,11 @@ func TestConformance(t *testing.T) {
 			PowerObservable: true,
 			Faults:          e.Conformance(),
 			Secrets:         []string{testToken},
+			ServeImpostor: func(t *testing.T, h http.Handler) map[string]string {
+				srv := httptest.NewServer(h)
+				t.Cleanup(srv.Close)
+				return conformance.PointAt(t, testSettings(endpoint), "endpoint", srv.URL)
+			},
 		}
 	})
 }

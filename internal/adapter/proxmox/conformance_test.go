@@ -2,6 +2,9 @@ package proxmox
 
 import (
 	"context"
+	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,13 +52,14 @@ func newConfTarget(t testing.TB) confTarget {
 		pins = append(pins, p)
 	}
 	opts := testOptions()
+	settings := map[string]string{
+		"endpoint": endpoint, "api_token": "provider://pve_token", "tls_fingerprint": emu.CertFingerprint(),
+		"flavors": confFlavors, "snippet_storage": "local", "ssh_private_key": "provider://pve_ssh",
+		"ssh_host_keys": strings.Join(pins, ","), "ssh_port": strconv.Itoa(emu.SSHPort()), "agent_timeout": "500ms",
+	}
 	return confTarget{emu: emu, Target: conformance.Target{
 		Definition: definition(opts),
-		Settings: map[string]string{
-			"endpoint": endpoint, "api_token": "provider://pve_token", "tls_fingerprint": emu.CertFingerprint(),
-			"flavors": confFlavors, "snippet_storage": "local", "ssh_private_key": "provider://pve_ssh",
-			"ssh_host_keys": strings.Join(pins, ","), "ssh_port": strconv.Itoa(emu.SSHPort()), "agent_timeout": "500ms",
-		},
+		Settings:   settings,
 		Env: adapter.Env{
 			Secrets: adapter.SecretResolver{Provider: map[string]string{"pve_token": confTokenID + "=" + confSecret, "pve_ssh": string(key)}},
 			Clock:   adapter.RealClock{},
@@ -77,5 +81,20 @@ func newConfTarget(t testing.TB) confTarget {
 		MissingID:           "199998",
 		Faults:              emu.Conformance(),
 		Secrets:             []string{confSecret, strings.TrimSpace(string(key))},
+		// Over TLS with a certificate the settings pin, as pveproxy
+		// serves: what answers is not PVE, and the connection is trusted.
+		ServeImpostor: func(t *testing.T, h http.Handler) map[string]string {
+			cert, err := pveemu.NewCertificate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewUnstartedServer(h)
+			srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert.TLS}}
+			srv.StartTLS()
+			t.Cleanup(srv.Close)
+			out := conformance.PointAt(t, settings, "endpoint", srv.URL)
+			out["tls_fingerprint"] = cert.Fingerprint
+			return out
+		},
 	}}
 }

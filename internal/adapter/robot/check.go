@@ -26,8 +26,13 @@ func (a *account) Check(ctx context.Context) error {
 	var out []keyEnvelope
 	err := a.c.get(ctx, "/key", &out)
 	if e, ok := err.(*apiError); ok && e.Code == "NOT_FOUND" {
-		// Robot answers an account without keys so.
-		out, err = nil, nil
+		// Robot answers an account without keys so, and a URL it has no
+		// route for the same way: the server listing, which answers a list
+		// or SERVER_NOT_FOUND, tells the webservice from a wrong endpoint.
+		out, err = nil, a.c.get(ctx, "/server", &[]serverEnvelope{})
+		if e, ok := err.(*apiError); ok && e.Code == "SERVER_NOT_FOUND" {
+			err = nil
+		}
 	}
 	if err != nil {
 		return failListing("check the Robot account", err)

@@ -69,11 +69,17 @@ func parseAPIError(status int, h http.Header, body []byte) error {
 //   - RESET_NOT_AVAILABLE, WOL_NOT_AVAILABLE, BOOT_NOT_AVAILABLE: the server
 //     has no such option at all: Unsupported, though Robot sends them as 404.
 //   - MAINTENANCE, INTERNAL_ERROR, every *_FAILED: Transient.
+//   - NOT_FOUND alone: Robot's answer for a URL it has no route for, and
+//     for an empty listing (no keys, no products), which the calls that
+//     list read before classify. Anywhere else it says the endpoint is not
+//     the webservice's base URL: InvalidConfig on the endpoint, never
+//     NotFound, which would drop every server of the account from state
+//     because its endpoint was mistyped. Absence is SERVER_NOT_FOUND.
 var apiCodes = map[string]adapter.Code{
 	"UNAUTHORIZED":                  adapter.AccessDenied,
 	"RATE_LIMIT_EXCEEDED":           adapter.RateLimited,
 	"INVALID_INPUT":                 adapter.InvalidInput,
-	"NOT_FOUND":                     adapter.NotFound,
+	"NOT_FOUND":                     adapter.InvalidConfig,
 	"RESET_MANUAL_ACTIVE":           adapter.Transient,
 	"BOOT_BLOCKED":                  adapter.InvalidState,
 	"BOOT_ALREADY_ENABLED":          adapter.InvalidState,
@@ -141,7 +147,7 @@ func classifyAPI(e *apiError) *adapter.Error {
 	case e.Status >= 500:
 		// It answered, so it was not slow: it failed.
 		out.Message = "the Robot webservice failed: " + e.Error()
-	case e.Code == "" && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed):
+	case e.Code == "NOT_FOUND" || e.Code == "" && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed):
 		// Never NotFound: only Robot's own *_NOT_FOUND proves absence.
 		out.Field = settingEndpoint
 		out.Message += "; check that the account's endpoint is the Robot webservice's base URL (" + DefaultEndpoint + ")"

@@ -36,6 +36,8 @@ func TestClassify(t *testing.T) {
 		{"missing input names the field", 400, body(400, "INVALID_INPUT", "invalid input", `,"missing":["product_id"],"invalid":null`), nil, adapter.InvalidInput, "offer_id", 0},
 		{"server not found", 404, body(404, "SERVER_NOT_FOUND", "Server not found", ""), nil, adapter.NotFound, "", 0},
 		{"transaction not found", 404, body(404, "TRANSACTION_NOT_FOUND", "Transaction not found", ""), nil, adapter.NotFound, "", 0},
+		// Robot's answer for a URL it has no route for: a wrong endpoint.
+		{"bare not found is the endpoint", 404, body(404, "NOT_FOUND", "Not Found", ""), nil, adapter.InvalidConfig, "endpoint", 0},
 		{"manual reset active", 409, body(409, "RESET_MANUAL_ACTIVE", "There is already a running manual reset", ""), nil, adapter.Transient, "", 0},
 		{"boot blocked", 409, body(409, "BOOT_BLOCKED", "Boot configuration blocked", ""), nil, adapter.InvalidState, "", 0},
 		{"conflict", 409, body(409, "CONFLICT", "The server is already cancelled", ""), nil, adapter.Conflict, "", 0},

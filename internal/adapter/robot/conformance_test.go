@@ -2,6 +2,8 @@ package robot
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"sync"
 	"testing"
@@ -63,12 +65,13 @@ func newConfTarget(t *testing.T) conformance.Target {
 			t.Fatal(err)
 		}
 	}
+	settings := map[string]string{
+		"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": endpoint,
+		"location": confLocation, "cancel_on_destroy": "true",
+	}
 	return conformance.Target{
 		Definition: definition(options{poll: adapter.Backoff{Initial: time.Millisecond, Max: 10 * time.Millisecond}, requestTimeout: 5 * time.Second}),
-		Settings: map[string]string{
-			"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": endpoint,
-			"location": confLocation, "cancel_on_destroy": "true",
-		},
+		Settings:   settings,
 		Env: adapter.Env{
 			Secrets: adapter.SecretResolver{Provider: map[string]string{"robot_user": confUser, "robot_password": confPass}},
 			Clock:   adapter.RealClock{},
@@ -91,6 +94,13 @@ func newConfTarget(t *testing.T) conformance.Target {
 		PowerReceived:   rec.received,
 		Faults:          emu.Conformance(),
 		Secrets:         []string{confUser, confPass},
+		// The webservice's answer for a URL it has no route for.
+		UnknownRoute: &conformance.UnknownRoute{Status: http.StatusNotFound, Body: `{"error":{"status":404,"code":"NOT_FOUND","message":"Not Found"}}`},
+		ServeImpostor: func(t *testing.T, h http.Handler) map[string]string {
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			return conformance.PointAt(t, settings, "endpoint", srv.URL)
+		},
 	}
 }
 

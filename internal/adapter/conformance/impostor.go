@@ -1,0 +1,118 @@
+package conformance
+
+import (
+	"context"
+	"maps"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// An endpoint that is not the API at all (a mistyped host that serves a web
+// site, a proxy's error page, a path that answers 404 to everything) must
+// never read as NotFound: the Terraform layer drops a machine from state on
+// NotFound, so a typo in an endpoint would forget every machine of the
+// account at the next refresh. Only the API's own answer that a machine is
+// gone is absence; a 404 without the API's error shape is a wrong endpoint.
+
+// impostor is a server that is not the API, by what every route answers.
+type impostor struct {
+	name        string
+	status      int
+	contentType string
+	body        string
+}
+
+var impostors = []impostor{
+	{"every route answers 404 with an empty body", http.StatusNotFound, "", ""},
+	{"every route answers 404 with an HTML page", http.StatusNotFound, "text/html; charset=utf-8",
+		"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"},
+	{"every route answers 200 with an HTML page", http.StatusOK, "text/html; charset=utf-8",
+		"<!DOCTYPE html><html><head><title>Welcome</title></head><body><p>It works!</p></body></html>"},
+	{"every route answers 404 with another API's JSON", http.StatusNotFound, "application/json",
+		`{"message":"Not Found","documentation_url":"https://docs.example.com/rest"}`},
+}
+
+func (i impostor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if i.contentType != "" {
+		w.Header().Set("Content-Type", i.contentType)
+	}
+	w.WriteHeader(i.status)
+	_, _ = w.Write([]byte(i.body))
+}
+
+// endpointNotTheAPI points an adapter for the target's account at each
+// impostor and makes every call that reads or removes a machine: each must
+// fail, and none as NotFound or as a delete of a machine already gone.
+func endpointNotTheAPI(t *testing.T, s *suite) {
+	if s.ServeImpostor == nil {
+		t.Skip("the target cannot serve an impostor endpoint")
+	}
+	all := impostors
+	if u := s.UnknownRoute; u != nil {
+		all = append(all[:len(all):len(all)], impostor{"every route answers the API's own answer for an unknown path", u.Status, "application/json", u.Body})
+	}
+	for _, imp := range all {
+		t.Run(imp.name, func(t *testing.T) {
+			settings := s.ServeImpostor(t, imp)
+			norm, err := s.Definition.Normalize(settings, nil)
+			if err != nil {
+				// Refused before any request: nothing can read as absence.
+				return
+			}
+			a, err := s.Definition.New(norm, s.Env)
+			if err != nil {
+				return
+			}
+			id := s.MissingID
+			calls := []struct {
+				what string
+				run  func(ctx context.Context) error
+			}{
+				{"Get", func(ctx context.Context) error { _, err := a.Get(ctx, id); return err }},
+				{"Delete", func(ctx context.Context) error { return a.Delete(ctx, id) }},
+			}
+			if l, ok := a.(adapter.Lister); ok {
+				calls = append(calls, struct {
+					what string
+					run  func(ctx context.Context) error
+				}{"List", func(ctx context.Context) error { _, err := l.List(ctx); return err }})
+			}
+			if c, ok := a.(adapter.Checker); ok {
+				calls = append(calls, struct {
+					what string
+					run  func(ctx context.Context) error
+				}{"Check", c.Check})
+			}
+			for _, c := range calls {
+				err := c.run(s.ctx(t))
+				switch {
+				case err == nil:
+					t.Errorf("%s(%s) against an endpoint where %s: succeeded, want an error that says the endpoint is not the API", c.what, id, imp.name)
+				case adapter.IsNotFound(err):
+					t.Errorf("%s(%s) against an endpoint where %s: NotFound (%v); a machine in state would be forgotten", c.what, id, imp.name, err)
+				}
+			}
+		})
+	}
+}
+
+// PointAt returns a copy of settings whose endpoint setting (named key)
+// has base's scheme and host and keeps its own path, for ServeImpostor.
+func PointAt(t *testing.T, settings map[string]string, key, base string) map[string]string {
+	t.Helper()
+	to, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("PointAt %q: %v", base, err)
+	}
+	out := maps.Clone(settings)
+	from, err := url.Parse(settings[key])
+	if err != nil {
+		t.Fatalf("PointAt: setting %s %q: %v", key, settings[key], err)
+	}
+	from.Scheme, from.Host = to.Scheme, to.Host
+	out[key] = from.String()
+	return out
+}
