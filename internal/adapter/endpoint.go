@@ -58,7 +58,9 @@ func IsLoopbackHost(host string) bool {
 // that is not a URL is returned as it is, for its setting's Check to refuse.
 func CanonicalEndpoint(v string) string {
 	u, err := url.Parse(v)
-	if err != nil || u.Host == "" || u.Opaque != "" {
+	// Without a scheme or a host name ("//://a", "https://:") a URL is
+	// not an endpoint, and rewriting it would change it again each time.
+	if err != nil || u.Scheme == "" || u.Hostname() == "" || u.Opaque != "" {
 		return v
 	}
 	u.Scheme = strings.ToLower(u.Scheme)

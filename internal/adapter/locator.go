@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Locator is an account's self-contained, secret-free address: the adapter
@@ -77,6 +78,11 @@ func (l Locator) Key() string {
 // Its errors never repeat the value, which may be a secret pasted in the
 // wrong place: callers name it with RedactID.
 func ParseLocator(s string) (Locator, error) {
+	if !utf8.ValidString(s) {
+		// Terraform's strings are UTF-8: bytes that are not come from a
+		// hand-edited state, and would be read back as other characters.
+		return Locator{}, Errorf(InvalidInput, "the account id is not valid UTF-8; use the account's id attribute as it is")
+	}
 	if strings.HasPrefix(strings.TrimSpace(s), "{") {
 		return parseJSONLocator(s)
 	}
