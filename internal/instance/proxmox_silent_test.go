@@ -3,7 +3,6 @@ package instance_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -13,29 +12,38 @@ import (
 )
 
 // TestProxmoxRefreshWithSilentAgents: a refresh of ten instances whose
-// guest agents never answer finishes within agent_timeout, asks each agent
-// once (ten agent requests per refresh, no retries) and keeps the VMs.
+// guest agents never answer finishes, asks each agent once (ten agent
+// requests per refresh, no retries), reads each VM as silent and keeps the
+// VMs.
 func TestProxmoxRefreshWithSilentAgents(t *testing.T) {
 	t.Parallel()
 	const n = 10
 	p := acctest.NewProxmox(t)
 	cfg := proxmoxMany(p, n)
 	agent := "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"
-	var started time.Time
 	silence := func() {
 		if err := p.PVE.SetAgentFault(0, pveemu.AgentHangs); err != nil {
 			t.Fatal(err)
 		}
 		p.PVE.ResetStats()
-		started = time.Now()
 	}
-	asked := func(*terraform.State) error {
+	asked := func(s *terraform.State) error {
 		if got := p.Requests(agent); got != n {
 			return fmt.Errorf("the refresh sent %d agent requests, want one per VM (%d)", got, n)
 		}
-		// Bounded by agent_timeout (2s) per request, sixteen at once.
-		if took := time.Since(started); took > 20*time.Second {
-			return fmt.Errorf("the refresh took %s with silent agents", took)
+		// The emulator holds each agent request until its client leaves,
+		// so each VM reads as silent, not as failed. That agent_timeout
+		// (the account's default, 2s) and not the general request bound
+		// ends the request is proven by the adapter's own tests
+		// (TestSilentAgentIsBounded), on a machine of any speed; a wall
+		// time here would only say how busy this one is.
+		for addr, r := range s.RootModule().Resources {
+			if r.Type != "compute_instance" {
+				continue
+			}
+			if got, want := r.Primary.Attributes["raw_state"], "running (guest agent: no answer within 2s)"; got != want {
+				return fmt.Errorf("%s: raw_state %q, want %q", addr, got, want)
+			}
 		}
 		if len(p.Machines()) != n {
 			return fmt.Errorf("%d VMs after the refresh, want %d", len(p.Machines()), n)
@@ -50,7 +58,7 @@ func TestProxmoxRefreshWithSilentAgents(t *testing.T) {
 			// The VMs read as pending without an address, which changes
 			// nothing the configuration sets.
 			{PreConfig: silence, RefreshState: true, Check: asked},
-			{PreConfig: func() { p.PVE.ResetStats(); started = time.Now() }, RefreshState: true, Check: asked},
+			{PreConfig: p.PVE.ResetStats, RefreshState: true, Check: asked},
 			{PreConfig: func() { _ = p.PVE.SetAgentFault(0, pveemu.AgentAnswers) }, Config: cfg},
 		},
 	})

@@ -49,10 +49,10 @@ func TestInstancePlanAgainstASilentEndpoint(t *testing.T) {
 					st := e.Stats()
 					e.Faults().Clear()
 					// Two bounds for the health check, two for the listing;
-					// the rest is terraform itself.
-					if took > 20*time.Second {
-						t.Errorf("the plan against a silent endpoint took %s", took)
-					}
+					// the rest is terraform itself. The error named the
+					// bound, and each request was sent twice and no more:
+					// that is the proof, not how long the plan took, which
+					// says how busy the machine was.
 					if st["GET /locations"] != 2 || st["GET /servers"] != 2 || st["GET /servers/{id}"] != 0 {
 						t.Errorf("requests %v, want the health check and the listing sent twice each, no direct read", st)
 					}

@@ -161,14 +161,12 @@ func TestTokenIsResolvedOnEveryRequest(t *testing.T) {
 func TestCallsReturnOnCancel(t *testing.T) {
 	_, endpoint := startEmulator(t, emu.Options{Latency: time.Hour})
 	a := newTestAccount(t, endpoint)
+	// The emulator answers after an hour, so only the deadline can end the
+	// call: the error wrapping it is the proof, whatever the machine's speed.
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err := a.Get(ctx, "4200001")
 	if !adapter.Is(err, adapter.Transient) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("got %v, want Transient wrapping the deadline", err)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("Get returned %s after its deadline", took)
 	}
 }

