@@ -39,7 +39,7 @@ func startRunLines(t *testing.T, args ...string) (map[string][]string, string) {
 			if err != nil {
 				t.Errorf("run returned %v after cancel", err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Error("run did not stop after cancel")
 		}
 	})

@@ -37,7 +37,7 @@ func TestRunServesHcloudAndControlAPI(t *testing.T) {
 
 	c := hcloud.NewClient(hcloud.WithEndpoint(endpoint), hcloud.WithToken("t0k3n"),
 		hcloud.WithPollOpts(hcloud.PollOpts{BackoffFunc: hcloud.ConstantBackoff(time.Millisecond)}))
-	reqCtx, reqCancel := context.WithTimeout(ctx, 10*time.Second)
+	reqCtx, reqCancel := context.WithTimeout(ctx, time.Minute)
 	defer reqCancel()
 	res, _, err := c.Server.Create(reqCtx, hcloud.ServerCreateOpts{
 		Name: "demo", ServerType: &hcloud.ServerType{Name: "cx22"}, Image: &hcloud.Image{Name: "ubuntu-24.04"},
@@ -71,7 +71,7 @@ func TestRunServesHcloudAndControlAPI(t *testing.T) {
 		if err != nil {
 			t.Errorf("run returned %v after cancel", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("run did not stop after cancel")
 	}
 	if resp, err := http.Get(root + "/_emulator/stats"); err == nil {
@@ -119,7 +119,7 @@ func TestRunReadOnlyTokenMayOnlyRead(t *testing.T) {
 	go func() { _, _ = io.Copy(io.Discard, r) }()
 	_, endpoint, _ := strings.Cut(strings.TrimSpace(line), " ")
 
-	reqCtx, reqCancel := context.WithTimeout(ctx, 10*time.Second)
+	reqCtx, reqCancel := context.WithTimeout(ctx, time.Minute)
 	defer reqCancel()
 	ro := hcloud.NewClient(hcloud.WithEndpoint(endpoint), hcloud.WithToken("ro"), hcloud.WithRetryOpts(hcloud.RetryOpts{MaxRetries: 0}))
 	if _, err := ro.ServerType.All(reqCtx); err != nil {
@@ -166,7 +166,7 @@ func startRun(t *testing.T, args ...string) string {
 // actionStatus reads one action once, which counts as one poll of it.
 func actionStatus(t *testing.T, c *hcloud.Client, id int64) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	a, _, err := c.Action.GetByID(ctx, id)
 	if err != nil || a == nil {
@@ -177,7 +177,7 @@ func actionStatus(t *testing.T, c *hcloud.Client, id int64) string {
 
 func createDemo(t *testing.T, c *hcloud.Client) int64 {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, _, err := c.Server.Create(ctx, hcloud.ServerCreateOpts{
 		Name: "demo", ServerType: &hcloud.ServerType{Name: "cx22"}, Image: &hcloud.Image{Name: "ubuntu-24.04"},
