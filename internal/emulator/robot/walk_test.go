@@ -39,6 +39,9 @@ func newWalker(t *testing.T, d *description, v *env) *walker {
 			"GET /server/{n} .server.linked_storagebox": "Server2 shows a linked storage box's number; a server without one answers null",
 			"GET /server/{n}/cancellation .cancellation.cancellation_reason": "Cancellation shows the reasons on offer; once cancelled, " +
 				"Robot answers the reason given (a string, or null), as Cancellation2 shows",
+			"GET /order/server/transaction/{id} .transaction.server_number": "Transaction2 shows a delivered order; " +
+				"one in process has no server yet: null, as the listing's Transaction shows",
+			"GET /order/server/transaction/{id} .transaction.server_ip": "as server_number",
 		}}
 	for _, r := range v.e.Routes() {
 		w.mux.HandleFunc(r, func(http.ResponseWriter, *http.Request) {})
@@ -132,7 +135,7 @@ func want(t *testing.T, a answer, status int, code string) {
 // description.
 func TestEveryRouteAnswersAsTheDescriptionShows(t *testing.T) {
 	d := loadDescription(t)
-	v := start(t, robot.Options{Unlimited: true, Orders: robot.OrderPace{Polls: 1}})
+	v := start(t, robot.Options{Unlimited: true, Orders: robot.OrderPace{Polls: 2}})
 	w := newWalker(t, d, v)
 	for _, r := range v.e.Routes() {
 		if op, _ := d.op(r); op == nil {
@@ -328,8 +331,15 @@ func walkOrders(t *testing.T, w *walker) {
 		if err := json.Unmarshal(o.a.body, &tx); err != nil {
 			t.Fatal(err)
 		}
-		want(t, w.call("GET", "/order/"+o.kind+"/transaction/"+tx.Transaction.ID, nil), 200, "")
+		// In process, then delivered by the second read.
+		one := "/order/" + o.kind + "/transaction/" + tx.Transaction.ID
+		want(t, w.call("GET", one, nil), 200, "")
 		want(t, w.call("GET", "/order/"+o.kind+"/transaction", nil), 200, "")
+		var ready transactionEnvelope
+		a := w.call("GET", one, nil)
+		if err := json.Unmarshal(a.body, &ready); err != nil || ready.Transaction.Status != "ready" || ready.Transaction.ServerNumber == nil {
+			t.Errorf("%s after two reads: %s, want it delivered", one, a.body)
+		}
 	}
 }
 
