@@ -42,6 +42,9 @@ func newWalker(t *testing.T, d *description, v *env) *walker {
 			"GET /order/server/transaction/{id} .transaction.server_number": "Transaction2 shows a delivered order; " +
 				"one in process has no server yet: null, as the listing's Transaction shows",
 			"GET /order/server/transaction/{id} .transaction.server_ip": "as server_number",
+			"GET /wol/{n} .error.max_request": "Robot's documentation adds the budget to RATE_LIMIT_EXCEEDED, " +
+				"which the description's Error leaves out",
+			"GET /wol/{n} .error.interval": "as max_request",
 		}}
 	for _, r := range v.e.Routes() {
 		w.mux.HandleFunc(r, func(http.ResponseWriter, *http.Request) {})
@@ -273,6 +276,9 @@ func walkServer(t *testing.T, w *walker, n string) {
 
 	want(t, w.call("GET", "/wol"+n, nil), 200, "")
 	want(t, w.call("POST", "/wol"+n, nil), 200, "")
+	w.v.e.SetRateLimit("GET /wol/{id}", robot.Limit{Max: 1, Interval: time.Hour})
+	want(t, w.call("GET", "/wol"+n, nil), 200, "")
+	want(t, w.call("GET", "/wol"+n, nil), 403, "RATE_LIMIT_EXCEEDED")
 }
 
 // walkBoot: the boot overview, rescue and Linux, one at a time.
