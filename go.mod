@@ -14,6 +14,7 @@ require (
 	github.com/hetznercloud/hcloud-go/v2 v2.52.0
 	github.com/pkg/sftp v1.13.12
 	golang.org/x/crypto v0.59.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -95,5 +96,4 @@ require (
 	google.golang.org/grpc v1.79.3 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/yaml.v2 v2.3.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

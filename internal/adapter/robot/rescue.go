@@ -2,6 +2,8 @@ package robot
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -104,8 +106,11 @@ func (a *account) lastRescue(ctx context.Context, n int) (info rescueInfo, found
 }
 
 // activateRescue arms the Linux rescue system with the account's key.
-// BOOT_ALREADY_ENABLED (an activation of an earlier run) is not an error:
-// the armed activation is read back instead.
+// BOOT_ALREADY_ENABLED after an activation of an earlier run is not an
+// error: the armed activation is read back instead. Robot answers the same
+// when another boot configuration holds the server (one at a time, says
+// GET /boot/{n}): that one is named, with the way out, since a reset would
+// boot it (a Linux installation wipes the disks) rather than rescue.
 func (a *account) activateRescue(ctx context.Context, n int) (rescueInfo, error) {
 	form := url.Values{"os": {"linux"}, "arch": {"64"}, "authorized_key[]": {a.sshKey}}
 	var out rescueEnvelope
@@ -113,10 +118,47 @@ func (a *account) activateRescue(ctx context.Context, n int) (rescueInfo, error)
 		out = rescueEnvelope{}
 		return a.c.post(ctx, "/boot/{n}/rescue", form, &out, strconv.Itoa(n))
 	})
-	if isCode(err, "BOOT_ALREADY_ENABLED") {
-		return a.rescueState(ctx, n)
+	if !isCode(err, "BOOT_ALREADY_ENABLED") {
+		return out.Rescue, err
 	}
-	return out.Rescue, err
+	cur, err := a.rescueState(ctx, n)
+	if err != nil || cur.Active {
+		return cur, err
+	}
+	return rescueInfo{}, a.otherBoot(ctx, n)
+}
+
+// bootNames are the boot configurations besides rescue, as GET /boot/{n}
+// keys them, with what Robot's panel calls them.
+var bootNames = []struct{ key, name string }{
+	{"linux", "a Linux installation"}, {"vnc", "a VNC installation"}, {"windows", "a Windows installation"},
+}
+
+// otherBoot is the error for a server whose boot configuration other than
+// rescue is active: InvalidState, naming it and how to withdraw it.
+func (a *account) otherBoot(ctx context.Context, n int) error {
+	var out struct {
+		Boot map[string]json.RawMessage `json:"boot"`
+	}
+	err := a.retried(ctx, "read the boot configuration of server "+strconv.Itoa(n), func(ctx context.Context) error {
+		return a.c.get(ctx, "/boot/{n}", &out, strconv.Itoa(n))
+	})
+	if err != nil {
+		return fail("read the boot configuration of server "+strconv.Itoa(n), err)
+	}
+	active := "another boot configuration"
+	for _, b := range bootNames {
+		var cfg struct {
+			Active bool `json:"active"`
+		}
+		if json.Unmarshal(out.Boot[b.key], &cfg) == nil && cfg.Active {
+			active = fmt.Sprintf("%s (DELETE /boot/%d/%s)", b.name, n, b.key)
+			break
+		}
+	}
+	return adapter.Errorf(adapter.InvalidState,
+		"server %d has %s active, and Robot arms one boot configuration at a time, so its rescue system cannot be armed; "+
+			"deactivate it in Robot (the server's Boot tab), then apply again", n, active)
 }
 
 // deactivateRescue disarms rescue, so the next boot starts the disk.

@@ -75,10 +75,12 @@ func (e *Emulator) getBoot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"boot": map[string]any{
-		"rescue":  s.rescueJSON(s.rescue, true)["rescue"],
-		"linux":   s.inactiveBoot(map[string]any{"dist": standardDists[1:], "arch": []int{64}, "lang": []string{"en"}, "authorized_key": []any{}, "host_key": []any{}}),
-		"vnc":     s.inactiveBoot(map[string]any{"dist": standardDists[1:], "arch": []int{64}, "lang": []string{"en"}}),
-		"windows": nil,
+		"rescue": s.rescueJSON(s.rescue, true)["rescue"],
+		"linux":  s.linuxJSON(s.linux, true)["linux"],
+		"vnc":    s.inactiveBoot(map[string]any{"dist": standardDists[1:], "arch": []int{64}, "lang": []string{"en"}}),
+		// No server here offers Windows (GET /server/{n} says
+		// windows: false), so none is on offer and none is active.
+		"windows": s.inactiveBoot(map[string]any{"os": []string{}, "dist": nil, "lang": nil}),
 	}})
 }
 
@@ -102,19 +104,24 @@ func (e *Emulator) activateRescue(w http.ResponseWriter, r *http.Request) {
 	if s == nil {
 		return
 	}
+	// Robot's description requires os and arch both.
+	if missing := missingFields(r.PostForm, "os", "arch"); len(missing) > 0 {
+		writeError(w, missingInput(missing...))
+		return
+	}
 	os := r.PostForm.Get("os")
 	switch arch := r.PostForm.Get("arch"); {
-	case os == "":
-		writeError(w, missingInput("os"))
-		return
 	case os != "linux" && os != "vkvm":
 		writeError(w, invalidInput("os "+os+" is not a rescue system; take linux or vkvm", "os"))
 		return
-	case arch != "" && arch != "64":
+	case arch != "64":
 		writeError(w, invalidInput("arch "+arch+" is not offered; the rescue system is 64 bit", "arch"))
 		return
 	case s.rescue != nil:
 		writeError(w, failure(http.StatusConflict, codeBootAlreadyEnabled, "the rescue system of server %d is armed already; deactivate it first (DELETE /boot/%d/rescue)", s.number, s.number))
+		return
+	case s.linux != nil:
+		writeError(w, failure(http.StatusConflict, codeBootAlreadyEnabled, "server %d has a Linux installation active; deactivate it first (DELETE /boot/%d/linux)", s.number, s.number))
 		return
 	}
 	keys, err := e.keysLocked(authorizedKeys(r))

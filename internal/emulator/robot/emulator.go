@@ -1,7 +1,7 @@
 // Package robot is a stateful, in-memory emulator of the Hetzner Robot
 // webservice (robot-ws.your-server.de) for dedicated servers: rented
 // servers and their names, cancellations, resets, Wake on LAN, the rescue
-// system, SSH keys, the product catalog, the server market and orders. It
+// system and the Linux installation, SSH keys, the product catalog, the server market and orders. It
 // answers in Robot's shapes (form-encoded requests, JSON envelopes such as
 // {"server":{…}}, lists of envelopes, {"error":{"status","code",…}}),
 // behind HTTP Basic auth and Robot's per-route request limits, wrapped in
@@ -22,6 +22,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,7 +133,24 @@ func New(opts Options) (*Emulator, error) {
 }
 
 func (e *Emulator) routes() {
-	for pattern, h := range map[string]http.HandlerFunc{
+	for pattern, h := range e.handlers() {
+		e.mux.HandleFunc(pattern, h)
+	}
+}
+
+// Routes lists the webservice routes the emulator serves, as ServeMux
+// patterns ("GET /server/{n}"), sorted.
+func (e *Emulator) Routes() []string {
+	out := make([]string, 0, len(e.handlers()))
+	for pattern := range e.handlers() {
+		out = append(out, pattern)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (e *Emulator) handlers() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
 		"GET /server":                               e.listServers,
 		"GET /server/{n}":                           e.getServer,
 		"POST /server/{n}":                          e.renameServer,
@@ -149,6 +167,10 @@ func (e *Emulator) routes() {
 		"POST /boot/{n}/rescue":                     e.activateRescue,
 		"DELETE /boot/{n}/rescue":                   e.deactivateRescue,
 		"GET /boot/{n}/rescue/last":                 e.lastRescue,
+		"GET /boot/{n}/linux":                       e.getLinux,
+		"POST /boot/{n}/linux":                      e.activateLinux,
+		"DELETE /boot/{n}/linux":                    e.deactivateLinux,
+		"GET /boot/{n}/linux/last":                  e.lastLinux,
 		"GET /key":                                  e.listKeys,
 		"POST /key":                                 e.createKey,
 		"GET /key/{fp}":                             e.getKey,
@@ -164,8 +186,6 @@ func (e *Emulator) routes() {
 		"GET /order/server_market/transaction":      e.listOrders(kindMarket),
 		"POST /order/server_market/transaction":     e.order(kindMarket),
 		"GET /order/server_market/transaction/{id}": e.getOrder(kindMarket),
-	} {
-		e.mux.HandleFunc(pattern, h)
 	}
 }
 

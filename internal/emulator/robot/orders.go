@@ -60,7 +60,9 @@ type transaction struct {
 	server  *server
 }
 
-func (t *transaction) json() map[string]any {
+func (t *transaction) json() map[string]any { return map[string]any{"transaction": t.fields()} }
+
+func (t *transaction) fields() map[string]any {
 	out := map[string]any{
 		"id": t.id, "date": t.date.Format(time.RFC3339), "status": t.status,
 		"server_number": nil, "server_ip": nil, "authorized_key": keyRefs(t.keys), "host_key": []any{},
@@ -73,7 +75,7 @@ func (t *transaction) json() map[string]any {
 		out["server_number"], out["server_ip"] = t.server.number, t.server.ip()
 		out["host_key"] = hostKeysJSON(t.server.machine.RescueHostKeys())
 	}
-	return map[string]any{"transaction": out}
+	return out
 }
 
 func (t *transaction) productJSON() map[string]any {
@@ -238,7 +240,13 @@ func (e *Emulator) listOrders(kind orderKind) http.HandlerFunc {
 		for _, id := range e.orderSeq {
 			if t := e.orders[id]; e.visibleLocked(t, kind) {
 				e.pollLocked(t)
-				out = append(out, t.json())
+				f := t.fields()
+				if kind == kindMarket {
+					// Robot lists market transactions without their
+					// addons (Transaction4); by id it shows them.
+					delete(f, "addons")
+				}
+				out = append(out, map[string]any{"transaction": f})
 			}
 		}
 		if len(out) == 0 {

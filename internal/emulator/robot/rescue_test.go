@@ -18,7 +18,7 @@ func TestRescueIsArmedUntilTheMachineBootsIntoIt(t *testing.T) {
 	if _, err := v.e.AddKey("deploy", edKey); err != nil {
 		t.Fatal(err)
 	}
-	if e := v.call(t, "POST", path, form("os", "linux", "authorized_key[]", rsaFP)).errorIs(t, 400, "INVALID_INPUT"); len(e.Invalid) != 1 || e.Invalid[0] != "authorized_key" {
+	if e := v.call(t, "POST", path, form("os", "linux", "arch", "64", "authorized_key[]", rsaFP)).errorIs(t, 400, "INVALID_INPUT"); len(e.Invalid) != 1 || e.Invalid[0] != "authorized_key" {
 		t.Errorf("a key not under /key: %+v", e)
 	}
 	v.call(t, "POST", path, form("authorized_key[]", edKeyFP)).errorIs(t, 400, "INVALID_INPUT")
@@ -39,7 +39,7 @@ func TestRescueIsArmedUntilTheMachineBootsIntoIt(t *testing.T) {
 	if !armed || len(keys) != 1 || keys[0] != strings.Join(strings.Fields(edKey)[:2], " ") {
 		t.Errorf("machine armed %v with %q", armed, keys)
 	}
-	v.call(t, "POST", path, form("os", "linux")).errorIs(t, 409, "BOOT_ALREADY_ENABLED")
+	v.call(t, "POST", path, form("os", "linux", "arch", "64")).errorIs(t, 409, "BOOT_ALREADY_ENABLED")
 
 	v.call(t, "POST", "/reset/"+itoa(s.Number), form("type", "hw"))
 	var still rescueEnvelope
@@ -67,7 +67,7 @@ func TestRescueDeactivationDisarms(t *testing.T) {
 	s := v.seed(t, robot.ServerSeed{})
 	path, m := "/boot/"+itoa(s.Number)+"/rescue", v.farm.machine(s.Number)
 	v.call(t, "GET", path+"/last", nil).errorIs(t, 404, "NOT_FOUND")
-	v.call(t, "POST", path, form("os", "linux"))
+	v.call(t, "POST", path, form("os", "linux", "arch", "64"))
 	var off rescueEnvelope
 	v.call(t, "DELETE", path, nil).decode(t, &off)
 	if off.Rescue.Active || m.Armed() {
@@ -75,7 +75,7 @@ func TestRescueDeactivationDisarms(t *testing.T) {
 	}
 	waitDisarmed(t, m)
 	// Armed again, and the old activation's watcher must not disarm the new.
-	v.call(t, "POST", path, form("os", "linux"))
+	v.call(t, "POST", path, form("os", "linux", "arch", "64"))
 	var on rescueEnvelope
 	v.call(t, "GET", path, nil).decode(t, &on)
 	if !on.Rescue.Active {

@@ -160,8 +160,20 @@ type bootEnvelope struct {
 		Rescue  specRescue     `json:"rescue"`
 		Linux   map[string]any `json:"linux"`
 		VNC     map[string]any `json:"vnc"`
-		Windows *struct{}      `json:"windows"`
+		Windows specWindows    `json:"windows"`
 	} `json:"boot"`
+}
+
+// specWindows is Windows, the boot overview's windows.
+type specWindows struct {
+	ServerIP      string   `json:"server_ip"`
+	ServerIPv6Net string   `json:"server_ipv6_net"`
+	ServerNumber  int      `json:"server_number"`
+	OS            []string `json:"os"`
+	Dist          any      `json:"dist"`
+	Lang          any      `json:"lang"`
+	Active        bool     `json:"active"`
+	Password      *string  `json:"password"`
 }
 
 type specKey struct {
