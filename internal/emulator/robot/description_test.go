@@ -16,9 +16,15 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The Robot webservice's API description is read where it is kept, not
-// from a copy: $COMPUTE_SPECS_DIR, or shared/specs beside the repository.
+// The Robot webservice's API description travels with the repository as
+// a byte-identical copy, so the walk runs on any clone;
+// $COMPUTE_SPECS_DIR names another directory to read it from, and
+// TestDescriptionCopyIsTheOriginal holds the copy to the original
+// wherever that is kept.
 const descriptionFile = "hetzner-robot-openapi.yaml"
+
+// descriptionCopy is the copy the walk reads by default.
+var descriptionCopy = filepath.Join("testdata", descriptionFile)
 
 // schema is one OpenAPI 3.0 schema object, as far as the description uses
 // it.
@@ -63,18 +69,13 @@ var (
 func loadDescription(t *testing.T) *description {
 	t.Helper()
 	descOnce.Do(func() {
-		dir := os.Getenv("COMPUTE_SPECS_DIR")
-		if dir == "" {
-			root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-			if err != nil {
-				descErr = err
-				return
-			}
-			dir = filepath.Join(filepath.Dir(root), "shared", "specs")
+		path := descriptionCopy
+		if dir := os.Getenv("COMPUTE_SPECS_DIR"); dir != "" {
+			path = filepath.Join(dir, descriptionFile)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, descriptionFile))
+		b, err := os.ReadFile(path)
 		if err != nil {
-			descErr = fmt.Errorf("reading the Robot API description: %w; set COMPUTE_SPECS_DIR to the directory that holds %s", err, descriptionFile)
+			descErr = fmt.Errorf("reading the Robot API description: %w", err)
 			return
 		}
 		var d description

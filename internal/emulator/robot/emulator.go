@@ -1,9 +1,10 @@
 // Package robot is a stateful, in-memory emulator of the Hetzner Robot
 // webservice (robot-ws.your-server.de) for dedicated servers: rented
-// servers and their names, cancellations, resets, Wake on LAN, the rescue
-// system and the Linux installation, SSH keys, the product catalog, the server market and orders. It
-// answers in Robot's shapes (form-encoded requests, JSON envelopes such as
-// {"server":{…}}, lists of envelopes, {"error":{"status","code",…}}),
+// servers and their names, cancellations, order reversals, resets, Wake
+// on LAN, the rescue system and the Linux installation, SSH keys, the
+// product catalog, the server market and orders. It answers in Robot's
+// shapes (form-encoded requests, JSON envelopes such as {"server":{…}},
+// lists of envelopes, {"error":{"status","code",…}}),
 // behind HTTP Basic auth and Robot's per-route request limits, wrapped in
 // the faults middleware, with a Go and an HTTP API to seed rented servers.
 //
@@ -157,6 +158,7 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 		"GET /server/{n}/cancellation":              e.getCancellation,
 		"POST /server/{n}/cancellation":             e.cancelServer,
 		"DELETE /server/{n}/cancellation":           e.revokeCancellation,
+		"POST /server/{n}/reversal":                 e.reverseOrder,
 		"GET /reset":                                e.listResets,
 		"GET /reset/{n}":                            e.getReset,
 		"POST /reset/{n}":                           e.reset,

@@ -217,6 +217,7 @@ func (e *Emulator) settleLocked(t *transaction) {
 	e.armLocked(s, act)
 	// Delivered means booted into the armed rescue system: reset into it.
 	_ = s.machine.Reset("hw")
+	s.orderedAt = t.date
 	t.server, t.status = s, statusReady
 }
 

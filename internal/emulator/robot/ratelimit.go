@@ -27,6 +27,7 @@ func DefaultRateLimits() map[string]Limit {
 		"GET /server/{id}/cancellation":             h(200),
 		"POST /server/{id}/cancellation":            h(200),
 		"DELETE /server/{id}/cancellation":          h(200),
+		"POST /server/{id}/reversal":                h(200),
 		"GET /reset":                                h(500),
 		"GET /reset/{id}":                           h(500),
 		"POST /reset/{id}":                          h(50),

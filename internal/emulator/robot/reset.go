@@ -80,7 +80,11 @@ func (e *Emulator) reset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, failure(http.StatusInternalServerError, codeResetFailed, "resetting server %d failed", s.number))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"reset": map[string]any{"server_ip": s.ip(), "server_ipv6_net": s.ipv6Net, "type": kind}})
+	// The description's Reset3 leaves server_number out; the webservice
+	// answers it, as a recorded answer (hrobot-go's reset_post.json) shows.
+	writeJSON(w, http.StatusOK, map[string]any{"reset": map[string]any{
+		"server_ip": s.ip(), "server_ipv6_net": s.ipv6Net, "server_number": s.number, "type": kind,
+	}})
 }
 
 func joinQuoted(s []string) string {

@@ -31,6 +31,9 @@ type server struct {
 	// goneAt is when the cancellation takes the server away; zero while
 	// it stays.
 	goneAt time.Time
+	// orderedAt is when the order that delivered the server was placed;
+	// zero for a seeded server, whose order is not the webservice's.
+	orderedAt time.Time
 
 	rescue     *rescue // armed rescue activation, nil when none
 	lastRescue *rescue

@@ -95,7 +95,7 @@ func TestResetTypesAndFailures(t *testing.T) {
 		Reset specReset3 `json:"reset"`
 	}
 	v.call(t, "POST", path, form("type", "hw")).decode(t, &done)
-	if done.Reset.Type != "hw" {
+	if done.Reset.Type != "hw" || done.Reset.ServerNumber != s.Number {
 		t.Errorf("reset answer %+v", done)
 	}
 	v.call(t, "POST", path, form("type", "man")).decode(t, &done)

@@ -108,10 +108,12 @@ type specReset2 struct {
 	Type          []string `json:"type"`
 }
 
-// specReset3 is Reset3 (POST /reset/{n}).
+// specReset3 is Reset3 (POST /reset/{n}), with the server_number the
+// webservice answers beyond it.
 type specReset3 struct {
 	ServerIP      string `json:"server_ip"`
 	ServerIPv6Net string `json:"server_ipv6_net"`
+	ServerNumber  int    `json:"server_number"`
 	Type          string `json:"type"`
 }
 

@@ -31,6 +31,15 @@ type walker struct {
 	// outlives the answer it excuses.
 	allowed map[string]string
 	used    map[string]bool
+	// beyond are the routes the real webservice serves and the description
+	// lacks, by route; any other route the description lacks is refused.
+	beyond map[string]beyondRoute
+}
+
+// beyondRoute says why a route the description lacks is served, and
+// which described operation its answers are held to instead.
+type beyondRoute struct {
+	why, like string
 }
 
 func newWalker(t *testing.T, d *description, v *env) *walker {
@@ -45,11 +54,58 @@ func newWalker(t *testing.T, d *description, v *env) *walker {
 			"GET /wol/{n} .error.max_request": "Robot's documentation adds the budget to RATE_LIMIT_EXCEEDED, " +
 				"which the description's Error leaves out",
 			"GET /wol/{n} .error.interval": "as max_request",
+			"POST /reset/{n} .reset.server_number": "Reset3 leaves it out, but the webservice answers it, " +
+				"as a recorded answer of the real webservice shows (hrobot-go's reset_post.json: \"server_number\":321)",
 		}}
+	w.beyond = map[string]beyondRoute{
+		"POST /server/{n}/reversal": {
+			why: "Robot revokes a server's order there (its documentation's \"reversal\"), which the description lacks; " +
+				"it answers the server's cancellation, which clients decode it as (hrobot-go's ServerReverse)",
+			like: "POST /server/{n}/cancellation",
+		},
+	}
 	for _, r := range v.e.Routes() {
 		w.mux.HandleFunc(r, func(http.ResponseWriter, *http.Request) {})
 	}
 	return w
+}
+
+// operation is the description's operation for an emulator route, or
+// for a route served beyond the description, the operation its answers
+// are held to; nil for a route the description lacks and no allowance
+// lists.
+func (w *walker) operation(route string) *operation {
+	if op, _ := w.d.op(route); op != nil {
+		return op
+	}
+	if b, ok := w.beyond[route]; ok {
+		op, _ := w.d.op(b.like)
+		return op
+	}
+	return nil
+}
+
+// checkRoutes refuses a route the description lacks unless it is served
+// beyond the description, and an allowance for a route the emulator does
+// not serve, that the description has, or held to an operation it lacks.
+func (w *walker) checkRoutes() {
+	routes := w.v.e.Routes()
+	for _, r := range routes {
+		if w.operation(r) == nil {
+			w.t.Errorf("route %s: the description has no such operation", r)
+		}
+	}
+	for r, b := range w.beyond {
+		if op, _ := w.d.op(r); op != nil {
+			w.t.Errorf("route %s is served beyond the description (%s), but the description has it: remove the allowance", r, b.why)
+		}
+		if op, _ := w.d.op(b.like); op == nil {
+			w.t.Errorf("route %s is held to %s, which the description lacks", r, b.like)
+		}
+		if !slices.Contains(routes, r) {
+			w.t.Errorf("route %s is allowed beyond the description (%s), but the emulator does not serve it", r, b.why)
+		}
+	}
 }
 
 // call sends one request with form (nil: no body) and checks its answer.
@@ -67,7 +123,7 @@ func (w *walker) callAs(user, password, method, path string, form url.Values) an
 		w.t.Errorf("%s %s: the emulator serves no route there", method, path)
 		return a
 	}
-	op, _ := w.d.op(route)
+	op := w.operation(route)
 	if op == nil {
 		w.t.Errorf("%s: the description has no such operation", route)
 		return a
@@ -140,11 +196,7 @@ func TestEveryRouteAnswersAsTheDescriptionShows(t *testing.T) {
 	d := loadDescription(t)
 	v := start(t, robot.Options{Unlimited: true, Orders: robot.OrderPace{Polls: 2}})
 	w := newWalker(t, d, v)
-	for _, r := range v.e.Routes() {
-		if op, _ := d.op(r); op == nil {
-			t.Errorf("route %s: the description has no such operation", r)
-		}
-	}
+	w.checkRoutes()
 	want(t, w.call("GET", "/server", nil), 404, "SERVER_NOT_FOUND")
 	want(t, w.call("GET", "/reset", nil), 404, "SERVER_NOT_FOUND")
 	want(t, w.call("GET", "/key", nil), 404, "NOT_FOUND")
@@ -345,7 +397,12 @@ func walkOrders(t *testing.T, w *walker) {
 		a := w.call("GET", one, nil)
 		if err := json.Unmarshal(a.body, &ready); err != nil || ready.Transaction.Status != "ready" || ready.Transaction.ServerNumber == nil {
 			t.Errorf("%s after two reads: %s, want it delivered", one, a.body)
+			continue
 		}
+		// The order of a delivered server is revoked once.
+		reversal := "/server/" + itoa(*ready.Transaction.ServerNumber) + "/reversal"
+		want(t, w.call("POST", reversal, form("reversal_reason", "Ordered by mistake")), 200, "")
+		want(t, w.call("POST", reversal, nil), 409, "SERVER_REVERSAL_NOT_POSSIBLE")
 	}
 }
 
