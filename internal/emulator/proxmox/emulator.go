@@ -28,6 +28,7 @@ package proxmox
 import (
 	"crypto/subtle"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -188,16 +189,61 @@ func New(opts Options) *Emulator {
 func (e *Emulator) routes() {
 	for pattern, h := range e.handlers() {
 		method, path, _ := strings.Cut(pattern, " ")
-		e.mux.HandleFunc(method+" "+APIPrefix+path, h)
+		e.mux.HandleFunc(method+" "+APIPrefix+path, checked(pattern, h))
 	}
+}
+
+// checked runs h once the request's parameters, path values included,
+// passed the route's schema (pveschema.json), as pveproxy checks them
+// before a handler runs.
+func checked(pattern string, h http.HandlerFunc) http.HandlerFunc {
+	var names []string
+	for _, seg := range strings.Split(pattern, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok && seg != "{action}" {
+			names = append(names, strings.TrimSuffix(name, "}"))
+		}
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		route := strings.Replace(pattern, "{action}", r.PathValue("action"), 1)
+		values := url.Values{}
+		for _, n := range names {
+			values.Set(n, r.PathValue(n))
+		}
+		if err := checkRequest(route, r, values); err != nil {
+			writeError(w, err)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// SchemaRoutes are the routes the emulator serves as PVE's schema names
+// them, "METHOD /path", one per status action.
+func SchemaRoutes() []string {
+	var out []string
+	for pattern := range (&Emulator{}).handlers() {
+		if strings.Contains(pattern, "{action}") {
+			for a := range actionTasks {
+				out = append(out, strings.Replace(pattern, "{action}", a, 1))
+			}
+			continue
+		}
+		out = append(out, pattern)
+	}
+	return out
 }
 
 // handlers are the API's routes, keyed as PVE's schema names them.
 func (e *Emulator) handlers() map[string]http.HandlerFunc {
 	const vm = "/nodes/{node}/qemu/{vmid}"
 	return map[string]http.HandlerFunc{
-		"GET /version":                                e.version,
-		"GET /nodes":                                  e.listNodes,
+		"GET /version":             e.version,
+		"GET /nodes":               e.listNodes,
+		"GET /nodes/{node}/status": e.nodeStatus,
+		"GET /nodes/{node}/qemu":   e.listVMs,
+		"GET /pools":               e.listPools,
+		"PUT " + vm + "/cloudinit": e.regenerateCloudinit,
+		"GET /nodes/{node}/storage/{storage}/content/{volume}": e.volumeInfo,
 		"GET /cluster/status":                         e.clusterStatus,
 		"GET /cluster/resources":                      e.clusterResources,
 		"GET /cluster/nextid":                         e.nextID,
@@ -249,6 +295,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.faults.ServeHTTP(w, r)
 		return
 	}
+	dropEmptySegments(r.URL)
 	if r.Header.Get("Authorization") != "" {
 		e.authorized.Add(1)
 	}
@@ -275,6 +322,28 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.mux.ServeHTTP(w, r)
+}
+
+// dropEmptySegments removes the empty fragments of a path ("//", a
+// trailing "/"), as PVE's router does when it splits a path, so
+// "DELETE /nodes/pve1/qemu/100/" is "DELETE /nodes/pve1/qemu/100". It
+// works on the escaped path, so an escaped "/" inside a volume id stays
+// one segment.
+func dropEmptySegments(u *url.URL) {
+	escaped := u.EscapedPath()
+	segs := strings.FieldsFunc(escaped, func(r rune) bool { return r == '/' })
+	clean := "/" + strings.Join(segs, "/")
+	if clean == escaped {
+		return
+	}
+	path, err := url.PathUnescape(clean)
+	if err != nil {
+		return
+	}
+	u.Path, u.RawPath = path, ""
+	if path != clean {
+		u.RawPath = clean
+	}
 }
 
 // authenticate checks "Authorization: PVEAPIToken=USER@REALM!ID=SECRET".
