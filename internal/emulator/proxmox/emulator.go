@@ -266,7 +266,8 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 // Route names a request path's route for the request counts and fault
 // rules, with PVE's own placeholders: "/nodes/pve1/qemu/100/config" reads
 // "/nodes/{node}/qemu/{vmid}/config", a task's path
-// "/nodes/{node}/tasks/{upid}/status", a storage "/storage/{storage}".
+// "/nodes/{node}/tasks/{upid}/status", a storage "/storage/{storage}", a
+// volume "/nodes/{node}/storage/{storage}/content/{volume}".
 func Route(path string) string {
 	segs := strings.Split(path, "/")
 	for i := 1; i < len(segs); i++ {
@@ -282,6 +283,10 @@ func Route(path string) string {
 			segs[i] = "{upid}"
 		case "storage":
 			segs[i] = "{storage}"
+		case "content":
+			if i >= 3 && segs[i-3] == "storage" {
+				segs[i] = "{volume}"
+			}
 		}
 	}
 	return strings.Join(segs, "/")

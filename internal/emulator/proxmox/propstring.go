@@ -92,7 +92,9 @@ func printPropertyString(keys map[string]*schema, values map[string]string) stri
 	}
 	done := map[string]bool{}
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		if keys[k].DefaultKey != 0 {
+		// A default key that an alias pair names (net's model) is
+		// printed in the pair.
+		if _, paired := aliased[k]; keys[k].DefaultKey != 0 && !paired {
 			if v, ok := values[k]; ok {
 				parts = append(parts, v)
 				done[k] = true
