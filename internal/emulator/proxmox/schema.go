@@ -107,8 +107,11 @@ func (s *schema) compile() {
 			}
 		}
 		if s.Pattern != "" {
-			// PVE anchors patterns: the value must match as a whole.
-			s.pattern, _ = regexp.Compile(`^(?:` + s.Pattern + `)$`)
+			// PVE anchors patterns: the value must match as a whole. Perl's
+			// (?^:…), (?>…) and {,N} are written as Go reads them; a pattern
+			// Go still cannot read is not checked.
+			p := strings.NewReplacer("(?^:", "(?:", "(?>", "(?:", "{,", "{0,").Replace(s.Pattern)
+			s.pattern, _ = regexp.Compile(`^(?:` + p + `)$`)
 		}
 	})
 }
