@@ -194,18 +194,22 @@ func (v *vm) digest() string {
 var tagRE = regexp.MustCompile(`(?i)^[a-z0-9_][a-z0-9_\-+.]*$`)
 
 // normalizeTags splits a tag list on ';', ',' and spaces as PVE does,
-// checks each tag, drops duplicates and joins them with ';' in the order
-// given (PVE's tag-style ordering "config").
+// checks each tag, drops duplicates (case aside, PVE's tag-style default)
+// and joins them with ';' sorted alphabetically, case aside: PVE's default
+// tag-style ordering, which is why bpg sorts tags before it compares them.
 func normalizeTags(s string) (string, *apiError) {
 	var out []string
+	seen := map[string]bool{}
 	for _, t := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
 		if !tagRE.MatchString(t) {
 			return "", paramError(map[string]string{"tags": fmt.Sprintf("invalid format - invalid characters in tag '%s'", t)})
 		}
-		if !slices.Contains(out, t) {
+		if !seen[strings.ToLower(t)] {
+			seen[strings.ToLower(t)] = true
 			out = append(out, t)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
 	return strings.Join(out, ";"), nil
 }
 
