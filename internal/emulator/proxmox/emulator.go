@@ -1,6 +1,8 @@
 // Package proxmox is a stateful, in-memory emulator of the Proxmox VE API
-// (/api2/json) for the QEMU side of a cluster: nodes, cluster status and
-// resources, the next free VMID, VMs and templates with their configs,
+// (/api2/json) for the QEMU side of a cluster: nodes and their status,
+// cluster status and resources, the next free VMID, VMs and templates with
+// their configs, each node's VM list, pools, volume info, cloud-init
+// regeneration,
 // clones, power actions and deletes as tasks (UPIDs, task status and log),
 // disk resizes, the guest agent's network-get-interfaces, storages and
 // their content, behind PVEAPIToken auth and the faults middleware, over
@@ -12,6 +14,17 @@
 // with PVE's "can't lock file … - got timeout", two clones to one VMID
 // race and exactly one wins, tasks run on when their client leaves, and
 // the guest agent answers only some time after boot, or never.
+//
+// Every request is checked against PVE's own API schema before its
+// handler runs (schema.go, with pveschema.json cut from pve-apidata.js by
+// tools/pveschema): undefined or missing parameters, types, bounds,
+// enumerations, patterns, named formats and property strings with their
+// default keys (propstring.go, formats.go), as pveproxy checks them; a
+// config write stores every key the schema defines, drives and NICs as
+// PVE prints them. Empty path fragments are dropped, as PVE's router drops
+// them. What bpg/terraform-provider-proxmox sends in its everyday flows is
+// replayed from testdata/bpg-transcript.jsonl (scripts/bpg-check.sh
+// records it).
 //
 // Errors are answered as pveproxy answers them: the message in the HTTP
 // reason phrase ("HTTP/1.1 500 VM 100 is locked (clone)") and a body
@@ -191,46 +204,6 @@ func (e *Emulator) routes() {
 		method, path, _ := strings.Cut(pattern, " ")
 		e.mux.HandleFunc(method+" "+APIPrefix+path, checked(pattern, h))
 	}
-}
-
-// checked runs h once the request's parameters, path values included,
-// passed the route's schema (pveschema.json), as pveproxy checks them
-// before a handler runs.
-func checked(pattern string, h http.HandlerFunc) http.HandlerFunc {
-	var names []string
-	for _, seg := range strings.Split(pattern, "/") {
-		if name, ok := strings.CutPrefix(seg, "{"); ok && seg != "{action}" {
-			names = append(names, strings.TrimSuffix(name, "}"))
-		}
-	}
-	return func(w http.ResponseWriter, r *http.Request) {
-		route := strings.Replace(pattern, "{action}", r.PathValue("action"), 1)
-		values := url.Values{}
-		for _, n := range names {
-			values.Set(n, r.PathValue(n))
-		}
-		if err := checkRequest(route, r, values); err != nil {
-			writeError(w, err)
-			return
-		}
-		h(w, r)
-	}
-}
-
-// SchemaRoutes are the routes the emulator serves as PVE's schema names
-// them, "METHOD /path", one per status action.
-func SchemaRoutes() []string {
-	var out []string
-	for pattern := range (&Emulator{}).handlers() {
-		if strings.Contains(pattern, "{action}") {
-			for a := range actionTasks {
-				out = append(out, strings.Replace(pattern, "{action}", a, 1))
-			}
-			continue
-		}
-		out = append(out, pattern)
-	}
-	return out
 }
 
 // handlers are the API's routes, keyed as PVE's schema names them.

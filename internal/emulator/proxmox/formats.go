@@ -29,6 +29,7 @@ var namedFormats = map[string]func(string) bool{
 	"address":         func(v string) bool { return net.ParseIP(v) != nil || dnsNameRE.MatchString(v) },
 	"pve-volume-id":   volumeIDRE.MatchString,
 	"disk-size":       sizeRE.MatchString,
+	"urlencoded":      regexp.MustCompile(`^[-%a-zA-Z0-9_.!~*'()]*$`).MatchString,
 	"pve-qm-cicustom": func(string) bool { return true },
 	"pve-vm-cpu-conf": func(string) bool { return true },
 	"pve-volume-id-or-qm-path": func(v string) bool {

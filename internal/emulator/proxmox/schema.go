@@ -96,6 +96,46 @@ func apiSchema() map[string]*apiMethod {
 	return schemaRoutes
 }
 
+// checked runs h once the request's parameters, path values included,
+// passed the route's schema (pveschema.json), as pveproxy checks them
+// before a handler runs.
+func checked(pattern string, h http.HandlerFunc) http.HandlerFunc {
+	var names []string
+	for _, seg := range strings.Split(pattern, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok && seg != "{action}" {
+			names = append(names, strings.TrimSuffix(name, "}"))
+		}
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		route := strings.Replace(pattern, "{action}", r.PathValue("action"), 1)
+		values := url.Values{}
+		for _, n := range names {
+			values.Set(n, r.PathValue(n))
+		}
+		if err := checkRequest(route, r, values); err != nil {
+			writeError(w, err)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// SchemaRoutes are the routes the emulator serves as PVE's schema names
+// them, "METHOD /path", one per status action.
+func SchemaRoutes() []string {
+	var out []string
+	for pattern := range (&Emulator{}).handlers() {
+		if strings.Contains(pattern, "{action}") {
+			for a := range actionTasks {
+				out = append(out, strings.Replace(pattern, "{action}", a, 1))
+			}
+			continue
+		}
+		out = append(out, pattern)
+	}
+	return out
+}
+
 // compile reads the format and pattern once.
 func (s *schema) compile() {
 	s.once.Do(func() {

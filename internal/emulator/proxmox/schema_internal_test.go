@@ -99,6 +99,8 @@ func TestParameterChecks(t *testing.T) {
 		{config, url.Values{"name": {"web_1"}}, "name", "invalid format"},
 		{config, url.Values{"delete": {"ide2,net1"}}, "", ""},
 		{config, url.Values{"bootdisk": {"scsi0"}}, "", ""},
+		{config, url.Values{"sshkeys": {"ssh-ed25519%20AAAAC3Nz%2B%2F%3D%20me%40host%0A"}}, "", ""},
+		{config, url.Values{"sshkeys": {"ssh-ed25519 AAAAC3Nz me@host"}}, "sshkeys", "invalid format"},
 		{config, url.Values{"bootdisk": {"xscsi0"}}, "bootdisk", "value does not match the regex pattern"},
 		{config, url.Values{"delete": {"ide2,2net"}}, "delete", "invalid format"},
 		{config, url.Values{"hookscript": {"not a volume"}}, "hookscript", "invalid format"},
