@@ -63,7 +63,10 @@ func (e *Emulator) configValueLocked(v *vm, k, val string) (string, *apiError) {
 	}
 	if isNet {
 		if parsed["macaddr"] == "" {
-			parsed["macaddr"] = e.macLocked(v.vmid*32 + len(v.conf))
+			// PVE draws a MAC under its prefix BC:24:11; the emulator
+			// makes one from the VMID and the NIC's index, so replays match.
+			index, _ := strconv.Atoi(strings.TrimPrefix(k, "net"))
+			parsed["macaddr"] = fmt.Sprintf("BC:24:11:%02X:%02X:%02X", 0x80|index, (v.vmid>>8)&0xff, v.vmid&0xff)
 		}
 		if parsed["model"] == "" {
 			return "", paramError(map[string]string{k: "invalid format - format error\nmodel: property is missing and it is not optional"})
