@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -45,12 +46,36 @@ func (a *account) setConfig(ctx context.Context, node string, vmid int, form map
 	return a.c.post(ctx, "/nodes/{node}/qemu/{vmid}/config", form, nil, node, strconv.Itoa(vmid))
 }
 
+// propertyString reads one of PVE's property strings: "key=value" parts
+// and at most one bare part, the value of the format's default key, which
+// may stand anywhere ("1,fstrim_cloned_disks=1" and "type=virtio,1" are
+// both agent: enabled=1), and empty parts skipped ("file=local-lvm:
+// cloudinit," as bpg writes it). PVE prints drives with the default key
+// first, but a config written by hand or by another tool need not.
+func propertyString(s, defaultKey string) map[string]string {
+	out := map[string]string{}
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		if k, v, ok := strings.Cut(part, "="); ok {
+			out[k] = v
+		} else if defaultKey != "" {
+			out[defaultKey] = part
+		}
+	}
+	return out
+}
+
+// drive reads a drive entry, whose default key is file.
+func (c vmConfig) drive(key string) map[string]string { return propertyString(c[key], "file") }
+
 // bootDisk is the disk the VM boots from: the first disk of boot's order,
 // else the first of scsi0, virtio0, sata0, ide0 the config has.
 func (c vmConfig) bootDisk() string {
-	if order, ok := strings.CutPrefix(c["boot"], "order="); ok {
+	if order := propertyString(c["boot"], "legacy")["order"]; order != "" {
 		for _, d := range strings.Split(order, ";") {
-			if _, has := c[d]; has && !strings.Contains(c[d], "media=cdrom") && !strings.Contains(c[d], "cloudinit") {
+			if _, has := c[d]; has && c.drive(d)["media"] != "cdrom" && !cloudInitVolume.MatchString(c.drive(d)["file"]) {
 				return d
 			}
 		}
@@ -63,55 +88,49 @@ func (c vmConfig) bootDisk() string {
 	return ""
 }
 
-// diskGiB is the size=NG of a disk entry, 0 when unknown (a size in M or T
-// is converted).
+// diskGiB is the size of a disk entry in GiB, 0 when unknown: PVE writes
+// size=NG, N in K, M or T, or a bare number of bytes.
 func (c vmConfig) diskGiB(disk string) float64 {
-	for _, part := range strings.Split(c[disk], ",") {
-		v, ok := strings.CutPrefix(part, "size=")
-		if !ok || v == "" {
-			continue
-		}
-		n, err := strconv.ParseFloat(v[:len(v)-1], 64)
-		if err != nil {
-			return 0
-		}
-		switch v[len(v)-1] {
-		case 'T':
-			return n * 1024
-		case 'G':
-			return n
-		case 'M':
-			return n / 1024
-		case 'K':
-			return n / 1024 / 1024
-		}
+	v := c.drive(disk)["size"]
+	if v == "" {
+		return 0
 	}
-	return 0
+	unit := map[byte]float64{'K': 1.0 / (1 << 20), 'M': 1.0 / 1024, 'G': 1, 'T': 1024}
+	scale, ok := unit[v[len(v)-1]]
+	if ok {
+		v = v[:len(v)-1]
+	} else {
+		scale = 1.0 / (1 << 30)
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0
+	}
+	return n * scale
 }
+
+// cloudInitVolume is a cloud-init volume as PVE names it: vm-VMID-
+// cloudinit (with a format's suffix on file storages), or STORAGE:cloudinit
+// as written before PVE allocated it.
+var cloudInitVolume = regexp.MustCompile(`(^|[:/])(vm-\d+-cloudinit(\.[a-z0-9]+)?|cloudinit)$`)
 
 // hasCloudInit reports whether a drive of the config is a cloud-init drive.
 func (c vmConfig) hasCloudInit() bool {
-	for k, v := range c {
-		if (strings.HasPrefix(k, "ide") || strings.HasPrefix(k, "scsi") || strings.HasPrefix(k, "sata")) && strings.Contains(v, "cloudinit") {
+	for k := range c {
+		if (strings.HasPrefix(k, "ide") || strings.HasPrefix(k, "scsi") || strings.HasPrefix(k, "sata")) && cloudInitVolume.MatchString(c.drive(k)["file"]) {
 			return true
 		}
 	}
 	return false
 }
 
-// agentEnabled reports the guest agent channel on: agent is "1",
-// "1,fstrim_cloned_disks=1" or "enabled=1,…" (PVE's property string,
-// whose default key is enabled; booleans also as yes/on/true).
+// agentEnabled reports the guest agent channel on: agent is PVE's property
+// string whose default key is enabled ("1", "enabled=1,type=virtio",
+// "fstrim_cloned_disks=1,1"), booleans also as yes/on/true.
 func (c vmConfig) agentEnabled() bool {
-	for i, part := range strings.Split(c["agent"], ",") {
-		v, named := strings.CutPrefix(part, "enabled=")
-		if named || i == 0 && !strings.Contains(part, "=") {
-			switch strings.ToLower(v) {
-			case "1", "yes", "on", "true":
-				return true
-			}
-			return false
-		}
+	switch strings.ToLower(propertyString(c["agent"], "enabled")["enabled"]) {
+	case "1", "yes", "on", "true":
+		return true
 	}
 	return false
 }

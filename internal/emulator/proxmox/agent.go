@@ -45,10 +45,6 @@ func (e *Emulator) SetAgentFault(vmid int, f AgentFault) error {
 // a documentation-range address unique to the VM, once BootDuration has
 // passed since the start.
 func (e *Emulator) agentInterfaces(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r); err != nil {
-		writeError(w, err)
-		return
-	}
 	e.mu.Lock()
 	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
 	var fault AgentFault

@@ -8,8 +8,6 @@ import (
 	"strings"
 )
 
-var cloneParams = []string{"newid", "name", "description", "full", "target", "storage", "format", "pool", "snapname", "bwlimit"}
-
 func alreadyExists(vmid int) *apiError {
 	return failf(http.StatusInternalServerError, "unable to create VM %d - VM %d already exists", vmid, vmid)
 }
@@ -20,10 +18,6 @@ func alreadyExists(vmid int) *apiError {
 // clones to one VMID exactly one wins; the worker holds both locks for
 // CloneDuration and runs on whatever becomes of the request.
 func (e *Emulator) clone(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r, cloneParams...); err != nil {
-		writeError(w, err)
-		return
-	}
 	newidText := r.Form.Get("newid")
 	if newidText == "" {
 		writeError(w, paramError(map[string]string{"newid": "property is missing and it is not optional"}))

@@ -81,10 +81,6 @@ func b2i(b bool) int {
 // clusterResources is GET /cluster/resources: every VM of every node in
 // one answer (no pages), an offline node's VMs with status unknown.
 func (e *Emulator) clusterResources(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r, "type"); err != nil {
-		writeError(w, err)
-		return
-	}
 	typ := r.Form.Get("type")
 	if typ != "" && !slices.Contains([]string{"vm", "storage", "node", "sdn"}, typ) {
 		writeError(w, paramError(map[string]string{"type": "value '" + typ + "' does not have a value in the enumeration 'vm, storage, node, sdn'"}))
@@ -149,10 +145,6 @@ func (e *Emulator) vmResourceLocked(v *vm) map[string]any {
 // nextID is GET /cluster/nextid. PVE answers the id as a string, though
 // its schema says integer; so does the emulator.
 func (e *Emulator) nextID(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r, "vmid"); err != nil {
-		writeError(w, err)
-		return
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if s := r.Form.Get("vmid"); s != "" {
@@ -205,10 +197,6 @@ func (e *Emulator) getStorage(w http.ResponseWriter, r *http.Request) {
 // storageContent is GET /nodes/{node}/storage/{storage}/content: the
 // snippets of storage local (written over SFTP) as local:snippets/NAME.
 func (e *Emulator) storageContent(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r, "content", "vmid"); err != nil {
-		writeError(w, err)
-		return
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	n, err := e.reachLocked(r.PathValue("node"))

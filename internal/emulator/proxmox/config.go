@@ -7,21 +7,7 @@ import (
 	"strings"
 )
 
-// configParams are the config keys the emulator models; PVE has many
-// more, which it would take and the emulator refuses as undefined, so a
-// client sending one learns it here rather than against PVE.
-var configParams = []string{
-	"name", "description", "tags", "cores", "sockets", "memory", "agent", "onboot", "boot",
-	"ciuser", "cipassword", "citype", "sshkeys", "cicustom", "nameserver", "searchdomain",
-	"ipconfig[n]", "net[n]", "scsi[n]", "ide[n]", "virtio[n]", "sata[n]",
-	"delete", "digest", "skiplock",
-}
-
 func (e *Emulator) getConfig(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r, "current", "snapshot"); err != nil {
-		writeError(w, err)
-		return
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
@@ -32,21 +18,11 @@ func (e *Emulator) getConfig(w http.ResponseWriter, r *http.Request) {
 	writeData(w, v.configData())
 }
 
-var cloudinitRE = regexp.MustCompile(`^([a-zA-Z0-9][a-zA-Z0-9_.-]*):cloudinit$`)
-
 // setConfig is POST (async: answers a qmconfig UPID) and PUT (sync:
 // answers null) of …/config. Both refuse a locked VM, take its lock file,
 // check digest, apply delete= and the values, all or nothing.
 func (e *Emulator) setConfig(async bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		allowed := configParams
-		if async {
-			allowed = append(allowed[:len(allowed):len(allowed)], "background_delay")
-		}
-		if err := checkParams(r, allowed...); err != nil {
-			writeError(w, err)
-			return
-		}
 		e.mu.Lock()
 		v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
 		if err == nil && !boolParam(r, "skiplock") {
@@ -90,34 +66,17 @@ func (e *Emulator) applyConfigLocked(r *http.Request, v *vm) *apiError {
 		return failf(http.StatusInternalServerError, "detected modified configuration - file changed by other user? Try again.")
 	}
 	set := map[string]string{}
-	errs := map[string]string{}
 	for k := range r.Form {
-		switch k {
-		case "node", "vmid", "delete", "digest", "skiplock", "background_delay":
+		if !isConfigKey(k) {
 			continue
 		}
-		val := r.Form.Get(k)
-		switch k {
-		case "tags":
-			tags, terr := normalizeTags(val)
-			if terr != nil {
-				return terr
-			}
-			val = tags
-		case "cores", "sockets":
-			if n, err := strconv.Atoi(val); err != nil || n < 1 {
-				errs[k] = "value must have a minimum value of 1"
-			}
-		case "memory":
-			if n, err := strconv.Atoi(strings.TrimPrefix(val, "current=")); err != nil || n < 16 {
-				errs[k] = "value must have a minimum value of 16"
-			}
-		}
-		if m := cloudinitRE.FindStringSubmatch(val); m != nil && (strings.HasPrefix(k, "ide") || strings.HasPrefix(k, "scsi") || strings.HasPrefix(k, "sata")) {
-			val = m[1] + ":vm-" + strconv.Itoa(v.vmid) + "-cloudinit,media=cdrom"
+		val, err := e.configValueLocked(v, k, r.Form.Get(k))
+		if err != nil {
+			return err
 		}
 		set[k] = val
 	}
+	errs := map[string]string{}
 	var deletes []string
 	for _, k := range strings.FieldsFunc(r.Form.Get("delete"), func(r rune) bool { return r == ',' || r == ';' || r == ' ' }) {
 		if _, both := set[k]; both {
@@ -142,10 +101,6 @@ var sizeRE = regexp.MustCompile(`^(\+?)(\d+(?:\.\d+)?[KMGT]?)$`)
 // resize is PUT …/resize, a qmresize task in PVE 8: the worker refuses to
 // shrink with "shrinking disks is not supported".
 func (e *Emulator) resize(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r, "disk", "size", "digest", "skiplock"); err != nil {
-		writeError(w, err)
-		return
-	}
 	m := sizeRE.FindStringSubmatch(r.Form.Get("size"))
 	if m == nil {
 		writeError(w, paramError(map[string]string{"size": "value does not match the regex pattern"}))
@@ -185,10 +140,6 @@ func (e *Emulator) resize(w http.ResponseWriter, r *http.Request) {
 // qmdestroy task keeps the VM listed with lock "destroyed" for
 // DestroyDuration and then removes it.
 func (e *Emulator) destroy(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r, "purge", "destroy-unreferenced-disks", "skiplock"); err != nil {
-		writeError(w, err)
-		return
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))

@@ -130,7 +130,7 @@ func TestConformanceStage(t *testing.T) {
 			}
 			switch c.situation {
 			case "provisioning":
-				if entry["tags"] != "compute;cm-new" {
+				if entry["tags"] != "cm-new;compute" {
 					t.Fatalf("tags %v", entry["tags"])
 				}
 			case "unaddressed", "stopping":

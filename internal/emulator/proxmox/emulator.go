@@ -1,6 +1,8 @@
 // Package proxmox is a stateful, in-memory emulator of the Proxmox VE API
-// (/api2/json) for the QEMU side of a cluster: nodes, cluster status and
-// resources, the next free VMID, VMs and templates with their configs,
+// (/api2/json) for the QEMU side of a cluster: nodes and their status,
+// cluster status and resources, the next free VMID, VMs and templates with
+// their configs, each node's VM list, pools, volume info, cloud-init
+// regeneration,
 // clones, power actions and deletes as tasks (UPIDs, task status and log),
 // disk resizes, the guest agent's network-get-interfaces, storages and
 // their content, behind PVEAPIToken auth and the faults middleware, over
@@ -12,6 +14,17 @@
 // with PVE's "can't lock file … - got timeout", two clones to one VMID
 // race and exactly one wins, tasks run on when their client leaves, and
 // the guest agent answers only some time after boot, or never.
+//
+// Every request is checked against PVE's own API schema before its
+// handler runs (schema.go, with pveschema.json cut from pve-apidata.js by
+// tools/pveschema): undefined or missing parameters, types, bounds,
+// enumerations, patterns, named formats and property strings with their
+// default keys (propstring.go, formats.go), as pveproxy checks them; a
+// config write stores every key the schema defines, drives and NICs as
+// PVE prints them. Empty path fragments are dropped, as PVE's router drops
+// them. What bpg/terraform-provider-proxmox sends in its everyday flows is
+// replayed from testdata/bpg-transcript.jsonl (scripts/bpg-check.sh
+// records it).
 //
 // Errors are answered as pveproxy answers them: the message in the HTTP
 // reason phrase ("HTTP/1.1 500 VM 100 is locked (clone)") and a body
@@ -28,6 +41,7 @@ package proxmox
 import (
 	"crypto/subtle"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -188,7 +202,7 @@ func New(opts Options) *Emulator {
 func (e *Emulator) routes() {
 	for pattern, h := range e.handlers() {
 		method, path, _ := strings.Cut(pattern, " ")
-		e.mux.HandleFunc(method+" "+APIPrefix+path, h)
+		e.mux.HandleFunc(method+" "+APIPrefix+path, checked(pattern, h))
 	}
 }
 
@@ -196,8 +210,13 @@ func (e *Emulator) routes() {
 func (e *Emulator) handlers() map[string]http.HandlerFunc {
 	const vm = "/nodes/{node}/qemu/{vmid}"
 	return map[string]http.HandlerFunc{
-		"GET /version":                                e.version,
-		"GET /nodes":                                  e.listNodes,
+		"GET /version":             e.version,
+		"GET /nodes":               e.listNodes,
+		"GET /nodes/{node}/status": e.nodeStatus,
+		"GET /nodes/{node}/qemu":   e.listVMs,
+		"GET /pools":               e.listPools,
+		"PUT " + vm + "/cloudinit": e.regenerateCloudinit,
+		"GET /nodes/{node}/storage/{storage}/content/{volume}": e.volumeInfo,
 		"GET /cluster/status":                         e.clusterStatus,
 		"GET /cluster/resources":                      e.clusterResources,
 		"GET /cluster/nextid":                         e.nextID,
@@ -220,7 +239,8 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 // Route names a request path's route for the request counts and fault
 // rules, with PVE's own placeholders: "/nodes/pve1/qemu/100/config" reads
 // "/nodes/{node}/qemu/{vmid}/config", a task's path
-// "/nodes/{node}/tasks/{upid}/status", a storage "/storage/{storage}".
+// "/nodes/{node}/tasks/{upid}/status", a storage "/storage/{storage}", a
+// volume "/nodes/{node}/storage/{storage}/content/{volume}".
 func Route(path string) string {
 	segs := strings.Split(path, "/")
 	for i := 1; i < len(segs); i++ {
@@ -236,6 +256,10 @@ func Route(path string) string {
 			segs[i] = "{upid}"
 		case "storage":
 			segs[i] = "{storage}"
+		case "content":
+			if i >= 3 && segs[i-3] == "storage" {
+				segs[i] = "{volume}"
+			}
 		}
 	}
 	return strings.Join(segs, "/")
@@ -249,6 +273,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.faults.ServeHTTP(w, r)
 		return
 	}
+	dropEmptySegments(r.URL)
 	if r.Header.Get("Authorization") != "" {
 		e.authorized.Add(1)
 	}
@@ -275,6 +300,28 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.mux.ServeHTTP(w, r)
+}
+
+// dropEmptySegments removes the empty fragments of a path ("//", a
+// trailing "/"), as PVE's router does when it splits a path, so
+// "DELETE /nodes/pve1/qemu/100/" is "DELETE /nodes/pve1/qemu/100". It
+// works on the escaped path, so an escaped "/" inside a volume id stays
+// one segment.
+func dropEmptySegments(u *url.URL) {
+	escaped := u.EscapedPath()
+	segs := strings.FieldsFunc(escaped, func(r rune) bool { return r == '/' })
+	clean := "/" + strings.Join(segs, "/")
+	if clean == escaped {
+		return
+	}
+	path, err := url.PathUnescape(clean)
+	if err != nil {
+		return
+	}
+	u.Path, u.RawPath = path, ""
+	if path != clean {
+		u.RawPath = clean
+	}
 }
 
 // authenticate checks "Authorization: PVEAPIToken=USER@REALM!ID=SECRET".

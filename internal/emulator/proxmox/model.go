@@ -55,10 +55,6 @@ type VMSeed struct {
 	DiskGiB     int
 }
 
-// intKeys are the config keys PVE's schema types integer or boolean,
-// answered as JSON numbers; every other key is answered as a string.
-var intKeys = []string{"cores", "sockets", "template", "onboot", "vcpus", "numa", "protection"}
-
 func (v *vm) diskGiB() int {
 	for _, key := range []string{"scsi0", "virtio0", "sata0", "ide0"} {
 		if size, ok := diskSize(v.conf[key]); ok {
@@ -137,13 +133,7 @@ func (v *vm) cores() int {
 func (v *vm) configData() map[string]any {
 	out := map[string]any{"digest": v.digest()}
 	for k, val := range v.conf {
-		if slices.Contains(intKeys, k) {
-			if n, err := strconv.Atoi(val); err == nil {
-				out[k] = n
-				continue
-			}
-		}
-		out[k] = val
+		out[k] = typedValue(configAnswerSchema(k), val)
 	}
 	if v.template {
 		out["template"] = 1
@@ -152,6 +142,38 @@ func (v *vm) configData() map[string]any {
 		out["lock"] = v.lock
 	}
 	return out
+}
+
+// configAnswerSchema is the schema GET config gives key k, nil for none.
+func configAnswerSchema(k string) *schema {
+	m := apiSchema()["GET /nodes/{node}/qemu/{vmid}/config"]
+	if m == nil || m.Returns == nil {
+		return nil
+	}
+	return m.Returns.lookup(k)
+}
+
+// typedValue is val as JSON answers it for schema s: integers and
+// booleans (1/0) as numbers, everything else as the text it is.
+func typedValue(s *schema, val string) any {
+	if s == nil {
+		return val
+	}
+	switch s.Type {
+	case "integer":
+		if n, err := strconv.ParseInt(val, 10, 64); err == nil {
+			return n
+		}
+	case "number":
+		if f, err := strconv.ParseFloat(val, 64); err == nil {
+			return f
+		}
+	case "boolean":
+		if b, ok := parseBool(val); ok {
+			return b2i(b)
+		}
+	}
+	return val
 }
 
 // digest is the SHA-1 of the config as PVE computes it over the file.
@@ -172,18 +194,22 @@ func (v *vm) digest() string {
 var tagRE = regexp.MustCompile(`(?i)^[a-z0-9_][a-z0-9_\-+.]*$`)
 
 // normalizeTags splits a tag list on ';', ',' and spaces as PVE does,
-// checks each tag, drops duplicates and joins them with ';' in the order
-// given (PVE's tag-style ordering "config").
+// checks each tag, drops duplicates (case aside, PVE's tag-style default)
+// and joins them with ';' sorted alphabetically, case aside: PVE's default
+// tag-style ordering, which is why bpg sorts tags before it compares them.
 func normalizeTags(s string) (string, *apiError) {
 	var out []string
+	seen := map[string]bool{}
 	for _, t := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
 		if !tagRE.MatchString(t) {
 			return "", paramError(map[string]string{"tags": fmt.Sprintf("invalid format - invalid characters in tag '%s'", t)})
 		}
-		if !slices.Contains(out, t) {
+		if !seen[strings.ToLower(t)] {
+			seen[strings.ToLower(t)] = true
 			out = append(out, t)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
 	return strings.Join(out, ";"), nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -179,41 +178,8 @@ func parseParams(r *http.Request) *apiError {
 	return nil
 }
 
-// checkParams refuses parameters outside allowed as PVE's schema check
-// does; node and vmid come from the path and are always allowed.
-func checkParams(r *http.Request, allowed ...string) *apiError {
-	errs := map[string]string{}
-	for k := range r.Form {
-		if k == "node" || k == "vmid" || slices.Contains(allowed, k) || allowedIndexed(k, allowed) {
-			continue
-		}
-		errs[k] = notDefined
-	}
-	if len(errs) > 0 {
-		return paramError(errs)
-	}
-	return nil
-}
-
-// allowedIndexed admits "scsi0" where allowed names "scsi[n]".
-func allowedIndexed(k string, allowed []string) bool {
-	for _, a := range allowed {
-		if prefix, ok := strings.CutSuffix(a, "[n]"); ok {
-			if rest, ok := strings.CutPrefix(k, prefix); ok && rest != "" {
-				if _, err := strconv.Atoi(rest); err == nil {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // boolParam reads a PVE boolean (1/0, true/false, yes/no, on/off).
 func boolParam(r *http.Request, name string) bool {
-	switch strings.ToLower(r.Form.Get(name)) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
+	b, _ := parseBool(r.Form.Get(name))
+	return b
 }
