@@ -133,11 +133,15 @@ func TestFaultMatrix(t *testing.T) {
 				runBackend(t, be, res)
 			})
 		}
+		t.Run(bootstrapBackend.name, func(t *testing.T) {
+			t.Parallel()
+			runBootstrap(t, res)
+		})
 	})
 	if t.Failed() || t.Skipped() {
 		return
 	}
-	got := res.markdown(backends)
+	got := res.markdown(tables)
 	text, err := os.ReadFile(guide)
 	if err != nil {
 		t.Fatal(err)

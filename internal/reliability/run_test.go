@@ -20,12 +20,23 @@ type backend struct {
 	// backend switches a machine off, a restart where it can only reset;
 	// powerBase is the line it replaces.
 	powerBase, powerOp string
+	// columns replace the operations as the table's columns.
+	columns []string
 }
 
-func (b *backend) ops() []string { return matrixOps }
+func (b *backend) ops() []string {
+	if b.columns != nil {
+		return b.columns
+	}
+	return matrixOps
+}
 
-// backends are the adapters the matrix covers, in the guide's order.
-var backends = []*backend{hcloudBackend, robotBackend, proxmoxBackend}
+// backends are the adapters whose instances the matrix covers; tables
+// are every table of the guide, in its order.
+var (
+	backends = []*backend{hcloudBackend, robotBackend, proxmoxBackend}
+	tables   = []*backend{hcloudBackend, robotBackend, bootstrapBackend, proxmoxBackend}
+)
 
 // cellTimeouts bound every operation of a lane's instance, so that a
 // fault the provider retries until its timeout ends the cell soon; the
@@ -203,25 +214,38 @@ type stateInstance struct{ id, name string }
 // state reads the compute_instance resources of the state.
 func (r *run) state() map[string]stateInstance {
 	r.t.Helper()
-	var doc struct {
-		Values struct {
-			RootModule struct {
-				Resources []struct {
-					Type   string         `json:"type"`
-					Name   string         `json:"name"`
-					Values map[string]any `json:"values"`
-				} `json:"resources"`
-			} `json:"root_module"`
-		} `json:"values"`
-	}
-	out := r.cli.MustRun("show", "-json")
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		r.t.Fatalf("terraform show -json: %v\n%s", err, out)
-	}
 	st := map[string]stateInstance{}
-	for _, res := range doc.Values.RootModule.Resources {
-		if res.Type == "compute_instance" {
-			st[res.Name] = stateInstance{id: fmt.Sprint(res.Values["id"]), name: fmt.Sprint(res.Values["name"])}
+	for addr, a := range readState(r.t, r.cli) {
+		if name, ok := strings.CutPrefix(addr, "compute_instance."); ok {
+			st[name] = stateInstance{id: fmt.Sprint(a["id"]), name: fmt.Sprint(a["name"])}
+		}
+	}
+	return st
+}
+
+// readState reads the managed resources of the CLI's state file, as
+// terraform wrote it (version 4 of its format), by address, without
+// another terraform command.
+func readState(t *testing.T, cli *acctest.CLI) map[string]map[string]any {
+	t.Helper()
+	var doc struct {
+		Resources []struct {
+			Mode      string `json:"mode"`
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	text := cli.Read("terraform.tfstate")
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatalf("terraform.tfstate: %v\n%s", err, text)
+	}
+	st := map[string]map[string]any{}
+	for _, res := range doc.Resources {
+		if res.Mode == "managed" && len(res.Instances) == 1 {
+			st[res.Type+"."+res.Name] = res.Instances[0].Attributes
 		}
 	}
 	return st
