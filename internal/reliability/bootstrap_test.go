@@ -50,6 +50,9 @@ type hostLane struct {
 
 // bootstrapNA is why a fault cannot meet a phase, "" when it can.
 func bootstrapNA(f fault, phase string) string {
+	if f.id == "race" && phase != "claiming" {
+		return "only the claim takes a server"
+	}
 	if _, http := phaseRequest[phase]; !http {
 		switch f.id {
 		case "reset", "hang", "drop":
@@ -57,11 +60,13 @@ func bootstrapNA(f fault, phase string) string {
 		}
 		return "the phase speaks SSH to the machine, not the webservice"
 	}
-	if f.id == "race" && phase != "claiming" {
-		return "only the claim takes a server"
-	}
 	return ""
 }
+
+// notCovered is the cell of a fault the backend can show in a phase but
+// the matrix does not drive yet: SSH cut or held in the phases that speak
+// SSH, and two states claiming one server at once.
+const notCovered = "not covered by the matrix yet"
 
 // runBootstrap bootstraps one server per fault and phase, all in one
 // apply, each meeting its fault once in its phase, then reruns the apply
@@ -75,8 +80,7 @@ func runBootstrap(t *testing.T, res *results) {
 				continue
 			}
 			if _, http := phaseRequest[phase]; !http || f.id == "race" {
-				// Faults over SSH, and the race of two states for one
-				// server, are left to internal/bootstrap's own tests.
+				res.set(bootstrapBackend.name, f.id, phase, notCovered)
 				continue
 			}
 			m := acctest.NewMetal(t)

@@ -10,6 +10,7 @@
 //
 // It has test files only, besides this one. Like the other Terraform-layer
 // test packages it reaches a backend through the provider and the
-// emulators (internal/acctest, internal/emulator/...), never through a
-// concrete adapter.
+// emulators: it imports internal/acctest, internal/emulator/... and the
+// contract's codes (internal/adapter), never a concrete adapter (the
+// depguard rule terraform-layer holds it to that).
 package reliability
