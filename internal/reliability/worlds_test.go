@@ -70,8 +70,10 @@ type hcloudWorld struct {
 	e *acctest.Emulator
 }
 
-func (hcloudWorld) provider() string            { return "" }
-func (w hcloudWorld) account(name string) string { return w.e.AccountNamed(name, "env://"+acctest.TokenEnv) }
+func (hcloudWorld) provider() string { return "" }
+func (w hcloudWorld) account(name string) string {
+	return w.e.AccountNamed(name, "env://"+acctest.TokenEnv)
+}
 func (hcloudWorld) instance(res, acct, name string, extra ...string) string {
 	return instanceBlock(res, acct, name, "cx22", "ubuntu-24.04", extra)
 }
@@ -102,7 +104,7 @@ type robotWorld struct {
 	m *acctest.Metal
 }
 
-func (robotWorld) provider() string            { return "" }
+func (robotWorld) provider() string             { return "" }
 func (w robotWorld) account(name string) string { return w.m.AccountNamed(name) }
 func (robotWorld) instance(res, acct, name string, extra ...string) string {
 	return instanceBlock(res, acct, name, "AX42", "Ubuntu-2404-noble-amd64-base", extra)
@@ -132,7 +134,7 @@ type proxmoxWorld struct {
 	p *acctest.Proxmox
 }
 
-func (w proxmoxWorld) provider() string          { return w.p.Provider() }
+func (w proxmoxWorld) provider() string           { return w.p.Provider() }
 func (w proxmoxWorld) account(name string) string { return w.p.AccountNamed(name) }
 func (proxmoxWorld) instance(res, acct, name string, extra ...string) string {
 	return instanceBlock(res, acct, name, "small", acctest.ProxmoxTemplate, extra)
