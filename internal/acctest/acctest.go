@@ -39,6 +39,11 @@ const ReadOnlyToken = "read-only-token-5566778899"
 // running tests.
 const serveEnv = "COMPUTE_ACCTEST_SERVE_PROVIDER"
 
+// requestTimeoutEnv, set in a terraform process's environment, bounds
+// every backend request of the provider it starts (see
+// CLI.SetRequestTimeout).
+const requestTimeoutEnv = "COMPUTE_ACCTEST_REQUEST_TIMEOUT"
+
 // Main is every Terraform-layer test package's TestMain.
 func Main(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
@@ -101,7 +106,11 @@ func setup() (string, error) {
 // serve runs the provider as a plugin for a terraform process that a test
 // started (see CLI).
 func serve() {
-	server := providerserver.NewProtocol6(provider.New("acctest", provider.WithClock(clock()))())
+	opts := []provider.Option{provider.WithClock(clock())}
+	if d, err := time.ParseDuration(os.Getenv(requestTimeoutEnv)); err == nil && d > 0 {
+		opts = append(opts, provider.WithRequestTimeout(d))
+	}
+	server := providerserver.NewProtocol6(provider.New("acctest", opts...)())
 	if file := os.Getenv(recordEnv); file != "" {
 		server = recordServer(file, server)
 	}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // CLI drives the real terraform binary in a working directory of its own,
@@ -101,6 +102,12 @@ const mirrorVersion = "0.0.1"
 // Setenv adds a variable to every later command's environment; set again,
 // the later value wins (os/exec keeps the last of a duplicated key).
 func (c *CLI) Setenv(key, value string) { c.env = append(c.env, key+"="+value) }
+
+// SetRequestTimeout bounds every backend request of the provider that later
+// commands start by d, as FactoriesWithRequestTimeout does in process: a
+// request the emulator holds until its client leaves then costs d, not the
+// adapter's production bound.
+func (c *CLI) SetRequestTimeout(d time.Duration) { c.Setenv(requestTimeoutEnv, d.String()) }
 
 // Write writes a file into the working directory.
 func (c *CLI) Write(name, text string) {

@@ -115,9 +115,16 @@ func (p *Proxmox) Account(extra ...string) string {
 // AccountOnly is Account without the provider block, for configurations
 // that write their own.
 func (p *Proxmox) AccountOnly(extra ...string) string {
+	return p.AccountNamed("pve", extra...)
+}
+
+// AccountNamed is AccountOnly under another resource name and account
+// name, for configurations that hold several clusters under one provider
+// block (every cluster takes the same token).
+func (p *Proxmox) AccountNamed(name string, extra ...string) string {
 	return fmt.Sprintf(`
-resource "compute_provider_account" "pve" {
-  name = "pve"
+resource "compute_provider_account" %[1]q {
+  name = %[1]q
   proxmox = {
     endpoint        = %q
     api_token       = "provider://pve_token"
@@ -126,7 +133,7 @@ resource "compute_provider_account" "pve" {
     %s
   }
 }
-`, p.Endpoint, p.Fingerprint, ProxmoxFlavors, strings.Join(extra, "\n    "))
+`, name, p.Endpoint, p.Fingerprint, ProxmoxFlavors, strings.Join(extra, "\n    "))
 }
 
 // Instance is a compute_instance "NAME" of flavor small from the template,

@@ -146,9 +146,15 @@ func (m *Metal) SecretRef(name string) string { return "file://" + filepath.Join
 // Account is a compute_provider_account "robot" on these emulators, with
 // extra lines (allow_order = true, cancel_on_destroy = true) in its block.
 func (m *Metal) Account(extra ...string) string {
+	return m.AccountNamed("robot", extra...)
+}
+
+// AccountNamed is Account under another resource name and account name,
+// for configurations that hold several Metals.
+func (m *Metal) AccountNamed(name string, extra ...string) string {
 	return fmt.Sprintf(`
-resource "compute_provider_account" "robot" {
-  name = "robot"
+resource "compute_provider_account" %[1]q {
+  name = %[1]q
   hetzner_robot = {
     user            = %q
     password        = %q
@@ -159,7 +165,7 @@ resource "compute_provider_account" "robot" {
     %s
   }
 }
-`, m.SecretRef("user"), m.SecretRef("password"), m.Endpoint, m.KeyFingerprint, m.SecretRef("id_ed25519"), m.Farm.SSHPort(),
+`, name, m.SecretRef("user"), m.SecretRef("password"), m.Endpoint, m.KeyFingerprint, m.SecretRef("id_ed25519"), m.Farm.SSHPort(),
 		strings.Join(extra, "\n    "))
 }
 

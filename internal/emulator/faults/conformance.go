@@ -11,9 +11,10 @@ type Target struct{ Method, Path string }
 
 // ConformanceRule is the part of every emulator's conformance FailNext
 // that does not depend on the API: the op's route, the count (every
-// matching request until cleared when n <= 0), and the two classes that
+// matching request until cleared when n <= 0), and the three classes that
 // fail the same way on every backend, a hang (held until the client
-// leaves, then never run) and a drop after the commit. answer fills in
+// leaves, then never run), a connection reset before the API sees the
+// request, and a drop after the commit. answer fills in
 // the rest of the rule for the classes the API answers in its own way
 // (server_error, rate_limited, auth_refused, locked, partial_listing),
 // and returns an error for a class it does not know or cannot show,
@@ -31,6 +32,9 @@ func ConformanceRule(emulator string, routes map[string]Target, op, class string
 		return r, nil
 	case "drop_after_commit":
 		r.Drop = true
+		return r, nil
+	case "reset":
+		r.Reset = true
 		return r, nil
 	}
 	if err := answer(&r); err != nil {

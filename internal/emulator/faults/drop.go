@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"time"
 )
@@ -18,6 +19,21 @@ func dropAfter(next http.Handler, w http.ResponseWriter, r *http.Request) {
 		// HTTP/2 cannot be hijacked; aborting the handler resets the stream,
 		// which the client sees the same way.
 		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
+}
+
+// resetConn closes the client's connection without serving the request
+// or sending a byte: the client sees a transport error and nothing was
+// committed.
+func resetConn(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		// A reset, not an orderly close, as a proxy that gives up sends.
+		_ = tc.SetLinger(0)
 	}
 	_ = conn.Close()
 }

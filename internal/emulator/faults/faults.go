@@ -161,6 +161,14 @@ func (m *Middleware) DropNext(method, route string, n int) error {
 	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), Drop: true})
 }
 
+// ResetNext closes the connection of the next n calls of method on route
+// without running them and without an answer. Like a dropped GET, a GET
+// whose reused connection was reset is resent by Go's http.Transport, so
+// reset two to make a Go client see it.
+func (m *Middleware) ResetNext(method, route string, n int) error {
+	return m.AddRule(Rule{Method: method, Path: route, Count: max(n, 1), Reset: true})
+}
+
 // DelayIfConnectedNext holds the next n calls of method on route for d and
 // runs each only if its client is still connected: a client that gives up
 // first leaves nothing committed.
@@ -236,6 +244,8 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.writeError(w, http.StatusTooManyRequests, m.cfg.RateLimitCode, "rate limit exceeded")
 	case rule != nil && rule.Drop:
 		dropAfter(m.next, w, r)
+	case rule != nil && rule.Reset:
+		resetConn(w)
 	case rule != nil && rule.CommitThenDelay > 0:
 		answerLate(m.next, w, r, rule.CommitThenDelay.Std())
 	case rule != nil && rule.Status != 0:

@@ -151,6 +151,33 @@ func TestDropCommitsThenClosesConnection(t *testing.T) {
 	}
 }
 
+// TestResetClosesWithoutCommitting: a reset call never reaches the API,
+// its client gets a transport error, and the next call is served.
+func TestResetClosesWithoutCommitting(t *testing.T) {
+	m, a := newMiddleware(t)
+	srv := httptest.NewServer(m)
+	defer srv.Close()
+	if err := m.ResetNext("POST", "/servers", 1); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Client().Post(srv.URL+"/v1/servers", "application/json", strings.NewReader(`{}`))
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("reset call answered with status %d", resp.StatusCode)
+	}
+	if a.calls.Load() != 0 {
+		t.Fatalf("api reached %d times, want nothing committed", a.calls.Load())
+	}
+	resp, err = srv.Client().Post(srv.URL+"/v1/servers", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatalf("next call: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || a.calls.Load() != 1 {
+		t.Fatalf("next call: status %d, api reached %d times", resp.StatusCode, a.calls.Load())
+	}
+}
+
 // TestDelaysHoldTheCall: each delay, global or in a rule, holds the call
 // at least as long as it says, and a patient client gets the API's answer.
 func TestDelaysHoldTheCall(t *testing.T) {

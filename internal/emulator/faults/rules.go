@@ -37,6 +37,11 @@ type Rule struct {
 	// the connection without an answer: the client cannot tell whether its
 	// call took effect.
 	Drop bool `json:"drop,omitempty"`
+	// Reset closes the connection as soon as the request is in, without
+	// running the handler and without a byte of answer, as a proxy or a
+	// load balancer that resets the connection does: nothing is committed,
+	// but the client cannot know that.
+	Reset bool `json:"reset,omitempty"`
 	// The three delays say what happens to a call whose client gives up
 	// while it waits; a rule sets at most one of them.
 	//
@@ -79,6 +84,8 @@ func (r Rule) validate() error {
 	switch {
 	case r.Status != 0 && r.Drop:
 		return fmt.Errorf("rule %s %s: status and drop exclude each other", r.Method, r.Path)
+	case r.Reset && (r.Status != 0 || r.Drop || delays > 0):
+		return fmt.Errorf("rule %s %s: reset answers nothing and commits nothing; it excludes status, drop and the delays", r.Method, r.Path)
 	case r.Status != 0 && (r.Status < 400 || r.Status > 599):
 		return fmt.Errorf("rule %s %s: status %d is not an error status", r.Method, r.Path, r.Status)
 	case delays > 1:
@@ -87,8 +94,8 @@ func (r Rule) validate() error {
 		return fmt.Errorf("rule %s %s: commit_then_delay excludes status and drop", r.Method, r.Path)
 	case r.DelayThenCommit > 0 && r.Status != 0:
 		return fmt.Errorf("rule %s %s: a status answers without running the API, so delay_then_commit has nothing to commit; use delay_if_connected with a status", r.Method, r.Path)
-	case r.Status == 0 && !r.Drop && delays == 0:
-		return fmt.Errorf("rule %s %s: needs a status, drop, delay_if_connected, delay_then_commit or commit_then_delay", r.Method, r.Path)
+	case r.Status == 0 && !r.Drop && !r.Reset && delays == 0:
+		return fmt.Errorf("rule %s %s: needs a status, drop, reset, delay_if_connected, delay_then_commit or commit_then_delay", r.Method, r.Path)
 	case r.Count < 0:
 		return fmt.Errorf("rule %s %s: negative count", r.Method, r.Path)
 	case r.Skip < 0:

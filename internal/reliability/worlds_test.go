@@ -1,0 +1,149 @@
+package reliability_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	hcloudemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+	pveemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/proxmox"
+	robotemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
+)
+
+// The three worlds are the acceptance harness's own (acctest.NewEmulator,
+// NewMetal, NewProxmox), seen through the emulators' conformance hooks,
+// which speak one vocabulary of faults on every backend.
+
+// conformance is what every emulator's conformance hooks offer.
+type conformance interface {
+	FailNext(op, class string, n int) error
+	Revoke() error
+	Clear()
+}
+
+// hooks is the part of world that every emulator implements alike.
+type hooks struct {
+	c     conformance
+	rules func() []faults.Rule
+}
+
+func (h hooks) inject(op, class string, n int) error { return h.c.FailNext(op, class, n) }
+func (h hooks) revoke() error                        { return h.c.Revoke() }
+func (h hooks) clear()                               { h.c.Clear() }
+
+// unmet lists the counted rules no request used up.
+func (h hooks) unmet() []string {
+	var out []string
+	for _, r := range h.rules() {
+		if r.Count > 0 {
+			out = append(out, fmt.Sprintf("%s %s ×%d", r.Method, r.Path, r.Count))
+		}
+	}
+	return out
+}
+
+// instanceBlock is a compute_instance resource.
+func instanceBlock(res, acct, name, offer, image string, extra []string) string {
+	return fmt.Sprintf(`
+resource "compute_instance" %q {
+  account  = compute_provider_account.%s.id
+  name     = %q
+  offer_id = %q
+  image    = %q
+  %s
+}
+`, res, acct, name, offer, image, strings.Join(extra, "\n  "))
+}
+
+var hcloudBackend = &backend{name: "hcloud", title: "Hetzner Cloud", powerBase: `power = "on"`, powerOp: `power = "off"`, newWorld: func(t *testing.T) (world, machine) {
+	e := acctest.NewEmulator(t)
+	id := e.AddServer(hcloudemu.Server{Name: foreignName})
+	return hcloudWorld{hooks: hooks{c: e.Conformance(), rules: e.Faults().Rules}, e: e}, machine{strconv.FormatInt(id, 10), foreignName}
+}}
+
+type hcloudWorld struct {
+	hooks
+	e *acctest.Emulator
+}
+
+func (hcloudWorld) provider() string { return "" }
+func (w hcloudWorld) account(name string) string {
+	return w.e.AccountNamed(name, "env://"+acctest.TokenEnv)
+}
+func (hcloudWorld) instance(res, acct, name string, extra ...string) string {
+	return instanceBlock(res, acct, name, "cx22", "ubuntu-24.04", extra)
+}
+
+func (w hcloudWorld) machines() []machine {
+	var out []machine
+	for _, s := range w.e.Live() {
+		out = append(out, machine{strconv.FormatInt(s.ID, 10), s.Name})
+	}
+	return out
+}
+
+// Robot cannot tell whether a server is off, so it is not switched off:
+// its power step is a restart, a reset through the same route.
+var robotBackend = &backend{name: "robot", title: "Hetzner Robot", powerBase: `triggers_restart = { step = "before" }`, powerOp: `triggers_restart = { step = "power" }`, newWorld: func(t *testing.T) (world, machine) {
+	m := acctest.NewMetal(t)
+	s, err := m.Robot.AddServer(robotemu.ServerSeed{Product: "AX42", Name: foreignName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The free server an instance claims.
+	m.AddServer(t, "AX42")
+	return robotWorld{hooks: hooks{c: m.Robot.Conformance(), rules: m.Robot.Faults().Rules}, m: m}, machine{strconv.Itoa(s.Number), foreignName}
+}}
+
+type robotWorld struct {
+	hooks
+	m *acctest.Metal
+}
+
+func (robotWorld) provider() string             { return "" }
+func (w robotWorld) account(name string) string { return w.m.AccountNamed(name) }
+func (robotWorld) instance(res, acct, name string, extra ...string) string {
+	return instanceBlock(res, acct, name, "AX42", "Ubuntu-2404-noble-amd64-base", extra)
+}
+
+func (w robotWorld) machines() []machine {
+	var out []machine
+	for _, s := range w.m.Robot.Servers() {
+		if c, _ := w.m.Cancelled(s.Number); !c {
+			out = append(out, machine{strconv.Itoa(s.Number), s.Name})
+		}
+	}
+	return out
+}
+
+var proxmoxBackend = &backend{name: "proxmox", title: "Proxmox VE", powerBase: `power = "on"`, powerOp: `power = "off"`, newWorld: func(t *testing.T) (world, machine) {
+	p := acctest.NewProxmox(t)
+	id, err := p.PVE.AddVM(pveemu.VMSeed{Name: foreignName, Running: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return proxmoxWorld{hooks: hooks{c: p.PVE.Conformance(), rules: p.PVE.Faults().Rules}, p: p}, machine{strconv.Itoa(id), foreignName}
+}}
+
+type proxmoxWorld struct {
+	hooks
+	p *acctest.Proxmox
+}
+
+func (w proxmoxWorld) provider() string           { return w.p.Provider() }
+func (w proxmoxWorld) account(name string) string { return w.p.AccountNamed(name) }
+func (proxmoxWorld) instance(res, acct, name string, extra ...string) string {
+	return instanceBlock(res, acct, name, "small", acctest.ProxmoxTemplate, extra)
+}
+
+func (w proxmoxWorld) machines() []machine {
+	var out []machine
+	for _, v := range w.p.Machines() {
+		out = append(out, machine{strconv.Itoa(v.VMID), v.Config["name"]})
+	}
+	return out
+}
