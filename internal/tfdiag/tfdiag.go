@@ -136,11 +136,14 @@ func sentence(msg string) string {
 // a backend that failed (5xx) or could not be reached was retried until the
 // timeout, so more time may help; one that asked to slow down needs time;
 // one that never answered was not retried further, so more time cannot
-// help and the endpoint is what to check.
+// help and the endpoint is what to check. Only reads were sent a second
+// time by the transport; a write is never sent twice, since the backend
+// may have done it, so the words must not claim a resend for every call.
 func WayOut(err error) string {
 	if adapter.NoAnswer(err) {
-		return "The backend's endpoint took the request but never answered it, not even when it was sent once more, so it was not retried " +
-			"further and a longer timeout would not help. Check that the account's endpoint is right and the backend is up, then run the command again."
+		return "The backend's endpoint took the request but never answered it (a read is sent once more first; a write never is, since " +
+			"the backend may have done it), so it was not retried further and a longer timeout would not help. " +
+			"Check that the account's endpoint is right and the backend is up, then run the command again."
 	}
 	switch adapter.CodeOf(err) {
 	case adapter.Transient:
