@@ -42,6 +42,8 @@ type options struct {
 	clones int
 	clone  time.Duration
 	keep   bool
+	// providerLog is the provider's log level (TF_LOG_PROVIDER), "" for none.
+	providerLog string
 }
 
 func main() {
@@ -70,6 +72,7 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&o.action, "action-duration", 5*time.Second, "how long each Hetzner Cloud server action runs in the timed apply")
 	fs.IntVar(&o.clones, "proxmox-clones", 20, "how many Proxmox VMs the timed apply clones from one template")
 	fs.DurationVar(&o.clone, "proxmox-clone-duration", 2*time.Second, "how long each Proxmox clone task runs in the timed apply")
+	fs.StringVar(&o.providerLog, "provider-log", "", "the provider's log `level` (DEBUG shows each API request), written to provider.log in the scratch directory; slows the provider")
 	fs.BoolVar(&o.keep, "keep", false, "keep the scratch directory (configurations, states, logs) and print where it is")
 	if err := fs.Parse(args); err != nil {
 		return o, err

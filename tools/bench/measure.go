@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -58,7 +59,7 @@ func (b *bench) measure(ctx context.Context, s scenario) (r row, err error) {
 		return r, err
 	}
 	defer emu.stop()
-	prov, err := startProvider(ctx, b.bins.provider, filepath.Join(dir, "provider.log"), backends[s.adapter].env)
+	prov, err := startProvider(ctx, b.bins.provider, filepath.Join(dir, "provider.log"), b.opts.providerLog, backends[s.adapter].env)
 	if err != nil {
 		return r, err
 	}
@@ -76,7 +77,10 @@ func (b *bench) measure(ctx context.Context, s scenario) (r row, err error) {
 	tf := func(args ...string) (time.Duration, error) {
 		return terraform(ctx, b.opts.terraform, dir, env, append(args, "-input=false", "-no-color")...)
 	}
-	count := func(run func() (time.Duration, error)) (time.Duration, stats, error) {
+	// count runs one command between a reset of the request counts and a
+	// read of them, which it keeps beside the run's output as
+	// NAME.stats.json (-keep) for a look at the routes.
+	count := func(name string, run func() (time.Duration, error)) (time.Duration, stats, error) {
 		if err := emu.resetStats(s.adapter); err != nil {
 			return 0, nil, err
 		}
@@ -85,6 +89,10 @@ func (b *bench) measure(ctx context.Context, s scenario) (r row, err error) {
 			return took, nil, err
 		}
 		st, err := emu.stats(s.adapter)
+		if err == nil {
+			b, _ := json.MarshalIndent(st, "", "  ")
+			err = os.WriteFile(filepath.Join(dir, name+".stats.json"), b, 0o600)
+		}
 		return took, st, err
 	}
 	apply := func() (time.Duration, error) {
@@ -95,7 +103,7 @@ func (b *bench) measure(ctx context.Context, s scenario) (r row, err error) {
 	if err := emu.setLatency(s.adapter, s.applyLatency); err != nil {
 		return r, err
 	}
-	took, st, err := count(apply)
+	took, st, err := count("apply", apply)
 	if err != nil {
 		return r, err
 	}
@@ -113,18 +121,18 @@ func (b *bench) measure(ctx context.Context, s scenario) (r row, err error) {
 	if err := emu.setLatency(s.adapter, 0); err != nil {
 		return r, err
 	}
-	if _, st, err = count(plan); err != nil {
+	if _, st, err = count("plan-confirm", plan); err != nil {
 		return r, err
 	}
 	r.confirm = st.total()
-	if r.plan0Wall, st, err = count(plan); err != nil {
+	if r.plan0Wall, st, err = count("plan-0ms", plan); err != nil {
 		return r, err
 	}
 	r.plan0 = st.total()
 	if err := emu.setLatency(s.adapter, b.opts.latency); err != nil {
 		return r, err
 	}
-	if r.planLW, st, err = count(plan); err != nil {
+	if r.planLW, st, err = count("plan-latency", plan); err != nil {
 		return r, err
 	}
 	r.planL = st.total()

@@ -155,7 +155,7 @@ type provider struct {
 	reattach string
 }
 
-func startProvider(ctx context.Context, bin, logFile string, env []string) (*provider, error) {
+func startProvider(ctx context.Context, bin, logFile, providerLog string, env []string) (*provider, error) {
 	log, err := os.Create(logFile)
 	if err != nil {
 		return nil, err
@@ -165,7 +165,12 @@ func startProvider(ctx context.Context, bin, logFile string, env []string) (*pro
 	// A provider Terraform starts logs nothing unless TF_LOG asks; in debug
 	// mode it would log every gRPC call at TRACE, which costs time and
 	// memory no user's run pays.
-	cmd.Env = append(append(os.Environ(), "TF_LOG=OFF", "TF_LOG_PROVIDER=OFF"), env...)
+	// -provider-log asks for its log at a level, into provider.log.
+	level := "OFF"
+	if providerLog != "" {
+		level = providerLog
+	}
+	cmd.Env = append(append(os.Environ(), "TF_LOG=OFF", "TF_LOG_PROVIDER="+level), env...)
 	cmd.Stderr = log
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	stdout, err := cmd.StdoutPipe()
