@@ -163,14 +163,15 @@ func startProvider(ctx context.Context, bin, logFile, providerLog string, env []
 	defer log.Close()
 	cmd := exec.CommandContext(ctx, bin, "-debug")
 	// A provider Terraform starts logs nothing unless TF_LOG asks; in debug
-	// mode it would log every gRPC call at TRACE, which costs time and
-	// memory no user's run pays.
-	// -provider-log asks for its log at a level, into provider.log.
+	// mode it and its SDK would log every gRPC call at TRACE, which costs
+	// time no user's run pays. -provider-log asks for the provider's own
+	// log at a level, into provider.log.
 	level := "OFF"
 	if providerLog != "" {
 		level = providerLog
 	}
-	cmd.Env = append(append(os.Environ(), "TF_LOG=OFF", "TF_LOG_PROVIDER="+level), env...)
+	cmd.Env = append(append(os.Environ(), "TF_LOG=OFF", "TF_LOG_PROVIDER="+level,
+		"TF_LOG_SDK=OFF", "TF_LOG_SDK_PROTO=OFF", "TF_LOG_SDK_FRAMEWORK=OFF"), env...)
 	cmd.Stderr = log
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	stdout, err := cmd.StdoutPipe()
@@ -219,6 +220,9 @@ func terraform(ctx context.Context, bin, dir string, env []string, args ...strin
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	// Interrupted, Terraform waits for what is in flight; past this it is
+	// killed, so Ctrl-C ends the bench.
+	cmd.WaitDelay = 30 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	started := time.Now()
