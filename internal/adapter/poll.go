@@ -66,7 +66,7 @@ type round struct {
 // failed, is read directly, so absence stays authoritative; a listing the
 // backend never answered is an error without a second wait.
 func (c *Cached) Poll(ctx context.Context, id string) (Machine, error) {
-	if _, ok := c.Adapter.(Lister); !ok {
+	if !c.SharedPolls() {
 		return c.Adapter.Get(ctx, id)
 	}
 	r := c.join()
@@ -84,6 +84,14 @@ func (c *Cached) Poll(ctx context.Context, id string) (Machine, error) {
 		return Machine{}, r.err
 	}
 	return c.Adapter.Get(ctx, id)
+}
+
+// SharedPolls says whether Poll shares listing rounds, spaced by the
+// contract, rather than reading each machine directly; a wait on shared
+// rounds need not space its own checks.
+func (c *Cached) SharedPolls() bool {
+	_, ok := c.Adapter.(Lister)
+	return ok
 }
 
 func (c *Cached) join() *round {

@@ -6,10 +6,17 @@ import (
 	"time"
 )
 
-// Backoff is the retry schedule: Initial doubled per attempt up to Max.
+// Backoff is the retry schedule: Initial for the first Steady attempts,
+// then doubled per attempt up to Max.
 type Backoff struct {
 	Initial time.Duration
 	Max     time.Duration
+	// Steady is how many waits stay at Initial before the doubling starts.
+	// A wait for what usually ends within Steady × Initial then sees the
+	// end within Initial of it; doubling from the start sees an end at 5s
+	// only at 7s (checks at 0, 1, 3, 7), and the lateness adds up over
+	// the waves of an apply and over clones queued one after another.
+	Steady int
 }
 
 // DefaultBackoff suits API calls: 1s, 2s, 4s, ... capped at 30s.
@@ -18,7 +25,7 @@ var DefaultBackoff = Backoff{Initial: time.Second, Max: 30 * time.Second}
 // Delay is the wait before retry number attempt (1-based).
 func (b Backoff) Delay(attempt int) time.Duration {
 	d := b.Initial
-	for i := 1; i < attempt && d < b.Max; i++ {
+	for i := 1 + b.Steady; i < attempt && d < b.Max; i++ {
 		d *= 2
 	}
 	return min(d, b.Max)

@@ -17,6 +17,12 @@ func TestBackoffDelay(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("delays %v, want %v", got, want)
 	}
+	steady := Backoff{Initial: time.Second, Max: 5 * time.Second, Steady: 3}
+	got = []time.Duration{steady.Delay(1), steady.Delay(3), steady.Delay(4), steady.Delay(5), steady.Delay(6), steady.Delay(20)}
+	want = []time.Duration{time.Second, time.Second, time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second}
+	if !slices.Equal(got, want) {
+		t.Fatalf("steady delays %v, want %v", got, want)
+	}
 }
 
 func TestRetryDecisionCoversEveryCode(t *testing.T) {

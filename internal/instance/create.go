@@ -225,7 +225,11 @@ func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string
 	}
 	want := strings.Join(names, " or ")
 	var last adapter.Machine
-	err := adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
+	schedule := pollBackoff
+	if acc.SharedPolls() {
+		schedule = roundBackoff
+	}
+	err := adapter.WaitFor(ctx, r.clock(), schedule, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
 		// Every wait on the account shares one read per round.
 		m, err := r.retryRead(ctx, id, acc.Poll)
 		if err != nil {

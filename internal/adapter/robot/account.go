@@ -46,6 +46,8 @@ type account struct {
 	settings        map[string]string
 	// catalog caches the offers for catalogTTL (catalog.go).
 	catalog catalog
+	// claims keeps this process's creates off each other's servers.
+	claims claims
 }
 
 func newAccount(settings map[string]string, env adapter.Env, opts options) *account {

@@ -55,15 +55,18 @@ type claimer struct {
 	mark claimed
 	key  string
 	list []server
-	seen map[string]server
+	// listedAt is list's tick in the account's claims.
+	listedAt uint64
+	seen     map[string]server
 }
 
 func (c *claimer) find(ctx context.Context) (adapter.Machine, bool, error) {
+	listedAt := c.a.claims.listing()
 	list, err := c.a.servers(ctx)
 	if err != nil {
 		return adapter.Machine{}, false, failListing(c.what+": list the account's servers", err)
 	}
-	c.list = list
+	c.list, c.listedAt = list, listedAt
 	s, ok := c.a.byKey(list, c.key)
 	if !ok {
 		return adapter.Machine{}, false, nil
@@ -76,11 +79,12 @@ func (c *claimer) find(ctx context.Context) (adapter.Machine, bool, error) {
 // make claims machine_id's server, a free one or one an order delivers;
 // another create's name on it after the write sends the flow back to find.
 func (c *claimer) make(ctx context.Context) (adapter.Machine, error) {
-	s, err := c.a.pick(ctx, c.what, c.list, c.req)
+	s, done, err := c.a.pick(ctx, c.what, c.list, c.listedAt, c.req)
 	if err != nil {
 		return adapter.Machine{}, err
 	}
 	m, won, err := c.a.claim(ctx, c.what, s, c.mark)
+	done()
 	if err == nil && !won {
 		return adapter.Machine{}, adapter.ErrLostRace
 	}
@@ -152,23 +156,22 @@ func (a *account) byKey(list []server, key string) (server, bool) {
 	return found[0], true
 }
 
-// pick chooses the server to claim: machine_id's, a free one, or one an
-// order delivers.
-func (a *account) pick(ctx context.Context, what string, list []server, req adapter.CreateRequest) (server, error) {
+// pick chooses the server to claim: machine_id's, a free one no other
+// create of this process is claiming (claims.go), or one an order
+// delivers; done is called when the claim write has ended.
+func (a *account) pick(ctx context.Context, what string, list []server, listedAt uint64, req adapter.CreateRequest) (s server, done func(), err error) {
+	done = func() {}
 	if req.MachineID != "" {
-		return pickMachine(what, list, req)
+		s, err = pickMachine(what, list, req)
+		return s, done, err
 	}
-	var free []server
-	for _, s := range list {
-		if s.Name == "" && s.Status == statusReady && !s.Cancelled && s.Product == req.OfferID && locationOf(s.DC) == req.Location {
-			free = append(free, s)
-		}
+	if s, held, ok := a.claims.take(list, listedAt, func(s server) bool {
+		return s.Name == "" && s.Status == statusReady && !s.Cancelled && s.Product == req.OfferID && locationOf(s.DC) == req.Location
+	}); ok {
+		return s, held, nil
 	}
-	if len(free) > 0 {
-		slices.SortFunc(free, func(x, y server) int { return x.Number - y.Number })
-		return free[0], nil
-	}
-	return a.delivered(ctx, what, list, req)
+	s, err = a.delivered(ctx, what, list, req)
+	return s, done, err
 }
 
 // pickMachine is the server machine_id names, when it may be claimed.

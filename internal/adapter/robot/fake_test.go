@@ -228,8 +228,9 @@ func (l *lines) Debug(_ context.Context, msg string, f map[string]any) { l.add(m
 func (l *lines) Info(_ context.Context, msg string, f map[string]any)  { l.add(msg, f) }
 func (l *lines) Warn(_ context.Context, msg string, f map[string]any)  { l.add(msg, f) }
 
-// testAccount opens an account on f with settings changed by extra.
-func testAccount(t *testing.T, f *fake, log adapter.Logger, extra map[string]string) *account {
+// testAccount opens an account on f (the fake, or a handler around it)
+// with settings changed by extra.
+func testAccount(t *testing.T, f http.Handler, log adapter.Logger, extra map[string]string) *account {
 	t.Helper()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)

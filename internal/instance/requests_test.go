@@ -1,0 +1,68 @@
+package instance_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+)
+
+// requestCountN is how many instances TestInstanceRequestCounts applies and
+// plans: enough that a cost per machine stands out from the fixed costs of
+// a run, few enough to be quick.
+const requestCountN = 6
+
+// TestInstanceRequestCounts counts, through the real terraform binary, what
+// make bench measures at N = 10 to 1,000 (DESIGN.md §5): a plan of N
+// instances on one account costs one listing page per 50 machines and the
+// account's check, whatever N, and never a read per machine; an apply of N
+// costs N creates, and beyond them a fixed cost per run and the waits'
+// shared listing rounds, never a read per machine. It costs about 10s.
+func TestInstanceRequestCounts(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	cli := acctest.NewCLI(t, e.Account()+fmt.Sprintf(`
+resource "compute_instance" "web" {
+  count    = %d
+  account  = compute_provider_account.test.id
+  name     = "count-${count.index}"
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+}
+`, requestCountN))
+
+	e.ResetStats()
+	cli.MustRun("apply", "-auto-approve")
+	apply := e.Stats()
+	if got := apply["POST /servers"]; got != requestCountN {
+		t.Errorf("the apply of %d instances sent %d creates, want %d: %v", requestCountN, got, requestCountN, apply)
+	}
+	// The waits share listing rounds, one a second, whose number depends on
+	// how Terraform spreads the creates over time; what does not depend on
+	// timing is that no machine is read on its own, and that the rest is a
+	// fixed cost per run: the account's check and write probe, the API's
+	// confirmation, the catalog and the images, in the plan and in the
+	// apply (10 requests).
+	if got := apply["GET /servers/{id}"]; got > 0 {
+		t.Errorf("the apply read %d machines one by one, want them read from shared listings: %v", got, apply)
+	}
+	if fixed := total(apply) - apply["POST /servers"] - apply["GET /servers"]; fixed > 10 {
+		t.Errorf("the apply of %d instances cost %d requests besides its creates and listings, want at most 10 whatever the number of instances: %v",
+			requestCountN, fixed, apply)
+	}
+
+	// The first plan after the apply confirms each new machine's claim
+	// (one write each, DESIGN.md §3 rule 2); the plans after it only read.
+	cli.MustRun("plan")
+	e.ResetStats()
+	if out, err := cli.Run("plan", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the apply is not empty (%v):\n%s", err, out)
+	}
+	plan := e.Stats()
+	if got, want := plan["GET /servers"], 1; got != want {
+		t.Errorf("the plan of %d instances listed the servers %d times, want %d (one page holds 50): %v", requestCountN, got, want, plan)
+	}
+	if got := total(plan); got > 2 {
+		t.Errorf("the plan of %d instances cost %d requests, want at most 2 (the listing and the account's check): %v", requestCountN, got, plan)
+	}
+}
