@@ -3,6 +3,7 @@ package robot
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,4 +59,74 @@ func notFoundProof(status int, body []byte) bool {
 		} `json:"error"`
 	}
 	return status >= 400 && status < 500 && json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Code == "SERVER_NOT_FOUND"
+}
+
+// FuzzParseServerName: any server name Robot reports reads without a
+// panic; a name read as marked is written back exactly as it was read, and
+// one read as unmarked is the user's whole name.
+func FuzzParseServerName(f *testing.F) {
+	const claim = "0123456789abcdef0123456789abcdef"
+	for _, s := range []string{
+		"", "web-1", "web-1" + markSep + claim + "~abcdef01~n", "web-1" + markSep + claim + "~abcdef01~E",
+		markSep + "~abcdef01~e", "a" + markSep + "b" + markSep + claim + "~abcdef01~N", "web-1" + markSep + claim + "~abcdef0~n",
+		"web-1" + markSep + claim + "~ABCDEF01~n", "web-1" + markSep + claim + "~abcdef01~x", "web-1~cm~", "\xff~cm~~00000000~e",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := parseName(s)
+		if !c.Managed {
+			if c != (claimed{Name: s}) {
+				t.Fatalf("parseName(%q) = %#v: unmarked, but not the whole name alone", s, c)
+			}
+			return
+		}
+		if c.String() != s {
+			t.Fatalf("parseName(%q) = %#v, written back as %q", s, c, c.String())
+		}
+		if !claimPattern.MatchString(c.Claim) && c.Claim != "" || len(c.Fingerprint) != fpLen {
+			t.Fatalf("parseName(%q) = %#v: claim or fingerprint malformed", s, c)
+		}
+	})
+}
+
+// FuzzClaimName: every name a plan accepts, with any claim and request
+// fingerprint, fits a Robot server name once marked and reads back as
+// exactly what was written; released, it is the name it was given.
+func FuzzClaimName(f *testing.F) {
+	for _, s := range []struct {
+		name, claim, fp string
+		named, unconfirmed bool
+	}{
+		{"web-1", "0123456789abcdef0123456789abcdef", "abcdef0123456789", true, false},
+		{"x", "", "0011223344556677", false, true},
+		{"a~c", "ffffffffffffffffffffffffffffffff", "deadbeef", true, true},
+		{"name with spaces ~cm", "0123456789abcdef0123456789abcdef", "abcdef01", false, false},
+		{strings.Repeat("n", maxUserName), "0123456789abcdef0123456789abcdef", "0123456789abcdef", true, false},
+	} {
+		f.Add(s.name, s.claim, s.fp, s.named, s.unconfirmed)
+	}
+	f.Fuzz(func(t *testing.T, name, claim, fp string, named, unconfirmed bool) {
+		if !validName(name) || claim != "" && !claimPattern.MatchString(claim) || len(fp) < fpLen || !isLowerHex(fp) {
+			return // refused before anything is written
+		}
+		c := claimed{Name: name, Claim: claim, Fingerprint: fp, WasNamed: named, Unconfirmed: unconfirmed, Managed: true}
+		written := c.String()
+		if len(written) > maxServerName {
+			t.Fatalf("%#v is written as %d characters, more than a server name holds (%d)", c, len(written), maxServerName)
+		}
+		got := parseName(written)
+		want := c
+		want.Fingerprint = fp[:fpLen]
+		if got != want {
+			t.Fatalf("%#v written as %q reads back as %#v", c, written, got)
+		}
+		if named && got.released() != name || !named && got.released() != "" {
+			t.Fatalf("%q released is %q", written, got.released())
+		}
+	})
+}
+
+func isLowerHex(s string) bool {
+	return strings.Trim(s, "0123456789abcdef") == ""
 }
