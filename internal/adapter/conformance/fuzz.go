@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"slices"
 	"sync"
@@ -84,25 +85,28 @@ const maxAnswerCalls = 6
 
 // AnswerCall is one call of an adapter that a classify fuzz target makes:
 // its name, whether a NotFound from it can mean absence at all (a listing's
-// never does), and the call, which returns the machine it read if any.
+// never does), and the call, which returns the machine or the offers it
+// read, if any.
 type AnswerCall struct {
 	Name    string
 	Absence bool
-	Do      func(ctx context.Context) (*adapter.Machine, error)
+	Do      func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error)
 }
 
 // AnswerCalls are the calls of a that read or delete, each against the
 // machine id: Get, Delete, and the listings a offers.
 func AnswerCalls(a adapter.Adapter, id string) []AnswerCall {
 	calls := []AnswerCall{
-		{"Get", true, func(ctx context.Context) (*adapter.Machine, error) {
+		{"Get", true, func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error) {
 			m, err := a.Get(ctx, id)
-			return &m, err
+			return &m, nil, err
 		}},
-		{"Delete", true, func(ctx context.Context) (*adapter.Machine, error) { return nil, a.Delete(ctx, id) }},
-		{"ListOffers", false, func(ctx context.Context) (*adapter.Machine, error) {
-			_, err := a.ListOffers(ctx, adapter.Query{})
-			return nil, err
+		{"Delete", true, func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error) {
+			return nil, nil, a.Delete(ctx, id)
+		}},
+		{"ListOffers", false, func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error) {
+			offers, err := a.ListOffers(ctx, adapter.Query{})
+			return nil, offers, err
 		}},
 	}
 	if l, ok := a.(adapter.Lister); ok {
@@ -112,15 +116,17 @@ func AnswerCalls(a adapter.Adapter, id string) []AnswerCall {
 		calls = append(calls, AnswerCall{"Inventory", false, listing(l.Inventory)})
 	}
 	if c, ok := a.(adapter.Checker); ok {
-		calls = append(calls, AnswerCall{"Check", false, func(ctx context.Context) (*adapter.Machine, error) { return nil, c.Check(ctx) }})
+		calls = append(calls, AnswerCall{"Check", false, func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error) {
+			return nil, nil, c.Check(ctx)
+		}})
 	}
 	return calls
 }
 
-func listing(list func(context.Context) ([]adapter.Machine, error)) func(context.Context) (*adapter.Machine, error) {
-	return func(ctx context.Context) (*adapter.Machine, error) {
+func listing(list func(context.Context) ([]adapter.Machine, error)) func(context.Context) (*adapter.Machine, []adapter.Offer, error) {
+	return func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error) {
 		_, err := list(ctx)
-		return nil, err
+		return nil, nil, err
 	}
 }
 
@@ -128,8 +134,9 @@ func listing(list func(context.Context) ([]adapter.Machine, error)) func(context
 // while answer answers status and body, and checks what came back:
 // classified when it failed (*adapter.Error), NotFound only where the call
 // can mean absence and proof (the API's own proof of absence, read from
-// status and body by the adapter's test) says so, and a machine read
-// without error held to the rules of conservative states.
+// status and body by the adapter's test) says so, a machine read without
+// error held to the rules of conservative states, and offers to numbers
+// Terraform can hold.
 func FuzzAnswer(t *testing.T, answer *Answer, newAdapter func() adapter.Adapter, id string,
 	pick uint8, status int, body []byte, proof func(status int, body []byte) bool) {
 	t.Helper()
@@ -137,11 +144,14 @@ func FuzzAnswer(t *testing.T, answer *Answer, newAdapter func() adapter.Adapter,
 	call := calls[int(pick)%len(calls)]
 	ctx, cancel := answer.Start(status, body)
 	defer cancel()
-	m, err := call.Do(ctx)
+	m, offers, err := call.Do(ctx)
 	what := call.Name
 	if err == nil {
 		if m != nil {
 			checkAnsweredMachine(t, what, status, body, *m)
+		}
+		for _, o := range offers {
+			checkAnsweredOffer(t, what, status, body, o)
 		}
 		return
 	}
@@ -164,5 +174,20 @@ func checkAnsweredMachine(t *testing.T, what string, status int, body []byte, m 
 	}
 	if m.State == adapter.StateRunning && !m.HasAddress() {
 		t.Fatalf("%s after HTTP %d %q: running without an address (raw %q)", what, status, body, m.RawState)
+	}
+}
+
+// checkAnsweredOffer holds an offer read from an arbitrary answer to
+// numbers a Terraform number can hold (NaN and the infinities it cannot,
+// and converting them panics) and to prices and sizes no less than 0.
+func checkAnsweredOffer(t *testing.T, what string, status int, body []byte, o adapter.Offer) {
+	t.Helper()
+	for name, v := range map[string]float64{
+		"price_per_hour": o.PricePerHour, "price_per_month": o.PricePerMonth, "setup_fee": o.SetupFee,
+		"memory_gib": o.MemoryGiB, "vcpu": float64(o.VCPU), "disk_gib": float64(o.DiskGiB), "gpus": float64(o.GPUs),
+	} {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			t.Fatalf("%s after HTTP %d %q: offer %s has %s %v", what, status, body, o.ID, name, v)
+		}
 	}
 }

@@ -23,7 +23,13 @@ func FuzzClassify(f *testing.F) {
 		`{"server":{"id":1,"name":"x","status":"running","labels":{"compute.managed":"true"},"public_net":{"ipv4":{"ip":"192.0.2.1"}}}}`,
 		`{"action":{"id":1,"command":"delete_server","status":"error","error":{"code":"action_failed","message":"x"}}}`,
 		`{"servers":[],"meta":{"pagination":{"page":1,"per_page":50,"next_page":2,"total_entries":9}}}`,
-		`{"server_types":[{"id":1,"name":"cx22","prices":[{"location":"fsn1","price_hourly":{"gross":"x"}}]}]}`)
+		`{"server_types":[{"id":1,"name":"cx22","prices":[{"location":"fsn1","price_hourly":{"gross":"x"}}]}]}`,
+		`{"locations":[{"id":1,"name":"fsn1"}],"server_types":[{"id":1,"name":"cx22","cores":2,"memory":4,"disk":40,`+
+			`"prices":[{"location":"fsn1","price_hourly":{"net":"NaN","gross":"NaN"},"price_monthly":{"net":"1","gross":"1"}}],`+
+			`"locations":[{"id":1,"name":"fsn1","available":true}]}]}`,
+		`{"locations":[{"id":1,"name":"fsn1"}],"server_types":[{"id":1,"name":"cx22","cores":-2,"memory":-4,"disk":-40,`+
+			`"prices":[{"location":"fsn1","price_hourly":{"net":"-1","gross":"-Inf"},"price_monthly":{"net":"1","gross":"1"}}],`+
+			`"locations":[{"id":1,"name":"fsn1","available":true}]}]}`)
 	answer := &conformance.Answer{}
 	srv := httptest.NewServer(answer)
 	f.Cleanup(srv.Close)

@@ -2,6 +2,7 @@ package robot
 
 import (
 	"encoding/json"
+	"math"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -95,7 +96,7 @@ func FuzzParseServerName(f *testing.F) {
 // exactly what was written; released, it is the name it was given.
 func FuzzClaimName(f *testing.F) {
 	for _, s := range []struct {
-		name, claim, fp string
+		name, claim, fp    string
 		named, unconfirmed bool
 	}{
 		{"web-1", "0123456789abcdef0123456789abcdef", "abcdef0123456789", true, false},
@@ -129,4 +130,50 @@ func FuzzClaimName(f *testing.F) {
 
 func isLowerHex(s string) bool {
 	return strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// FuzzOffers: whatever the product listings answer, each offer made of
+// them holds numbers a Terraform number can hold, no price or size below
+// zero, and an id that names its listing.
+func FuzzOffers(f *testing.F) {
+	for _, s := range []string{
+		`[{"product":{"id":"AX41","name":"AX41","description":["AMD Ryzen 5 3600 6-Core","64 GB DDR4 RAM"],"location":["FSN1"],"prices":[{"location":"FSN1","price":{"net":"39.0000","gross":"46.4100"},"price_setup":{"net":"0.0000","gross":"0.0000"}}]}}]`,
+		`[{"product":{"id":"AX41","prices":[{"location":"FSN1","price":{"net":"NaN","gross":"NaN"},"price_setup":{"net":"-Inf","gross":"Inf"}}]}}]`,
+		`[{"product":{"id":"AX41","prices":[{"location":"FSN1","price":{"net":-1,"gross":"-5"},"price_setup":{"gross":null}}]}}]`,
+		`[{"product":{"id":1234567,"name":"SB","cpu":"Intel Core i7-6700","memory_size":64,"hdd_size":-2048,"hdd_count":-2,"datacenter":"FSN1-DC1","price":"29.41","price_vat":"infinity","price_setup":"0"}}]`,
+		`[{"product":{"id":1,"memory_size":-1,"hdd_size":9223372036854775807,"hdd_count":2}}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var offers []adapter.Offer
+		var std []struct {
+			Product product `json:"product"`
+		}
+		if json.Unmarshal(body, &std) == nil {
+			for _, p := range std {
+				offers = append(offers, standardOffers(p.Product)...)
+			}
+		}
+		var market []struct {
+			Product marketProduct `json:"product"`
+		}
+		if json.Unmarshal(body, &market) == nil {
+			for _, p := range market {
+				o := marketOffer(p.Product)
+				if !strings.HasPrefix(o.ID, marketPrefix) {
+					t.Fatalf("%s: market offer id %q", body, o.ID)
+				}
+				offers = append(offers, o)
+			}
+		}
+		for _, o := range offers {
+			for name, v := range map[string]float64{"price_per_hour": o.PricePerHour, "price_per_month": o.PricePerMonth, "setup_fee": o.SetupFee,
+				"memory_gib": o.MemoryGiB, "vcpu": float64(o.VCPU), "disk_gib": float64(o.DiskGiB)} {
+				if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+					t.Fatalf("%s: offer %s has %s %v", body, o.ID, name, v)
+				}
+			}
+		}
+	})
 }
