@@ -81,7 +81,7 @@ func AnswerSeeds(f *testing.F, apiOwn ...string) {
 }
 
 // maxAnswerCalls is how many calls AnswerCalls gives at most.
-const maxAnswerCalls = 6
+const maxAnswerCalls = 7
 
 // AnswerCall is one call of an adapter that a classify fuzz target makes:
 // its name, whether a NotFound from it can mean absence at all (a listing's
@@ -93,9 +93,10 @@ type AnswerCall struct {
 	Do      func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error)
 }
 
-// AnswerCalls are the calls of a that read or delete, each against the
-// machine id: Get, Delete, and the listings a offers.
-func AnswerCalls(a adapter.Adapter, id string) []AnswerCall {
+// AnswerCalls are the calls of a that read, delete or create, each against
+// the machine id: Get, Delete, the listings a offers, and Create of req
+// (which is never NotFound).
+func AnswerCalls(a adapter.Adapter, id string, req adapter.CreateRequest) []AnswerCall {
 	calls := []AnswerCall{
 		{"Get", true, func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error) {
 			m, err := a.Get(ctx, id)
@@ -107,6 +108,11 @@ func AnswerCalls(a adapter.Adapter, id string) []AnswerCall {
 		{"ListOffers", false, func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error) {
 			offers, err := a.ListOffers(ctx, adapter.Query{})
 			return nil, offers, err
+		}},
+		{"Create", false, func(ctx context.Context) (*adapter.Machine, []adapter.Offer, error) {
+			call := adapter.Call{IdempotencyKey: adapter.IdempotencyKey("fuzz", req.Name), Claim: adapter.NewClaim(), Account: "fuzz"}
+			m, err := a.Create(ctx, call, req)
+			return &m, nil, err
 		}},
 	}
 	if l, ok := a.(adapter.Lister); ok {
@@ -137,10 +143,10 @@ func listing(list func(context.Context) ([]adapter.Machine, error)) func(context
 // status and body by the adapter's test) says so, a machine read without
 // error held to the rules of conservative states, and offers to numbers
 // Terraform can hold.
-func FuzzAnswer(t *testing.T, answer *Answer, newAdapter func() adapter.Adapter, id string,
+func FuzzAnswer(t *testing.T, answer *Answer, newAdapter func() adapter.Adapter, id string, req adapter.CreateRequest,
 	pick uint8, status int, body []byte, proof func(status int, body []byte) bool) {
 	t.Helper()
-	calls := AnswerCalls(newAdapter(), id)
+	calls := AnswerCalls(newAdapter(), id, req)
 	call := calls[int(pick)%len(calls)]
 	ctx, cancel := answer.Start(status, body)
 	defer cancel()

@@ -43,7 +43,8 @@ func FuzzClassify(f *testing.F) {
 		return a
 	}
 	f.Fuzz(func(t *testing.T, call uint8, status int, body []byte) {
-		conformance.FuzzAnswer(t, answer, newAdapter, "1", call, status, body, notFoundProof)
+		conformance.FuzzAnswer(t, answer, newAdapter, "1",
+			adapter.CreateRequest{Name: "web-1", OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", PowerOn: true}, call, status, body, notFoundProof)
 	})
 }
 

@@ -45,7 +45,8 @@ func FuzzClassify(f *testing.F) {
 	}
 	newAdapter := func() adapter.Adapter { return a }
 	f.Fuzz(func(t *testing.T, call uint8, status int, body []byte) {
-		conformance.FuzzAnswer(t, answer, newAdapter, "100", call, status, body, notListed)
+		conformance.FuzzAnswer(t, answer, newAdapter, "100",
+			adapter.CreateRequest{Name: "web-1", OfferID: "small", Image: "ubuntu-24.04-cloud", PowerOn: true}, call, status, body, notListed)
 	})
 }
 

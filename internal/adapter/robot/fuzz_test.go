@@ -47,7 +47,8 @@ func FuzzClassify(f *testing.F) {
 		return a
 	}
 	f.Fuzz(func(t *testing.T, call uint8, status int, body []byte) {
-		conformance.FuzzAnswer(t, answer, newAdapter, "321", call, status, body, notFoundProof)
+		conformance.FuzzAnswer(t, answer, newAdapter, "321",
+			adapter.CreateRequest{Name: "web-1", OfferID: "AX41", Location: "fsn1"}, call, status, body, notFoundProof)
 	})
 }
 
