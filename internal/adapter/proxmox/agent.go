@@ -122,14 +122,17 @@ func pickAddresses(ifs []iface) addresses {
 		}
 		for _, x := range i.Addresses {
 			ip, err := netip.ParseAddr(x.Address)
-			// IsGlobalUnicast leaves out loopback, link-local, multicast,
-			// unspecified and the IPv4 broadcast address; a zone means
-			// something only beside a link-local address, and an address
-			// that kept one would not parse where it is used.
-			if err != nil || !ip.IsGlobalUnicast() {
+			if err != nil {
 				continue
 			}
-			ip = ip.WithZone("")
+			// A zone means something only beside a link-local address,
+			// and an address that kept one would not parse where it is
+			// used. It goes first: netip takes "::%eth0" for global.
+			// IsGlobalUnicast then leaves out loopback, link-local,
+			// multicast, unspecified and the IPv4 broadcast address.
+			if ip = ip.WithZone(""); !ip.IsGlobalUnicast() {
+				continue
+			}
 			switch {
 			case ip.Is4() && ad.v4 == "":
 				ad.v4 = ip.String()
