@@ -2,8 +2,11 @@ package hcloud
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/conformance"
@@ -57,4 +60,38 @@ func notFoundProof(status int, body []byte) bool {
 		} `json:"error"`
 	}
 	return status >= 400 && status < 500 && json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Code == "not_found"
+}
+
+// FuzzLabels: labels a plan accepts (the definition's rules) are stored
+// beside the marks and read back as the same user labels and the same
+// mark, so no user label can forge, remove or hide a mark.
+func FuzzLabels(f *testing.F) {
+	for _, s := range [][4]string{
+		{"role", "web", "example.com/team", "ops"}, {"a", "", "b.c_d-e", "1"},
+		{labelPrefix + "managed", "false", "x", "y"}, {"hetzner.cloud/x", "1", "x", "y"},
+		{"Compute.seedcompute.io/key", "k", "x", "y"}, {"compute.seedcompute.io", "v", "x", "y"},
+	} {
+		f.Add(s[0], s[1], s[2], s[3])
+	}
+	mark := adapter.Mark{Key: "0123456789abcdef0123456789abcdef", Fingerprint: "fedcba9876543210fedcba9876543210",
+		Claim: "00112233445566778899aabbccddeeff", Unconfirmed: true}
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
+		user := map[string]string{k1: v1, k2: v2}
+		for k, v := range user {
+			if !rules.LabelKey.Check(k) || !rules.LabelValue.Check(v) {
+				return // refused at plan time
+			}
+		}
+		if err := checkUserLabels(user); err != nil {
+			t.Fatalf("labels %v pass the rules but are refused at create: %v", user, err)
+		}
+		m := toMachine(&hcloud.Server{ID: 1, Labels: withMarks(user, mark)})
+		if !maps.Equal(m.Labels, user) || !m.Managed || m.Key != mark.Key || m.Fingerprint != mark.Fingerprint ||
+			m.Claim != mark.Claim || m.Unconfirmed != mark.Unconfirmed {
+			t.Fatalf("labels %v with the mark read back as %v and %+v", user, m.Labels, m)
+		}
+		if !maps.Equal(labelsOf(m), withMarks(user, mark)) {
+			t.Fatalf("labels %v: what an update would write, %v, is not what the create wrote, %v", user, labelsOf(m), withMarks(user, mark))
+		}
+	})
 }
