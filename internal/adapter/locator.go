@@ -132,6 +132,11 @@ func parseQueryLocator(s string) (Locator, error) {
 		if len(vs) != 1 {
 			return Locator{}, Errorf(InvalidInput, "the account id repeats setting %s; name each setting once", Quoted(Redacted(k)))
 		}
+		if !utf8.ValidString(k) || !utf8.ValidString(vs[0]) {
+			// %80 unescapes to a byte that is not UTF-8, which the JSON
+			// form would write back as another character.
+			return Locator{}, Errorf(InvalidInput, "the account id's settings are not valid UTF-8 once unescaped; use the account's id attribute as it is")
+		}
 		l.Settings[k] = vs[0]
 	}
 	return l, nil

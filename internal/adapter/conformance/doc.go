@@ -12,7 +12,11 @@
 // and each request's own bound (cancel.go, absence.go). The power actions a machine
 // offers match the capabilities and its state (actions.go). A target's emulator
 // makes the faults through the Faults hooks (faults.go); a target without
-// them, such as a real account, skips the cases that need them.
+// them, such as a real account, skips the cases that need them. Each
+// adapter's classify fuzz target (fuzz.go) drives its calls through an
+// Answer, a backend that answers every request with one fuzzed status and
+// body, and holds what comes back to the same rules: classified, NotFound
+// only on the API's own proof of absence, states and offers sound.
 //
 // A target states what its backend cannot do rather than the cases bending:
 // no labels or no user data at create (Target.NoLabels, NoUserData), power

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -169,7 +170,11 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 			Available:   p.available,
 		}
 		if p.price != nil {
-			if gross, err := strconv.ParseFloat(p.price.Hourly.Gross, 64); err == nil {
+			// ParseFloat also reads "NaN", "Inf" and negative numbers,
+			// which are no price (a NaN would panic where Terraform
+			// converts the offer): such an offer has no price, as one
+			// without pricing.
+			if gross, err := strconv.ParseFloat(p.price.Hourly.Gross, 64); err == nil && gross >= 0 && !math.IsInf(gross, 0) {
 				o.PricePerHour, o.Currency = gross, currency
 			}
 		}

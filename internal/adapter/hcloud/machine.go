@@ -112,7 +112,8 @@ func toMachine(s *hcloud.Server) adapter.Machine {
 
 // stateOf maps the API's status conservatively: a machine counts as running
 // only when it is running and has an address, and stopping counts as running
-// until it is off, so nothing is taken as stopped before it is.
+// (with an address, else pending, like running without one) until it is
+// off, so nothing is taken as stopped before it is.
 func stateOf(status hcloud.ServerStatus, hasAddress bool) adapter.State {
 	switch status {
 	case hcloud.ServerStatusInitializing, hcloud.ServerStatusStarting,
@@ -124,7 +125,10 @@ func stateOf(status hcloud.ServerStatus, hasAddress bool) adapter.State {
 		}
 		return adapter.StatePending
 	case hcloud.ServerStatusStopping:
-		return adapter.StateRunning
+		if hasAddress {
+			return adapter.StateRunning
+		}
+		return adapter.StatePending
 	case hcloud.ServerStatusOff:
 		return adapter.StateStopped
 	case hcloud.ServerStatusDeleting:

@@ -110,8 +110,9 @@ func (a *account) addressesOf(ctx context.Context, node string, vmid int) addres
 	return pickAddresses(out.Result)
 }
 
-// pickAddresses is the first global IPv4 (not 127/8, not 169.254/16) and
-// the first global IPv6 (not ::1, not fe80::/10) of any interface but lo;
+// pickAddresses is the first global IPv4 (not 127/8, not 169.254/16, not
+// the broadcast address) and the first global IPv6 (not ::1, not
+// fe80::/10), without a zone, of any interface but lo;
 // neither is a guest whose DHCP or SLAAC has not answered yet.
 func pickAddresses(ifs []iface) addresses {
 	var ad addresses
@@ -121,7 +122,15 @@ func pickAddresses(ifs []iface) addresses {
 		}
 		for _, x := range i.Addresses {
 			ip, err := netip.ParseAddr(x.Address)
-			if err != nil || ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast() {
+			if err != nil {
+				continue
+			}
+			// A zone means something only beside a link-local address,
+			// and an address that kept one would not parse where it is
+			// used. It goes first: netip takes "::%eth0" for global.
+			// IsGlobalUnicast then leaves out loopback, link-local,
+			// multicast, unspecified and the IPv4 broadcast address.
+			if ip = ip.WithZone(""); !ip.IsGlobalUnicast() {
 				continue
 			}
 			switch {

@@ -217,7 +217,12 @@ func codeOf(e *apiError) adapter.Code {
 	case storageMissing.MatchString(e.Message):
 		return adapter.InvalidConfig
 	case notExist.MatchString(e.Message):
-		return adapter.NotFound
+		if strings.Contains(e.What, "{vmid}") || strings.HasPrefix(e.What, "task ") {
+			return adapter.NotFound
+		}
+		// A listing or a node's read that fails in these words proves no
+		// VM's absence, least of all the one asked about.
+		return adapter.Transient
 	case has(e.Message, locked):
 		return adapter.Transient
 	case has(e.Message, alreadyExists):

@@ -214,7 +214,11 @@ func (a *account) settle(ctx context.Context, what string, r resource, mark adap
 			return false, err
 		}
 	}
-	if err := a.setConfig(ctx, r.Node, r.VMID, a.configForm(cfg, r.VMID, mark, f, req, fresh)); err != nil {
+	form, err := a.configForm(cfg, r.VMID, mark, f, req, fresh)
+	if err != nil {
+		return false, adapter.Within(what, err)
+	}
+	if err := a.setConfig(ctx, r.Node, r.VMID, form); err != nil {
 		return false, fail(what+": configure VM "+id, err)
 	}
 	if err := a.grow(ctx, what, r, cfg, f); err != nil {
@@ -240,7 +244,7 @@ func (a *account) settle(ctx context.Context, what string, r resource, mark adap
 
 // configForm is the post-clone config write: flavor, tags, cloud-init, the
 // claim in the description; a cloud-init drive when the template has none.
-func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) url.Values {
+func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor, req adapter.CreateRequest, fresh bool) (url.Values, error) {
 	_, _, user := cfg.mark()
 	form := url.Values{
 		"cores":       {strconv.Itoa(f.Cores)},
@@ -272,9 +276,15 @@ func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor
 		if storage == "" {
 			storage, _, _ = strings.Cut(cfg[cfg.bootDisk()], ":")
 		}
+		if !storageID.MatchString(storage) {
+			// The template's boot disk names no storage (or one that
+			// would add properties to the drive's property string).
+			return nil, adapter.Errorf(adapter.InvalidInput, "the template's boot disk names no storage for the cloud-init drive; "+
+				"set storage to a storage the cluster has, or use a template with a cloud-init drive").WithField(adapter.FieldImage)
+		}
 		form.Set("ide2", storage+":cloudinit")
 	}
-	return form
+	return form, nil
 }
 
 // grow resizes the boot disk up to the flavor's size; PVE refuses to

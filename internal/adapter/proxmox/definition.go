@@ -78,7 +78,7 @@ func definition(opts options) adapter.Definition {
 			{Name: settingFlavors, Required: true, Check: checkFlavors,
 				Description: "JSON object of the offers: name → `{cores, memory_mib, disk_gib, template?}`, written with " +
 					"`jsonencode({small = {cores = 2, memory_mib = 2048, disk_gib = 20}})`; `template` restricts a flavor to one template name"},
-			{Name: settingStorage,
+			{Name: settingStorage, Check: checkStorage,
 				Description: "storage full clones and the cloud-init drive go to; empty keeps the template's"},
 			{Name: settingFullClone, Default: "false", Check: checkBool,
 				Description: "true makes full clones; false (PVE's default for templates) linked clones, which are fast"},
@@ -88,7 +88,7 @@ func definition(opts options) adapter.Definition {
 				Description: "cloud-init user (`ciuser`)"},
 			{Name: settingSSHPublicKeys,
 				Description: "OpenSSH public keys, one per line, cloud-init installs for ci_user (`sshkeys`)"},
-			{Name: settingSnippetStorage,
+			{Name: settingSnippetStorage, Check: checkStorage,
 				Description: "a storage with content `snippets` (e.g. `local`); with the ssh_* settings it enables user data, written to the node over SFTP"},
 			{Name: settingSSHUser, Default: "root",
 				Description: "user the snippets are written as over SFTP"},
@@ -202,6 +202,19 @@ var nodeName = regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$`)
 func checkNodeName(v string) error {
 	if !nodeName.MatchString(v) {
 		return adapter.Errorf(adapter.InvalidConfig, "it is not a node name (letters, digits and hyphens); use a name `pvecm nodes` lists")
+	}
+	return nil
+}
+
+// storageID is PVE's storage identifier (pve-storage-id). A storage is
+// written into property strings (ide2=STORAGE:cloudinit,
+// cicustom=user=STORAGE:snippets/…), where a comma, colon or equals sign
+// would add properties of its own.
+var storageID = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_.-]*[a-zA-Z0-9]$`)
+
+func checkStorage(v string) error {
+	if v != "" && !storageID.MatchString(v) {
+		return adapter.Errorf(adapter.InvalidConfig, "it is not a storage ID (a letter, then letters, digits, hyphens, underscores or dots, ending in a letter or digit); use a storage `pvesm status` lists")
 	}
 	return nil
 }

@@ -36,12 +36,18 @@ func (r resource) managed() bool { return slices.Contains(r.tags(), tagManaged) 
 
 // vms lists every VM and template of the cluster.
 func (a *account) vms(ctx context.Context) ([]resource, error) {
-	var out []resource
+	var out *[]resource
 	err := a.c.do(ctx, call{method: http.MethodGet, route: "/cluster/resources", query: map[string][]string{"type": {"vm"}}}, &out)
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(out, func(r resource) bool { return r.Type != "" && r.Type != "qemu" }), nil
+	if out == nil {
+		// PVE lists a cluster without VMs as [], so null is no listing,
+		// and a VM missing from it would be taken for absent.
+		return nil, adapter.Errorf(adapter.Transient,
+			"the PVE API answered GET /cluster/resources without a list; check that the endpoint is the PVE API (%s)", exampleEndpoint)
+	}
+	return slices.DeleteFunc(*out, func(r resource) bool { return r.Type != "" && r.Type != "qemu" }), nil
 }
 
 // find is the VM vmid in list.

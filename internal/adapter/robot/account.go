@@ -109,6 +109,12 @@ const (
 func (a *account) getServer(ctx context.Context, n int) (server, error) {
 	var out serverEnvelope
 	if err := a.c.get(ctx, "/server/{n}", &out, strconv.Itoa(n)); err != nil {
+		if e, ok := err.(*apiError); ok && e.Code != "SERVER_NOT_FOUND" && codeOf(e) == adapter.NotFound {
+			// Another thing's absence (an IP, a cancellation) in the
+			// answer about a server is not the server's.
+			return server{}, &adapter.Error{Code: adapter.Transient, Err: e,
+				Message: e.Error() + "; only SERVER_NOT_FOUND proves that a server is gone"}
+		}
 		return server{}, err
 	}
 	return out.Server, nil

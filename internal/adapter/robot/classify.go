@@ -143,6 +143,10 @@ func classify(err error) error {
 
 func classifyAPI(e *apiError) *adapter.Error {
 	out := &adapter.Error{Code: codeOf(e), Err: e, Message: e.Error()}
+	if out.Code == adapter.NotFound && e.Status >= 500 {
+		// A failed webservice proves nothing, whatever its body says.
+		out.Code = adapter.Transient
+	}
 	switch {
 	case e.Status >= 500:
 		// It answered, so it was not slow: it failed.

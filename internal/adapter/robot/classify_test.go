@@ -35,7 +35,10 @@ func TestClassify(t *testing.T) {
 		{"invalid input names the field", 400, body(400, "INVALID_INPUT", "invalid input", `,"missing":null,"invalid":["server_name"]`), nil, adapter.InvalidInput, "name", 0},
 		{"missing input names the field", 400, body(400, "INVALID_INPUT", "invalid input", `,"missing":["product_id"],"invalid":null`), nil, adapter.InvalidInput, "offer_id", 0},
 		{"server not found", 404, body(404, "SERVER_NOT_FOUND", "Server not found", ""), nil, adapter.NotFound, "", 0},
-		{"transaction not found", 404, body(404, "TRANSACTION_NOT_FOUND", "Transaction not found", ""), nil, adapter.NotFound, "", 0},
+		// Another thing's absence in the answer about a server, or a
+		// failed webservice's, is not the server's.
+		{"another thing not found", 404, body(404, "IP_NOT_FOUND", "IP not found", ""), nil, adapter.Transient, "", 0},
+		{"server not found from a failed webservice", 500, body(500, "SERVER_NOT_FOUND", "Server not found", ""), nil, adapter.Transient, "", 0},
 		// Robot's answer for a URL it has no route for: a wrong endpoint.
 		{"bare not found is the endpoint", 404, body(404, "NOT_FOUND", "Not Found", ""), nil, adapter.InvalidConfig, "endpoint", 0},
 		{"manual reset active", 409, body(409, "RESET_MANUAL_ACTIVE", "There is already a running manual reset", ""), nil, adapter.Transient, "", 0},
@@ -75,6 +78,10 @@ func TestClassify(t *testing.T) {
 	// The codes only the client itself makes: a secret that cannot be
 	// resolved, a request that ran out of its bound.
 	seen[adapter.CodeOf(classify(&adapter.Error{Code: adapter.InvalidConfig}))] = true
+	// Elsewhere, as for an order's transaction, *_NOT_FOUND is absence.
+	if c := adapter.CodeOf(classify(&apiError{Status: 404, Code: "TRANSACTION_NOT_FOUND"})); c != adapter.NotFound {
+		t.Errorf("TRANSACTION_NOT_FOUND: %s, want NotFound", c)
+	}
 	for _, c := range adapter.Codes {
 		if !seen[c] {
 			t.Errorf("no case classifies as %s", c)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,7 +22,9 @@ const hoursPerMonth = 730
 const marketPrefix = "market-"
 
 // amount is a price as Robot writes it: a decimal string ("39.0000"), or
-// a number.
+// a number. ParseFloat also reads "NaN", "Inf" and negative numbers, which
+// are no price: such an answer is not the documented JSON (and a NaN would
+// panic where Terraform converts the offer to its number type).
 type amount float64
 
 func (a *amount) UnmarshalJSON(b []byte) error {
@@ -31,7 +34,7 @@ func (a *amount) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
 		return &json.UnsupportedValueError{Str: "price"}
 	}
 	*a = amount(f)
@@ -161,10 +164,20 @@ func marketOffer(p marketProduct) adapter.Offer {
 	return adapter.Offer{
 		ID: marketPrefix + strconv.Itoa(p.ID), Kind: adapter.KindMetal, Location: locationOf(p.Datacenter),
 		Description: describeProduct(p.Name, append([]string{p.CPU}, p.Description...)),
-		VCPU:        threads(append([]string{p.CPU}, p.Description...)), MemoryGiB: p.MemorySize, DiskGiB: p.HDDSize * max(p.HDDCount, 1),
+		VCPU:        threads(append([]string{p.CPU}, p.Description...)), MemoryGiB: max(p.MemorySize, 0), DiskGiB: diskOf(p.HDDSize, p.HDDCount),
 		PricePerMonth: monthly, SetupFee: setup, PricePerHour: monthly / hoursPerMonth,
 		Currency: "EUR", Available: true,
 	}
+}
+
+// diskOf is a market server's disk space: its drives' size times their
+// count (at least one), 0 for sizes that are none or would overflow.
+func diskOf(size, count int) int {
+	count = max(count, 1)
+	if size <= 0 || size > math.MaxInt/count {
+		return 0
+	}
+	return size * count
 }
 
 func describeProduct(name string, lines []string) string {

@@ -79,11 +79,16 @@ func WriteLine(path string) string {
 // MountLine mounts the installed root at /mnt.
 func MountLine(l Layout) string { return "mount " + l.Root() + " /mnt" }
 
-// ReadyLine is the ReadyCommand as one line.
+// ReadyLine is the ReadyCommand as one line. Its first word is quoted when
+// it holds "=": bare, the shell would take NAME=value for an assignment
+// and run the next word as the command.
 func ReadyLine(argv []string) string {
 	words := make([]string, len(argv))
 	for i, a := range argv {
 		words[i] = word(a)
+		if i == 0 && words[i] == a && strings.Contains(a, "=") {
+			words[i] = "'" + a + "'"
+		}
 	}
 	return strings.Join(words, " ")
 }
