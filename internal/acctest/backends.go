@@ -85,7 +85,7 @@ type Backend struct {
 	TestMark string
 
 	endpointEnv string
-	// missing overrides the check of Required, for a backend whose
+	// missingFunc replaces the check of Required, for a backend whose
 	// variables stand in for each other.
 	missingFunc func(getenv func(string) string) []string
 	local       func(t testing.TB, tg *Target)

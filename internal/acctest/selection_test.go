@@ -2,6 +2,9 @@ package acctest
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -176,6 +179,33 @@ func TestNewTargetOnSkipsOrWritesTheAccount(t *testing.T) {
 	}
 }
 
+// A Robot target's account reads the credentials from the provider's own
+// variables, the key from its file, and never cancels a rental.
+func TestRobotTargetAccount(t *testing.T) {
+	withSelection(t, with(everyAccount, RobotSSHKeyFileEnv, "key", RobotSSHPortEnv, "2222"))
+	tg, skipped := newTargetOrSkip(t, HetznerRobot)
+	if tg == nil {
+		t.Fatalf("Robot target skipped: %s", skipped)
+	}
+	key, _ := filepath.Abs("key")
+	account := tg.Account()
+	for _, line := range []string{
+		`hetzner_robot = {`, `user = "env://HETZNER_ROBOT_USER"`, `password = "env://HETZNER_ROBOT_PASSWORD"`,
+		`endpoint = "http://127.0.0.1:8080/robot"`, `ssh_key = "56:29:99:a4:5d:ed:ac:95:c1:f5:88:82:90:5d:dd:10"`,
+		`ssh_private_key = "file://` + key + `"`, `ssh_port = "2222"`, `cancel_on_destroy = "false"`,
+	} {
+		if !strings.Contains(account, line) {
+			t.Errorf("the Robot account lacks %s:\n%s", line, account)
+		}
+	}
+	if tg.MachineID != "2100001" || tg.Image != RobotImage {
+		t.Errorf("the Robot target claims %q and installs %q", tg.MachineID, tg.Image)
+	}
+	if l := tg.Locator(); l.Settings["cancel_on_destroy"] != "false" {
+		t.Errorf("the Robot target's locator: %v", l.Settings)
+	}
+}
+
 // Robot's and Proxmox VE's test marks: a sweep takes only the named
 // server, only the tests' VMIDs, and only with the prefix and managed mark.
 func TestSweepKeepsToTheTestMarkOfEachBackend(t *testing.T) {
@@ -201,6 +231,25 @@ func TestSweepKeepsToTheTestMarkOfEachBackend(t *testing.T) {
 		}
 		if !slices.Equal(f.deleted, c.want) {
 			t.Errorf("%s: the sweep deleted %v, want %v", c.tg.Backend.Title, f.deleted, c.want)
+		}
+	}
+}
+
+// TestEveryVariableIsDocumented: the README's testing section and make
+// testacc's comment name every variable of every backend, so a variable
+// added here cannot be one a user never hears of.
+func TestEveryVariableIsDocumented(t *testing.T) {
+	for _, f := range []string{"../../README.md", "../../GNUmakefile"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, be := range Backends {
+			for _, v := range be.variables() {
+				if !regexp.MustCompile(`\b` + v + `\b`).Match(b) {
+					t.Errorf("%s does not name %s, a variable of %s", filepath.Base(f), v, be.Title)
+				}
+			}
 		}
 	}
 }
