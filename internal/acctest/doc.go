@@ -31,15 +31,19 @@
 // the status the API gives it, the class it must end as and the timeout its
 // path gets (ErrorRow.Budget).
 //
-// Where acceptance tests run is the environment's choice (SelectTarget):
-// the in-process emulator by default; with TF_ACC=1, an API already running
-// at COMPUTE_TEST_ENDPOINT (the standalone emulator) or, with HCLOUD_TOKEN,
-// the real Hetzner Cloud API. Tests written with NewTarget run against any of
-// them, name what they create with NamePrefix and label it with
-// Target.Labels; tests that need the emulator's own powers call NewEmulator,
-// which skips them elsewhere. Leftovers on a remote target are removed with
-// `go test -sweep` (Sweep): managed machines with the prefix and the test
-// label, nothing else.
+// Where acceptance tests run is the environment's choice, per backend
+// (SelectTargets; Backends: HetznerCloud, HetznerRobot, ProxmoxVE): the
+// in-process emulators by default; with TF_ACC=1 and a backend's variables,
+// the account they name (a real one, or the standalone emulator), while the
+// tests of a backend whose variables are missing skip, naming them. Tests
+// written with NewTarget (Hetzner Cloud) or NewTargetOn run against any of
+// them, name what they create with NamePrefix and write the Target's
+// account, which with Target.Labels on Hetzner Cloud gives every machine the
+// backend's test mark; tests that need the emulator's own powers call
+// NewEmulator, NewMetal or NewProxmox, which skip them elsewhere. Leftovers
+// on a remote target are removed with `go test -sweep` (Sweep): managed
+// machines with the prefix and the test mark, nothing else; on Robot a sweep
+// releases the claim and never cancels a rental.
 //
 // It is imported by _test files only. It reaches remote targets through the
 // provider's adapter registry, never a concrete adapter.

@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -30,8 +31,8 @@ func sweeping() bool {
 
 // sweepMain runs the sweepers instead of the tests, as providers do:
 // `go test ./internal/instance -sweep=project`. The flag's value, which
-// providers use for regions, is not used: a Hetzner Cloud project is swept
-// whole, whatever the location of its machines.
+// providers use for regions, is not used: each account the environment
+// names is swept whole, whatever the location of its machines.
 func sweepMain(m *testing.M) {
 	resource.AddTestSweepers("compute_instance", &resource.Sweeper{
 		Name: "compute_instance",
@@ -41,37 +42,68 @@ func sweepMain(m *testing.M) {
 	os.Exit(0)
 }
 
-// sweepFromEnv sweeps the project that the environment names.
+// sweepFromEnv sweeps every account the environment names, and fails when
+// it names none or one of the sweeps fails; a backend whose variables are
+// incomplete is said to be skipped.
 func sweepFromEnv() error {
 	if selection.kind == InProcess {
-		return fmt.Errorf("nothing to sweep: in-process emulators end with their tests; set TF_ACC=1 and %s (a real project) or %s (a running emulator)", RealTokenEnv, EndpointEnv)
+		return fmt.Errorf("nothing to sweep: in-process emulators end with their tests; set TF_ACC=1 and the variables of an account " +
+			"(see the README's testing section)")
 	}
-	tg := &Target{Kind: selection.kind, Endpoint: selection.endpoint, TokenEnv: RealTokenEnv, Location: envOr(LocationEnv, "fsn1")}
+	var failed []string
+	swept := 0
+	for _, b := range Backends {
+		kind, skip := selection.For(b)
+		if skip != "" {
+			log.Printf("[INFO] not sweeping %s: %s", b.Title, skip)
+			continue
+		}
+		tg := &Target{Backend: b, Kind: kind}
+		b.remote(tg, selection.backends[b.Kind].env)
+		if err := sweepTarget(tg); err != nil {
+			failed = append(failed, fmt.Sprintf("%s: %v", b.Title, err))
+		}
+		swept++
+	}
+	if len(failed) > 0 {
+		return errors.New(strings.Join(failed, "; "))
+	}
+	if swept == 0 {
+		return errors.New("nothing swept: no backend's variables are complete")
+	}
+	return nil
+}
+
+// sweepTarget sweeps the account of one target.
+func sweepTarget(tg *Target) error {
 	a, err := tg.open()
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), sweepTimeout)
 	defer cancel()
-	swept, err := Sweep(ctx, a)
+	swept, err := Sweep(ctx, a, tg.Sweepable)
 	for _, name := range swept {
-		log.Printf("[INFO] swept %s from %s", name, tg.Kind)
+		log.Printf("[INFO] swept %s from %s", name, tg)
 	}
 	return err
 }
 
-// Sweep deletes what tests left behind on an account: machines whose name
-// begins with NamePrefix, that carry the provider's managed mark and the
-// label SweepLabel = SweepValue, which every machine of a test that runs on
-// any target gets from Target.Labels (see Sweepable). It never touches
-// anything else: not a prefixed machine of a user's configuration
-// (tfacc-my-production-db is managed, not labelled), not one whose mark was
-// set by hand, not one made by hand or imported and never applied. The
-// listing holds managed machines only, the rule is checked once more here,
-// and the adapter refuses to delete an unmarked machine besides. It returns
-// the names it deleted; a machine gone meanwhile counts as swept, one
-// already being deleted is left to finish.
-func Sweep(ctx context.Context, a adapter.Adapter) ([]string, error) {
+// Sweep deletes what tests left behind on an account: the machines
+// sweepable says are a test's, which Target.Sweepable says of machines
+// whose name begins with NamePrefix, that carry the provider's managed mark
+// and the backend's test mark: the label SweepLabel = SweepValue on
+// Hetzner Cloud (Target.Labels), the server RobotServerEnv names on Robot,
+// a VMID in the tests' range on Proxmox VE. It never touches anything else:
+// not a prefixed machine of a user's configuration (tfacc-my-production-db
+// is managed, not test-marked), not one whose mark was set by hand, not one
+// made by hand or imported and never applied. The listing holds managed
+// machines only, the rule is checked once more here, and the adapter
+// refuses to delete an unmarked machine besides. On Robot a delete releases
+// the claim, since a Target's account never sets cancel_on_destroy: no
+// rental is cancelled. It returns the names it deleted; a machine gone
+// meanwhile counts as swept, one already being deleted is left to finish.
+func Sweep(ctx context.Context, a adapter.Adapter, sweepable func(adapter.Machine) bool) ([]string, error) {
 	l, ok := a.(adapter.Lister)
 	if !ok {
 		return nil, fmt.Errorf("the %s adapter cannot list its machines, so there is nothing to sweep with", a.Kind())
@@ -83,7 +115,7 @@ func Sweep(ctx context.Context, a adapter.Adapter) ([]string, error) {
 	var swept []string
 	var failed []string
 	for _, m := range machines {
-		if !Sweepable(m) {
+		if !sweepable(m) {
 			continue
 		}
 		if m.State == adapter.StateDeleting || m.State == adapter.StateDeleted {

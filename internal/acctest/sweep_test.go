@@ -37,7 +37,7 @@ func TestSweepDeletesOnlyWhatTestsMade(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	swept, err := Sweep(ctx, a)
+	swept, err := Sweep(ctx, a, tg.Sweepable)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestSweepDeletesOnlyWhatTestsMade(t *testing.T) {
 	}
 
 	// A second sweep finds nothing left to do.
-	if swept, err := Sweep(ctx, a); err != nil || len(swept) != 0 {
+	if swept, err := Sweep(ctx, a, tg.Sweepable); err != nil || len(swept) != 0 {
 		t.Errorf("second sweep: %v %v", swept, err)
 	}
 }
@@ -72,31 +72,8 @@ func TestSweepFailsOnAFailedListing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if swept, err := Sweep(context.Background(), a); err == nil || len(swept) != 0 {
+	if swept, err := Sweep(context.Background(), a, tg.Sweepable); err == nil || len(swept) != 0 {
 		t.Errorf("sweep over a failing listing: %v %v, want an error", swept, err)
-	}
-}
-
-func TestSelectTarget(t *testing.T) {
-	for _, c := range []struct {
-		env      map[string]string
-		kind     TargetKind
-		endpoint string
-	}{
-		{map[string]string{}, InProcess, ""},
-		// A token or endpoint alone never leaves the in-process emulator.
-		{map[string]string{RealTokenEnv: "x"}, InProcess, ""},
-		{map[string]string{EndpointEnv: "http://127.0.0.1:8080/v1"}, InProcess, ""},
-		{map[string]string{"TF_ACC": "1"}, InProcess, ""},
-		{map[string]string{"TF_ACC": "1", RealTokenEnv: "x"}, RealAPI, ""},
-		{map[string]string{"TF_ACC": "1", EndpointEnv: "http://127.0.0.1:8080/v1"}, Standalone, "http://127.0.0.1:8080/v1"},
-		// An endpoint wins over a token: the token is that API's.
-		{map[string]string{"TF_ACC": "1", RealTokenEnv: "x", EndpointEnv: "http://127.0.0.1:8080/v1"}, Standalone, "http://127.0.0.1:8080/v1"},
-	} {
-		kind, endpoint := SelectTarget(func(k string) string { return c.env[k] })
-		if kind != c.kind || endpoint != c.endpoint {
-			t.Errorf("%v: %s %q, want %s %q", c.env, kind, endpoint, c.kind, c.endpoint)
-		}
 	}
 }
 
@@ -125,7 +102,8 @@ func TestSweepChecksTheMarkItself(t *testing.T) {
 		{ID: "4", Name: "b-tfacc-d", Managed: true, State: adapter.StateRunning, Labels: test},
 		{ID: "5", Name: "tfacc-my-production-db", Managed: true, State: adapter.StateRunning},
 	}}
-	swept, err := Sweep(context.Background(), f)
+	tg := &Target{Backend: HetznerCloud}
+	swept, err := Sweep(context.Background(), f, tg.Sweepable)
 	if err != nil || !slices.Equal(swept, []string{"tfacc-a"}) || !slices.Equal(f.deleted, []string{"1"}) {
 		t.Errorf("swept %v deleted %v err %v, want only tfacc-a (id 1)", swept, f.deleted, err)
 	}

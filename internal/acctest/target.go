@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,23 +16,6 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
-)
-
-// The environment that picks where acceptance tests run (see SelectTarget).
-const (
-	// EndpointEnv, with TF_ACC=1, points the tests at an API that is
-	// already running, such as the standalone emulator (make emulator).
-	EndpointEnv = "COMPUTE_TEST_ENDPOINT"
-	// RealTokenEnv, with TF_ACC=1 and no EndpointEnv, holds a token of a
-	// real Hetzner Cloud project, which the tests then create machines in.
-	// With EndpointEnv it is that API's token, "demo-token" (the standalone
-	// emulator's default) when unset.
-	RealTokenEnv = "HCLOUD_TOKEN"
-	// OfferEnv, ImageEnv and LocationEnv replace what lifecycle tests
-	// create, for a project where the defaults are not sold.
-	OfferEnv    = "COMPUTE_TEST_OFFER"
-	ImageEnv    = "COMPUTE_TEST_IMAGE"
-	LocationEnv = "COMPUTE_TEST_LOCATION"
 )
 
 // standaloneToken is the standalone emulator's default token.
@@ -51,111 +35,61 @@ const (
 	SweepValue = "sweepable"
 )
 
-// Sweepable reports whether m is what a test left behind: prefixed, managed
-// and labelled by the test.
-func Sweepable(m adapter.Machine) bool {
-	return m.Managed && strings.HasPrefix(m.Name, NamePrefix) && m.Labels[SweepLabel] == SweepValue
-}
-
-// TargetKind says what a test's API is.
-type TargetKind int
-
-// The targets, from the most to the least under the test's control.
-const (
-	// InProcess is a fresh emulator per test in the test process: faults,
-	// seeding and request counts are at hand.
-	InProcess TargetKind = iota
-	// Standalone is an API that is already running, at EndpointEnv.
-	Standalone
-	// RealAPI is the real Hetzner Cloud API, with RealTokenEnv.
-	RealAPI
-)
-
-func (k TargetKind) String() string {
-	switch k {
-	case Standalone:
-		return "the API at " + EndpointEnv
-	case RealAPI:
-		return "the real Hetzner Cloud API with " + RealTokenEnv
-	}
-	return "the in-process emulator"
-}
-
-// selection is where this test process runs its acceptance tests; Main
-// sets it from the environment before anything else reads it.
-var selection = targetSelection{kind: InProcess}
-
-type targetSelection struct {
-	kind     TargetKind
-	endpoint string
-}
-
-// SelectTarget picks the target from an environment: a remote one only
-// with TF_ACC=1, so a token or endpoint that happens to be exported never
-// turns `make test` into a run against an account.
-func SelectTarget(getenv func(string) string) (TargetKind, string) {
-	if getenv("TF_ACC") == "" {
-		return InProcess, ""
-	}
-	if ep := getenv(EndpointEnv); ep != "" {
-		return Standalone, ep
-	}
-	if getenv(RealTokenEnv) != "" {
-		return RealAPI, ""
-	}
-	return InProcess, ""
-}
-
-// selectFromEnv records the process's target; Main calls it first.
-func selectFromEnv() {
-	kind, endpoint := SelectTarget(os.Getenv)
-	selection = targetSelection{kind: kind, endpoint: endpoint}
-	if kind == Standalone && os.Getenv(RealTokenEnv) == "" {
-		os.Setenv(RealTokenEnv, standaloneToken)
-	}
-	if kind != InProcess {
-		fmt.Fprintf(os.Stderr, "acctest: the target is %s; tests that need the in-process emulator skip\n", kind)
-	}
-}
-
-// Target is one test's API, whichever the environment picked: the account
-// configuration that reaches it, names for what the test creates, and
-// checks that ask the API itself, through the adapter contract.
+// Target is one test's API on one backend, whichever the environment
+// picked: the account configuration that reaches it, names for what the
+// test creates, and checks that ask the API itself, through the adapter
+// contract.
 type Target struct {
-	Kind TargetKind
-	// Endpoint is the account's endpoint setting, "" for the adapter's
-	// default (the real API).
-	Endpoint string
-	// TokenEnv names the variable the account's token reference reads.
-	TokenEnv string
-	// Location, Offer and Image are what lifecycle tests create.
-	Location, Offer, Image string
+	Backend *Backend
+	Kind    TargetKind
+	// Settings are the account block's settings, as Account writes them
+	// ("" leaves one out).
+	Settings map[string]string
+	// Location, Offer and Image are what lifecycle tests create; MachineID
+	// the machine they may claim (Robot's server), "" when they create one.
+	Location, Offer, Image, MachineID string
 
 	prefix string
 	emu    *Emulator
+	metal  *Metal
+	pve    *Proxmox
 }
 
-// NewTarget returns the test's target: a fresh in-process emulator unless
-// the environment chose another.
+// NewTarget returns the test's Hetzner Cloud target: a fresh in-process
+// emulator unless the environment chose another.
 func NewTarget(t testing.TB) *Target {
 	t.Helper()
-	tg := &Target{
-		Kind:     selection.kind,
-		Location: envOr(LocationEnv, "fsn1"),
-		Offer:    envOr(OfferEnv, "cx22"),
-		Image:    envOr(ImageEnv, "ubuntu-24.04"),
-		prefix:   NamePrefix + randomPart() + "-",
+	return NewTargetOn(t, HetznerCloud)
+}
+
+// NewTargetOn returns the test's target on backend b: a fresh in-process
+// emulator unless the environment chose another. It skips the test, naming
+// the variables b lacks, when the environment names accounts but not all
+// of b's.
+func NewTargetOn(t testing.TB, b *Backend) *Target {
+	t.Helper()
+	kind, skip := selection.For(b)
+	if skip != "" {
+		t.Skip(skip)
 	}
-	switch tg.Kind {
-	case InProcess:
-		tg.emu = NewEmulator(t)
-		tg.Endpoint, tg.TokenEnv = tg.emu.Endpoint, TokenEnv
-	case Standalone:
-		tg.Endpoint, tg.TokenEnv = selection.endpoint, RealTokenEnv
-	case RealAPI:
-		tg.TokenEnv = RealTokenEnv
+	tg := &Target{Backend: b, Kind: kind, prefix: NamePrefix + randomPart() + "-"}
+	if kind == InProcess {
+		b.local(t, tg)
+	} else {
+		b.remote(tg, selection.backends[b.Kind].env)
 	}
 	return tg
+}
+
+func (tg *Target) String() string {
+	if tg.Kind == InProcess {
+		return tg.Backend.Title + " on " + tg.Kind.String()
+	}
+	where := tg.Settings["endpoint"]
+	if where == "" {
+		where = "its default endpoint"
+	}
+	return tg.Backend.Title + " at " + where + " (" + tg.Kind.String() + ")"
 }
 
 func envOr(name, fallback string) string {
@@ -176,18 +110,26 @@ func randomPart() string {
 	return string(b)
 }
 
-// Emulator is the in-process emulator, nil for any other target: checks
-// only an emulator can make (user data, request counts) run when it is set.
+// Emulator is the in-process Hetzner Cloud emulator, nil for any other
+// target: checks only an emulator can make (user data, request counts) run
+// when it is set. Metal and Proxmox are Robot's and Proxmox VE's.
 func (tg *Target) Emulator() *Emulator { return tg.emu }
+
+// Metal is the in-process Robot world, nil for any other target.
+func (tg *Target) Metal() *Metal { return tg.metal }
+
+// Proxmox is the in-process Proxmox VE cluster, nil for any other target.
+func (tg *Target) Proxmox() *Proxmox { return tg.pve }
 
 // Name is base with the test's prefix (NamePrefix and a random part).
 func (tg *Target) Name(base string) string { return tg.prefix + base }
 
-// Labels is the labels argument of a machine the test creates: the sweep
-// label and the given user labels, which may not replace it. Every
-// compute_instance of a test that runs on any target sets it, so that make
-// sweep can remove the machine should the test be interrupted; the
-// target's checks fail for a machine without it.
+// Labels is the labels argument of a Hetzner Cloud machine the test
+// creates: the sweep label and the given user labels, which may not replace
+// it. Every compute_instance of a test that runs on any Hetzner Cloud
+// target sets it, so that make sweep can remove the machine should the test
+// be interrupted; the target's checks fail for a machine without it.
+// Backends without labels have another test mark (Backend.TestMark).
 func (tg *Target) Labels(user map[string]string) string {
 	all := map[string]string{SweepLabel: SweepValue}
 	for k, v := range user {
@@ -203,39 +145,55 @@ func (tg *Target) Labels(user map[string]string) string {
 	return "labels = { " + strings.Join(pairs, ", ") + " }"
 }
 
-// Account is a compute_provider_account named "test" on the target.
+// Account is a compute_provider_account named "test" on the target, its
+// block the backend's with the target's settings.
 func (tg *Target) Account() string {
-	endpoint := ""
-	if tg.Endpoint != "" {
-		endpoint = fmt.Sprintf("\n    endpoint = %q", tg.Endpoint)
+	def, err := provider.DefaultRegistry().Definition(tg.Backend.Kind)
+	if err != nil {
+		panic("acctest: " + err.Error())
+	}
+	var lines []string
+	for _, k := range slices.Sorted(maps.Keys(tg.Settings)) {
+		if v := tg.Settings[k]; v != "" {
+			lines = append(lines, fmt.Sprintf("%s = %q", k, v))
+		}
 	}
 	return fmt.Sprintf(`
 resource "compute_provider_account" "test" {
   name = "test"
-  hetzner_cloud = {
-    token    = %q
-    location = %q%s
+  %s = {
+    %s
   }
 }
-`, "env://"+tg.TokenEnv, tg.Location, endpoint)
+`, def.BlockName(), strings.Join(lines, "\n    "))
+}
+
+// settings are the target's settings without those left out.
+func (tg *Target) settings() map[string]string {
+	out := map[string]string{}
+	for k, v := range tg.Settings {
+		if v != "" {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // Locator is the account's locator, as the account's id spells it.
 func (tg *Target) Locator() adapter.Locator {
-	settings := map[string]string{"token": "env://" + tg.TokenEnv, "location": tg.Location, "endpoint": tg.Endpoint}
-	l, err := provider.DefaultRegistry().Locate("hcloud", settings)
+	l, err := provider.DefaultRegistry().Locate(tg.Backend.Kind, tg.settings())
 	if err != nil {
 		panic("acctest: the target's own account does not locate: " + err.Error())
 	}
 	return l
 }
 
-// AccountID is the id of the account Account configures, spelled out
-// member by member, so a test that compares it with the resource's id
-// checks the format too.
+// AccountID is the id of the account Account configures on a Hetzner Cloud
+// target, spelled out member by member, so a test that compares it with the
+// resource's id checks the format too.
 func (tg *Target) AccountID() string {
 	l := tg.Locator()
-	return `{"endpoint":"` + l.Settings["endpoint"] + `","kind":"hcloud","location":"` + tg.Location + `","name":"test","token":"env://` + tg.TokenEnv + `"}`
+	return `{"endpoint":"` + l.Settings["endpoint"] + `","kind":"hcloud","location":"` + tg.Location + `","name":"test","token":"` + tg.Settings["token"] + `"}`
 }
 
 // open is the account's adapter, uncached: each check sees the API as it
@@ -244,10 +202,19 @@ func (tg *Target) open() (adapter.Adapter, error) {
 	return provider.DefaultRegistry().Open(tg.Locator(), adapter.Env{Secrets: adapter.SecretResolver{}, UserAgent: "terraform-provider-compute-acctest"})
 }
 
+// Sweepable reports whether m is what a test left behind on this target's
+// account: prefixed, managed and with the backend's test mark (the label
+// on Hetzner Cloud, the named server on Robot, the tests' VMID range on
+// Proxmox VE).
+func (tg *Target) Sweepable(m adapter.Machine) bool {
+	return m.Managed && strings.HasPrefix(m.Name, NamePrefix) && tg.Backend.marked(tg, m)
+}
+
 // Machines lists the managed machines on the target's account whose names
-// carry this test's prefix. A machine without the sweep label is an error:
-// the test's configuration forgot Labels, and an interrupted run would leave
-// that machine where make sweep does not look.
+// carry this test's prefix. A machine without the backend's test mark is an
+// error: the test's configuration forgot Labels (or wrote its own account),
+// and an interrupted run would leave that machine where make sweep does not
+// look.
 func (tg *Target) Machines() ([]adapter.Machine, error) {
 	a, err := tg.open()
 	if err != nil {
@@ -261,16 +228,16 @@ func (tg *Target) Machines() ([]adapter.Machine, error) {
 	defer cancel()
 	all, err := l.List(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list machines on %s: %w", tg.Kind, err)
+		return nil, fmt.Errorf("list machines on %s: %w", tg, err)
 	}
 	var out []adapter.Machine
 	for _, m := range all {
 		if !strings.HasPrefix(m.Name, tg.prefix) {
 			continue
 		}
-		if !Sweepable(m) {
-			return nil, fmt.Errorf("machine %s on %s lacks the label %s = %q that make sweep looks for; "+
-				"set labels with Target.Labels in the test's configuration", m.Name, tg.Kind, SweepLabel, SweepValue)
+		if !tg.Sweepable(m) {
+			return nil, fmt.Errorf("machine %s (%s) on %s lacks %s, which make sweep looks for; "+
+				"write the test's configuration with the Target's Account (and Labels on Hetzner Cloud)", m.Name, m.ID, tg, tg.Backend.TestMark)
 		}
 		out = append(out, m)
 	}
@@ -288,7 +255,7 @@ func (tg *Target) Machine(name string) (adapter.Machine, error) {
 			return m, nil
 		}
 	}
-	return adapter.Machine{}, fmt.Errorf("no managed machine named %s on %s", name, tg.Kind)
+	return adapter.Machine{}, fmt.Errorf("no managed machine named %s on %s", name, tg)
 }
 
 // CheckMachines asserts how many of this test's machines exist.
@@ -299,17 +266,28 @@ func (tg *Target) CheckMachines(want int) func(*terraform.State) error {
 			return err
 		}
 		if live := liveMachines(ms); len(live) != want {
-			return fmt.Errorf("%s holds %d live machines of this test, want %d: %+v", tg.Kind, len(live), want, live)
+			return fmt.Errorf("%s holds %d live machines of this test, want %d: %+v", tg, len(live), want, live)
 		}
 		return nil
 	}
 }
 
-// CheckDestroy asks the API whether every machine of this test is gone,
-// and the in-process emulator whether any server at all is left.
+// CheckDestroy asks the API whether every machine of this test is gone
+// (on Robot: released, and still rented), and the in-process emulator
+// whether anything at all is left.
 func (tg *Target) CheckDestroy(s *terraform.State) error {
-	if tg.emu != nil {
+	switch {
+	case tg.emu != nil:
 		if err := tg.emu.CheckDestroy(s); err != nil {
+			return err
+		}
+	case tg.metal != nil:
+		n, _ := strconv.Atoi(tg.MachineID)
+		if err := tg.metal.CheckReleased(n, "")(s); err != nil {
+			return err
+		}
+	case tg.pve != nil:
+		if err := tg.pve.CheckDestroy(s); err != nil {
 			return err
 		}
 	}
@@ -318,9 +296,9 @@ func (tg *Target) CheckDestroy(s *terraform.State) error {
 		return err
 	}
 	if len(ms) > 0 {
-		return fmt.Errorf("machines of this test remain on %s after destroy: %+v", tg.Kind, ms)
+		return fmt.Errorf("machines of this test remain on %s after destroy: %+v", tg, ms)
 	}
-	return nil
+	return tg.Backend.destroyed(tg)
 }
 
 func liveMachines(ms []adapter.Machine) []adapter.Machine {
@@ -331,4 +309,23 @@ func liveMachines(ms []adapter.Machine) []adapter.Machine {
 		}
 	}
 	return out
+}
+
+// robotReleased asks the webservice for the test's server after a destroy:
+// still there, and carrying no claim.
+func robotReleased(tg *Target) error {
+	a, err := tg.open()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	m, err := a.Get(ctx, tg.MachineID)
+	if err != nil {
+		return fmt.Errorf("server %s after a destroy that only releases it: %w", tg.MachineID, err)
+	}
+	if m.Managed {
+		return fmt.Errorf("server %s is still claimed (named %q) after destroy", tg.MachineID, m.Name)
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -76,60 +75,6 @@ func installsOn(mach interface{ Installs() int }, want int) resource.TestCheckFu
 		}
 		return nil
 	}
-}
-
-// TestRobotBootstrapFromMachineID claims a rented server by number, takes
-// it through rescue, install, reboot and first boot, and records what it
-// learned; a second plan is empty, an import of the host verifies what an
-// import can read, and destroy gives the server its name back without
-// cancelling it. It logs the apply's wall time, requests by route and SSH
-// commands.
-func TestRobotBootstrapFromMachineID(t *testing.T) {
-	t.Parallel()
-	m := acctest.NewMetal(t)
-	n, mach := m.AddServer(t, "")
-	config := robotHost(m, nil, fmt.Sprintf(`machine_id = "%d"`, n))
-	var start time.Time
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.Factories(),
-		CheckDestroy:             m.CheckReleased(n, ""),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() { m.Robot.ResetStats(); start = time.Now() },
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
-					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("known_hosts")),
-					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("phase")),
-				}},
-				ConfigStateChecks: readyChecks(m, t, n),
-				Check: resource.ComposeAggregateTestCheckFunc(installsOn(mach, 1), func(*terraform.State) error {
-					t.Logf("plan and apply of one bootstrap: %s; webservice requests by route: %v; SSH commands: %d",
-						time.Since(start).Round(time.Millisecond), m.Robot.Stats(), len(mach.Commands()))
-					if s, _ := m.Server(n); !strings.HasPrefix(s.Name, "db-1~cm~") {
-						return fmt.Errorf("server %d is named %q, not claimed for db-1", n, s.Name)
-					}
-					return nil
-				}),
-			},
-			{
-				Config:           config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            installsOn(mach, 1),
-			},
-			{
-				Config:            config,
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateIdFunc: acctest.ImportID(addr),
-				ImportStateVerify: true,
-				// An import reads the machine and its claim; what was
-				// installed on it cannot be read back.
-				ImportStateVerifyIgnore: []string{"image", "disks", "files", "first_boot", "ready_command", "timeouts",
-					"product_uuid", "known_hosts", "rescue_host_key", "install_fingerprint", "offer_id", "location", "max_monthly_price"},
-			},
-		},
-	})
 }
 
 // TestRobotBootstrapOrdered: no free server of the offer, the account
