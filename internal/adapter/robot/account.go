@@ -126,7 +126,7 @@ func (a *account) servers(ctx context.Context) ([]server, error) {
 	var out []serverEnvelope
 	err := a.c.get(ctx, "/server", &out)
 	if err != nil {
-		if e, ok := err.(*apiError); ok && e.Code == "SERVER_NOT_FOUND" {
+		if isCode(err, "SERVER_NOT_FOUND") {
 			return nil, nil
 		}
 		return nil, err

@@ -25,12 +25,12 @@ type keyEnvelope struct {
 func (a *account) Check(ctx context.Context) error {
 	var out []keyEnvelope
 	err := a.c.get(ctx, "/key", &out)
-	if e, ok := err.(*apiError); ok && e.Code == "NOT_FOUND" {
+	if isCode(err, "NOT_FOUND") {
 		// Robot answers an account without keys so, and a URL it has no
 		// route for the same way: the server listing, which answers a list
 		// or SERVER_NOT_FOUND, tells the webservice from a wrong endpoint.
 		out, err = nil, a.c.get(ctx, "/server", &[]serverEnvelope{})
-		if e, ok := err.(*apiError); ok && e.Code == "SERVER_NOT_FOUND" {
+		if isCode(err, "SERVER_NOT_FOUND") {
 			err = nil
 		}
 	}

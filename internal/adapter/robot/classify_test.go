@@ -129,3 +129,20 @@ func TestClassifyTransport(t *testing.T) {
 		t.Errorf("code %q is not a contract code", adapter.CodeOf(err))
 	}
 }
+
+// TestIsCodeOnlyOnARefusal: a code the calls read as "none" (no servers, no
+// transaction, no keys) counts only in a 4xx answer; the same code in a 5xx
+// says nothing of what exists, and taking it for "none" would, on the order
+// path, buy a second server.
+func TestIsCodeOnlyOnARefusal(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   bool
+	}{{404, true}, {400, true}, {409, true}, {500, false}, {502, false}, {503, false}, {200, false}} {
+		for _, code := range []string{"NOT_FOUND", "TRANSACTION_NOT_FOUND", "SERVER_NOT_FOUND"} {
+			if got := isCode(&apiError{Status: tc.status, Code: code}, code); got != tc.want {
+				t.Errorf("isCode(HTTP %d %s) = %t, want %t", tc.status, code, got, tc.want)
+			}
+		}
+	}
+}

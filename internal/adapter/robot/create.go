@@ -83,8 +83,10 @@ func (c *claimer) make(ctx context.Context) (adapter.Machine, error) {
 	if err != nil {
 		return adapter.Machine{}, err
 	}
+	// The hold on the picked server ends however the claim does, a panic
+	// included, or no other create of this process could pick it again.
+	defer done()
 	m, won, err := c.a.claim(ctx, c.what, s, c.mark)
-	done()
 	if err == nil && !won {
 		return adapter.Machine{}, adapter.ErrLostRace
 	}

@@ -129,11 +129,14 @@ func (a *account) loadOffers(ctx context.Context) ([]adapter.Offer, error) {
 	return out, nil
 }
 
-// isCode reports whether err is a webservice error with one of codes: an
-// empty listing is answered with NOT_FOUND.
+// isCode reports whether err is the webservice's refusal with one of codes:
+// an empty listing is answered with NOT_FOUND. Only a 4xx answer is the
+// webservice's own word; a 5xx that carries such a code (a proxy, a failing
+// backend) says nothing of what exists, and reading it as "none" would, for
+// example, send a paid order again because no transaction was found.
 func isCode(err error, codes ...string) bool {
 	e, ok := err.(*apiError)
-	return ok && slices.Contains(codes, e.Code)
+	return ok && e.Status >= 400 && e.Status < 500 && slices.Contains(codes, e.Code)
 }
 
 // standardOffers is one offer per location the product has a price in.
