@@ -1,6 +1,10 @@
 package proxmox
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
 
 // TestConfigPropertyStrings reads config values as PVE and the tools that
 // write them spell them: the default key anywhere or spelled out, empty
@@ -57,5 +61,31 @@ func TestConfigPropertyStrings(t *testing.T) {
 	}
 	if got := conf.bootDisk(); got != "virtio0" {
 		t.Errorf("boot disk %q, want virtio0 (the first disk of order, wherever order stands)", got)
+	}
+}
+
+// TestCloudInitDriveGoesOnTheBootDisksStorage: without a storage setting,
+// a template lacking a cloud-init drive gets one on its boot disk's
+// storage, read from the drive's property string however it is written.
+func TestCloudInitDriveGoesOnTheBootDisksStorage(t *testing.T) {
+	a, err := fuzzAccount(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for disk, want := range map[string]string{
+		"local-lvm:base-9000-disk-0,size=10G":           "local-lvm:cloudinit",
+		"file=local-lvm:base-9000-disk-0,size=10G":      "local-lvm:cloudinit",
+		"discard=on,size=1T,local-zfs:base-9000-disk-0": "local-zfs:cloudinit",
+		"local:9000/base-9000-disk-0.qcow2":             "local:cloudinit",
+	} {
+		cfg := vmConfig{"scsi0": disk, "boot": "order=scsi0"}
+		form, err := a.configForm(cfg, 100123, fuzzMark, flavor{Cores: 2, MemoryMiB: 2048, DiskGiB: 20}, adapter.CreateRequest{}, true)
+		if err != nil {
+			t.Errorf("boot disk %q: %v", disk, err)
+			continue
+		}
+		if got := form.Get("ide2"); got != want {
+			t.Errorf("boot disk %q: ide2 = %q, want %q", disk, got, want)
+		}
 	}
 }

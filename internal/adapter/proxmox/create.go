@@ -273,14 +273,18 @@ func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor
 	}
 	if !cfg.hasCloudInit() {
 		storage := a.storage
+		disk := cfg.bootDisk()
 		if storage == "" {
-			storage, _, _ = strings.Cut(cfg[cfg.bootDisk()], ":")
+			// The drive is a property string whose default key, file, may
+			// be spelled out or stand anywhere: file=local-lvm:vm-9000-disk-0.
+			storage, _, _ = strings.Cut(cfg.drive(disk)["file"], ":")
 		}
 		if !storageID.MatchString(storage) {
 			// The template's boot disk names no storage (or one that
 			// would add properties to the drive's property string).
-			return nil, adapter.Errorf(adapter.InvalidInput, "the template's boot disk names no storage for the cloud-init drive; "+
-				"set storage to a storage the cluster has, or use a template with a cloud-init drive").WithField(adapter.FieldImage)
+			return nil, adapter.Errorf(adapter.InvalidInput, "the template's boot disk (%s = %s) names no storage for the cloud-init drive; "+
+				"set storage to a storage the cluster has, or use a template with a cloud-init drive",
+				adapter.Quoted(disk), adapter.Quoted(cfg[disk])).WithField(adapter.FieldImage)
 		}
 		form.Set("ide2", storage+":cloudinit")
 	}
