@@ -79,10 +79,9 @@ func TestRobotSSHDropDuringInstall(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             m.CheckReleased(n, ""),
 		Steps: []resource.TestStep{{
-			// The 17th command of a bootstrap without files is the
-			// installer's start (setsid -f); the check below proves the
-			// drop cut that one.
-			PreConfig:         func() { mach.DropSessionsAfter(17) },
+			// The installer's start (setsid -f) is the command cut; the
+			// check below proves the drop cut that one.
+			PreConfig:         func() { mach.DropSessionsAfterCommand("setsid -f ") },
 			Config:            config,
 			ConfigStateChecks: readyChecks(m, t, n),
 			Check: resource.ComposeAggregateTestCheckFunc(installsOn(mach, 1), func(*terraform.State) error {

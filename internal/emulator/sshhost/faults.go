@@ -1,5 +1,7 @@
 package sshhost
 
+import "strings"
+
 // faults are a machine's scripted misbehaviours; each stays until cleared.
 type faults struct {
 	failInstall     string
@@ -23,11 +25,27 @@ func (m *Machine) DropSessionsAfter(n int) {
 	m.dropAfter = n
 }
 
-// commandDone counts a finished command against DropSessionsAfter and
-// reports whether the sessions are to be cut now.
-func (m *Machine) commandDone() bool {
+// DropSessionsAfterCommand cuts every SSH session right after the next
+// command whose line starts with prefix ran, before its exit status is
+// sent, as DropSessionsAfter does for the nth command. Naming the command
+// keeps a test on the step it means however many commands come before it,
+// and in whatever order concurrent sessions finish theirs.
+func (m *Machine) DropSessionsAfterCommand(prefix string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.dropOn = prefix
+}
+
+// commandDone counts a finished command against DropSessionsAfter, matches
+// it against DropSessionsAfterCommand, and reports whether the sessions are
+// to be cut now.
+func (m *Machine) commandDone(line string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.dropOn != "" && strings.HasPrefix(line, m.dropOn) {
+		m.dropOn = ""
+		return true
+	}
 	if m.dropAfter == 0 {
 		return false
 	}
@@ -84,6 +102,7 @@ func (m *Machine) ClearFaults() {
 	defer m.mu.Unlock()
 	m.faults = faults{}
 	m.dropAfter = 0
+	m.dropOn = ""
 }
 
 // InstallRunning reports whether installimage runs on the machine now.

@@ -48,7 +48,8 @@ type Machine struct {
 	installs   int
 	faults     faults
 	procs      map[string]int
-	dropAfter  int // commands left before every session is cut; 0 = off
+	dropAfter  int    // commands left before every session is cut; 0 = off
+	dropOn     string // a command line's start that cuts every session once it ran; "" = off
 	bootCancel context.CancelFunc
 }
 
