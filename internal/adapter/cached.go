@@ -37,6 +37,9 @@ type Cached struct {
 	polls poller
 	// reach is whether the endpoint can be reached; see PlanRead.
 	reach reach
+	// confirmsHalted: a confirmation failed in a way that fails every
+	// other one of this run; see ConfirmOnRefresh.
+	confirmsHalted bool
 }
 
 type listing struct {
