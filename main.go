@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"os"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -68,6 +69,11 @@ func main() {
 	if showVersion {
 		fmt.Println(versionLine(version, commit))
 		return
+	}
+	if debug {
+		if err := serveProfiles(os.Getenv(profileEnv)); err != nil {
+			log.Fatal(err.Error())
+		}
 	}
 	err := providerserver.Serve(context.Background(), provider.New(version, provider.WithCommit(commit)), providerserver.ServeOpts{
 		Address:         address,
