@@ -71,9 +71,7 @@ func main() {
 		return
 	}
 	if debug {
-		if err := serveProfiles(os.Getenv(profileEnv)); err != nil {
-			log.Fatal(err.Error())
-		}
+		writeHeapProfiles(os.Getenv(heapProfileEnv))
 	}
 	err := providerserver.Serve(context.Background(), provider.New(version, provider.WithCommit(commit)), providerserver.ServeOpts{
 		Address:         address,

@@ -2,42 +2,50 @@ package main
 
 import (
 	"fmt"
-	"net"
-	"net/http"
-	"net/http/pprof"
 	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"time"
 )
 
-// profileEnv names the loopback address (such as 127.0.0.1:6060) on which a
-// provider started with -debug serves Go's profiles (/debug/pprof/), for a
-// look at where its memory goes while Terraform drives it (tools/bench). It
-// is read in debug mode only, so a provider Terraform starts never listens,
-// and the handlers live on their own mux, not on http.DefaultServeMux.
-const profileEnv = "TF_COMPUTE_PPROF_ADDR"
+// heapProfileEnv names a path prefix under which a provider started with
+// -debug writes a heap profile every heapProfileEvery (PREFIX.1, PREFIX.2,
+// …), for a look with `go tool pprof` at where its memory goes while
+// Terraform drives it (tools/bench runs the provider this way). It is read
+// in debug mode only, so a provider Terraform starts never pays for it, and
+// it listens on nothing.
+const heapProfileEnv = "TF_COMPUTE_HEAP_PROFILE"
 
-// serveProfiles starts the profile server when profileEnv asks for one. An
-// address that is not loopback is refused: the profiles show the process's
-// memory, secrets included.
-func serveProfiles(addr string) error {
-	if addr == "" {
-		return nil
+const heapProfileEvery = 2 * time.Second
+
+// writeHeapProfiles starts the writer when prefix is set. A profile is
+// taken after a collection (as /debug/pprof/heap?gc=1 is), so it shows what
+// the provider holds, not what it has yet to collect.
+func writeHeapProfiles(prefix string) {
+	if prefix == "" {
+		return
 	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("%s=%q: %w", profileEnv, addr, err)
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("%s=%q: profiles are served on a loopback address only, such as 127.0.0.1:6060", profileEnv, addr)
-	}
-	ln, err := net.Listen("tcp", addr)
+	go func() {
+		for n := 1; ; n++ {
+			time.Sleep(heapProfileEvery)
+			if err := writeHeapProfile(prefix + "." + strconv.Itoa(n)); err != nil {
+				fmt.Fprintln(os.Stderr, "heap profile:", err)
+				return
+			}
+		}
+	}()
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	fmt.Fprintf(os.Stderr, "profiles served at http://%s/debug/pprof/\n", ln.Addr())
-	go func() { _ = http.Serve(ln, mux) }() //nolint:gosec // loopback, debug mode only
-	return nil
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
