@@ -19,7 +19,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -27,6 +26,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
@@ -73,11 +74,15 @@ func main() {
 	if debug {
 		writeHeapProfiles(os.Getenv(heapProfileEnv))
 	}
-	err := providerserver.Serve(context.Background(), provider.New(version, provider.WithCommit(commit)), providerserver.ServeOpts{
-		Address:         address,
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
+	// providerserver.Serve, with the framework's server wrapped (releasing).
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	newProvider := provider.New(version, provider.WithCommit(commit))
+	err := tf6server.Serve(address, func() tfprotov6.ProviderServer {
+		return releasing(providerserver.NewProtocol6(newProvider())())
+	}, opts...)
 	if err != nil {
 		log.Fatal(err.Error())
 	}
