@@ -19,13 +19,15 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"log"
+	"os"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
@@ -69,11 +71,18 @@ func main() {
 		fmt.Println(versionLine(version, commit))
 		return
 	}
-	err := providerserver.Serve(context.Background(), provider.New(version, provider.WithCommit(commit)), providerserver.ServeOpts{
-		Address:         address,
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
+	if debug {
+		writeHeapProfiles(os.Getenv(heapProfileEnv))
+	}
+	// providerserver.Serve, with the framework's server wrapped (releasing).
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	newProvider := provider.New(version, provider.WithCommit(commit))
+	err := tf6server.Serve(address, func() tfprotov6.ProviderServer {
+		return releasing(providerserver.NewProtocol6(newProvider())())
+	}, opts...)
 	if err != nil {
 		log.Fatal(err.Error())
 	}

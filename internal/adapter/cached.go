@@ -8,9 +8,17 @@ import (
 
 // Cached wraps one account's adapter for the life of a provider process (one
 // terraform run). Reads of many instances share one single-flight listing of
-// the account's managed machines, valid for TTL and dropped on any write
-// through the account, so a refresh of N instances costs one listing instead
-// of N reads. Offers are cached per query for the whole run.
+// the account's managed machines, dropped on any write through the account,
+// so a refresh of N instances costs one listing instead of N reads. Offers
+// are cached per query for the whole run.
+//
+// A refresh's listing holds until a write goes through the account, however
+// long the command takes: Terraform reads each resource once per command, so
+// a resource refreshed from a listing a minute old sees the account as the
+// resources refreshed a minute earlier did, and a plan, which writes
+// nothing, lists once even when it outlasts TTL (1,000 servers at 50 a page
+// behind a slow API do). Only the look-up before a create (keyAbsent) holds
+// a listing to TTL: another run may create under the same key meanwhile.
 //
 // A machine missing from a complete listing is confirmed with one direct Get
 // before it is reported absent: the listing shows only managed machines, and
@@ -37,6 +45,9 @@ type Cached struct {
 	polls poller
 	// reach is whether the endpoint can be reached; see PlanRead.
 	reach reach
+	// confirmsHalted: a confirmation failed in a way that fails every
+	// other one of this run; see ConfirmOnRefresh.
+	confirmsHalted bool
 }
 
 type listing struct {
@@ -46,7 +57,8 @@ type listing struct {
 	err      error
 }
 
-// NewCached wraps a. A ttl of 0 uses 30 seconds.
+// NewCached wraps a. ttl bounds the age of the listing a create's look-up
+// trusts; 0 uses 30 seconds.
 func NewCached(a Adapter, clock Clock, ttl time.Duration) *Cached {
 	if ttl == 0 {
 		ttl = 30 * time.Second
@@ -62,7 +74,7 @@ func (c *Cached) Get(ctx context.Context, id string) (Machine, error) {
 	if _, ok := c.Adapter.(Lister); !ok {
 		return c.Adapter.Get(ctx, id)
 	}
-	l, err := c.current(ctx)
+	l, err := c.current(ctx, 0)
 	if err == nil && l.err == nil {
 		if m, ok := l.machines[id]; ok {
 			return m, nil
@@ -105,10 +117,13 @@ func (c *Cached) Fresh(ctx context.Context, id string) (Machine, error) {
 	return c.Adapter.Get(ctx, id)
 }
 
-func (c *Cached) current(ctx context.Context) (*listing, error) {
+// current is the shared listing: the one in flight, or the last complete one
+// when maxAge is 0 or it is at most maxAge old; otherwise a new one. A failed
+// listing is never reused.
+func (c *Cached) current(ctx context.Context, maxAge time.Duration) (*listing, error) {
 	c.mu.Lock()
 	l := c.listing
-	if l == nil || (isClosed(l.done) && (l.err != nil || c.clock.Now().Sub(l.at) > c.ttl)) {
+	if l == nil || (isClosed(l.done) && (l.err != nil || (maxAge > 0 && c.clock.Now().Sub(l.at) > maxAge))) {
 		l = &listing{done: make(chan struct{})}
 		c.listing = l
 		c.mu.Unlock()
@@ -185,7 +200,7 @@ func (c *Cached) keyAbsent(ctx context.Context, key string) bool {
 		return false
 	}
 	if idx == nil {
-		l, err := c.current(ctx)
+		l, err := c.current(ctx, c.ttl)
 		if err != nil || l.err != nil {
 			// The adapter looks for itself.
 			return false

@@ -39,8 +39,24 @@ func (c *Cached) ConfirmOnRefresh(ctx context.Context, m Machine, claim string) 
 	if !m.Unconfirmed || claim == "" || m.Claim != claim {
 		return
 	}
+	c.mu.Lock()
+	halted := c.confirmsHalted
+	c.mu.Unlock()
+	if halted {
+		return
+	}
 	if _, err := c.Confirm(ctx, m.ID, claim); err != nil {
 		LoggerFrom(ctx).Warn(ctx, "confirm the claim on machine "+m.ID+" failed; the next refresh tries again", map[string]any{
 			"machine_id": m.ID, "error": err.Error()})
+		if listingSpeaksForAll(err) {
+			// A rate limit (Robot's budgets are per hour), refused
+			// credentials or a backend that does not answer fail every
+			// other confirmation of this run too: trying each would
+			// spend one request per machine on every refresh, and keep
+			// the budget spent. The next run tries again.
+			c.mu.Lock()
+			c.confirmsHalted = true
+			c.mu.Unlock()
+		}
 	}
 }

@@ -12,7 +12,7 @@ func (c *Cached) Find(ctx context.Context, match func(Machine) bool) (Machine, b
 		return Machine{}, false, Errorf(Unsupported, "the %s adapter cannot list its machines", c.Kind())
 	}
 	c.Invalidate()
-	l, err := c.current(ctx)
+	l, err := c.current(ctx, 0)
 	if err == nil {
 		err = l.err
 	}

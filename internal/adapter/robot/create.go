@@ -231,6 +231,17 @@ func (a *account) claim(ctx context.Context, what string, s server, mark claimed
 
 // rename writes a server name.
 func (a *account) rename(ctx context.Context, n int, name string) error {
+	_, err := a.renamed(ctx, n, name)
+	return err
+}
+
+// renamed writes a server name and returns the server as the write's answer
+// shows it: POST /server/{n} answers with the server, so reading it back
+// would spend a second request of GET /server/{n}'s hourly budget, which
+// the refreshes and waits share.
+func (a *account) renamed(ctx context.Context, n int, name string) (server, error) {
 	form := map[string][]string{"server_name": {name}}
-	return a.c.post(ctx, "/server/{n}", form, nil, strconv.Itoa(n))
+	var out serverEnvelope
+	err := a.c.post(ctx, "/server/{n}", form, &out, strconv.Itoa(n))
+	return out.Server, err
 }

@@ -72,14 +72,12 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 			next.WasNamed = s.Name == next.Name
 		}
 	}
-	if next.String() != s.Name {
-		if err := a.rename(ctx, s.Number, next.String()); err != nil {
-			return adapter.Machine{}, fail("rename "+describe(s), err)
-		}
+	if next.String() == s.Name {
+		return a.toMachine(s), nil
 	}
-	got, err := a.getServer(ctx, s.Number)
+	got, err := a.renamed(ctx, s.Number, next.String())
 	if err != nil {
-		return adapter.Machine{}, fail("read back "+describe(s)+" after renaming it", err)
+		return adapter.Machine{}, fail("rename "+describe(s), err)
 	}
 	return a.toMachine(got), nil
 }

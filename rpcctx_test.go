@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// capturing keeps the context each per-resource request got, and checks
+// that the request's values reach it while the request runs.
+type capturing struct {
+	tfprotov6.ProviderServer
+	t   *testing.T
+	got context.Context
+}
+
+type rpcKey struct{}
+
+func (c *capturing) seen(ctx context.Context) {
+	if ctx.Value(rpcKey{}) != "request" {
+		c.t.Error("the request's values do not reach the framework while it runs")
+	}
+	c.got = ctx
+}
+
+func (c *capturing) ValidateResourceConfig(ctx context.Context, _ *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
+func (c *capturing) UpgradeResourceState(ctx context.Context, _ *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
+func (c *capturing) ReadResource(ctx context.Context, _ *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
+func (c *capturing) PlanResourceChange(ctx context.Context, _ *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
+func (c *capturing) ApplyResourceChange(ctx context.Context, _ *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
+func (c *capturing) ImportResourceState(ctx context.Context, _ *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
+func (c *capturing) ValidateDataResourceConfig(ctx context.Context, _ *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
+func (c *capturing) ReadDataSource(ctx context.Context, _ *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
+// TestRequestsLetGoOfTheirContext: the framework keeps every request's
+// context until StopProvider; what it keeps must not hold the request's
+// values (the gRPC stream, the loggers) once the request is answered, or a
+// provider holds every request of a command: 630 MiB for 1,000 instances.
+func TestRequestsLetGoOfTheirContext(t *testing.T) {
+	c := &capturing{t: t}
+	s := releasing(c)
+	for name, call := range map[string]func(context.Context){
+		"ValidateResourceConfig": func(ctx context.Context) { _, _ = s.ValidateResourceConfig(ctx, nil) },
+		"UpgradeResourceState":   func(ctx context.Context) { _, _ = s.UpgradeResourceState(ctx, nil) },
+		"ReadResource":           func(ctx context.Context) { _, _ = s.ReadResource(ctx, nil) },
+		"PlanResourceChange":     func(ctx context.Context) { _, _ = s.PlanResourceChange(ctx, nil) },
+		"ApplyResourceChange":    func(ctx context.Context) { _, _ = s.ApplyResourceChange(ctx, nil) },
+		"ImportResourceState":    func(ctx context.Context) { _, _ = s.ImportResourceState(ctx, nil) },
+		"ValidateDataResourceConfig": func(ctx context.Context) {
+			_, _ = s.ValidateDataResourceConfig(ctx, nil)
+		},
+		"ReadDataSource": func(ctx context.Context) { _, _ = s.ReadDataSource(ctx, nil) },
+	} {
+		c.got = nil
+		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), rpcKey{}, "request"))
+		call(ctx)
+		if c.got == nil {
+			t.Fatalf("%s did not reach the framework", name)
+		}
+		kept := c.got
+		if kept.Value(rpcKey{}) != nil {
+			t.Errorf("%s: the context the framework keeps still holds the request's values after the answer", name)
+		}
+		if !errors.Is(kept.Err(), context.Canceled) {
+			t.Errorf("%s: the kept context reports %v after the answer; want it over", name, kept.Err())
+		}
+		if kept.Done() != ctx.Done() {
+			t.Errorf("%s: the kept context is not cancelled with the request's", name)
+		}
+		cancel()
+	}
+}
+
+// While a request runs, its context is the request's: cancelled with it,
+// with its deadline.
+func TestReleasableReadsThroughWhileRunning(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	ctx, done := release(parent)
+	defer done()
+	if ctx.Err() != nil {
+		t.Fatalf("a running request's context is over: %v", ctx.Err())
+	}
+	child, stop := context.WithCancel(ctx)
+	defer stop()
+	cancel()
+	<-child.Done()
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("cancelling the request: %v", ctx.Err())
+	}
+}
