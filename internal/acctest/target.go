@@ -85,9 +85,11 @@ func (tg *Target) String() string {
 	if tg.Kind == InProcess {
 		return tg.Backend.Title + " on " + tg.Kind.String()
 	}
-	where := tg.Settings["endpoint"]
-	if where == "" {
-		where = "its default endpoint"
+	// An endpoint may carry credentials in its user part; the string goes
+	// into test and sweep logs.
+	where := "its default endpoint"
+	if ep := tg.Settings["endpoint"]; ep != "" {
+		where = adapter.Redacted(ep)
 	}
 	return tg.Backend.Title + " at " + where + " (" + tg.Kind.String() + ")"
 }
