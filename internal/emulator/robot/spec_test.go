@@ -1,7 +1,7 @@
 package robot_test
 
 // The structs below mirror the schemas of
-// /work/shared/specs/hetzner-robot-openapi.yaml (components.schemas), field
+// testdata/hetzner-robot-openapi.yaml (components.schemas), field
 // for field, so a strict decode fails on a field the spec does not have.
 // Where the spec leaves a schema open (rescue, products, market products)
 // they mirror what the real webservice answers.
