@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -139,10 +140,22 @@ type Progress struct {
 // fixed installs again: a failure the call finds on the machine and did
 // not cause itself is an earlier attempt's, and is run anew, whatever p
 // says), AccessDenied for a host key that does not match
-// its pin (nothing was sent to that host).
+// its pin (nothing was sent to that host; the error wraps
+// ErrHostKeyMismatch) and for credentials the backend refused.
 type Bootstrapper interface {
 	Bootstrap(ctx context.Context, id string, req BootstrapRequest, p Progress, report func(Progress)) (Progress, error)
 }
+
+// ErrHostKeyMismatch is wrapped by the AccessDenied error of a host whose
+// key is not the pinned one. AccessDenied alone does not tell it from a
+// refused password or token, and the way out differs: a mismatch means
+// another host answers, or the key was announced anew, not that a
+// credential is wrong.
+var ErrHostKeyMismatch = errors.New("the host key does not match its pin")
+
+// HostKeyMismatch reports whether err is a host key that did not match its
+// pin.
+func HostKeyMismatch(err error) bool { return errors.Is(err, ErrHostKeyMismatch) }
 
 // Identifier reads a machine's SMBIOS product UUID, the identity that
 // survives reinstalls and renames.

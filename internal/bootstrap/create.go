@@ -117,13 +117,14 @@ func failedPhase(p adapter.Progress) string {
 func resumeWayOut(err error) string {
 	const rerun = "The next apply replaces the tainted host: its destroy releases the machine and the new host claims it again by its key and " +
 		"continues from where the machine stands, without installing twice; or run `terraform untaint` on it, and the next apply resumes it in place."
+	if adapter.HostKeyMismatch(err) {
+		return "A host key did not match its pin, so nothing was sent to that host: check that the machine is the one the backend says, then apply again. " + rerun
+	}
 	switch adapter.CodeOf(err) {
 	case adapter.Transient, adapter.RateLimited:
 		return "The phase ran out of time or the machine stopped answering; if it only needs longer, raise that phase's timeout. " + rerun
 	case adapter.InvalidState:
 		return "The installer or the first boot failed: fix the cause (the image, a file, first_boot), then apply again, which installs anew. " + rerun
-	case adapter.AccessDenied:
-		return "A host key did not match its pin, so nothing was sent to that host: check that the machine is the one the backend says, then apply again. " + rerun
 	}
 	return tfdiag.WayOut(err) + " " + rerun
 }

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
@@ -126,11 +125,6 @@ func (r *results) markdown(backends []*backend) string {
 // the matrix they produced with the one the guide shows (or writes it,
 // with -update).
 func TestFaultMatrix(t *testing.T) {
-	// The guide's table is what Terraform shows. Under OpenTofu 1.12.6 one
-	// cell differs (a bootstrap whose rescue activation's answer is lost
-	// runs out of its phase's time, and resumes on the rerun), so the
-	// comparison would fail on that cell alone until it is explained.
-	acctest.SkipUnderOpenTofu(t, "the reliability guide's table records Terraform's outcomes; under OpenTofu a lost rescue answer of the bootstrap runs out of its phase's time (resumed on rerun)")
 	res := &results{}
 	t.Run("adapter", func(t *testing.T) {
 		for _, be := range backends {

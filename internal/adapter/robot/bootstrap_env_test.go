@@ -53,6 +53,12 @@ const (
 
 func newMetalEnv(t *testing.T) *metalEnv {
 	t.Helper()
+	return newMetalEnvOn(t, adapter.RealClock{})
+}
+
+// newMetalEnvOn is newMetalEnv with the account on clock.
+func newMetalEnvOn(t *testing.T, clock adapter.Clock) *metalEnv {
+	t.Helper()
 	oldPace := pace
 	// start stays seconds long: it is how long a started install may take
 	// to write its log before it counts as never started, and a loaded
@@ -101,7 +107,7 @@ func newMetalEnv(t *testing.T) *metalEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := d.New(norm, adapter.Env{Secrets: e.secrets, Clock: adapter.RealClock{}, Log: e.log})
+	a, err := d.New(norm, adapter.Env{Secrets: e.secrets, Clock: clock, Log: e.log})
 	if err != nil {
 		t.Fatal(err)
 	}

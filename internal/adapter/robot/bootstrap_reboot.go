@@ -79,7 +79,9 @@ func (b *run) installedUp(ctx context.Context) (bool, error) {
 	}
 	_, err = b.ssh.Dial(ctx, b.target(pin), b.a.auth)
 	if err == nil {
-		err = adapter.Errorf(adapter.AccessDenied, "the host at %s offered another key than the installed system's", b.s.IP)
+		e := adapter.Errorf(adapter.AccessDenied, "the host at %s offered another key than the installed system's", b.s.IP)
+		e.Err = adapter.ErrHostKeyMismatch
+		err = e
 	}
 	return false, err
 }

@@ -71,7 +71,7 @@ func (b *run) answersAsRescue(ctx context.Context) bool {
 // the bootstrap before a credential is sent.
 func (b *run) resetIntoRescue(ctx context.Context) error {
 	b.closeSessions()
-	if err := b.a.resetServer(ctx, b.s.Number, "hw"); err != nil {
+	if err := b.a.resetArmed(ctx, b.s.Number); err != nil {
 		return fail("reset "+describe(b.s)+" into rescue (reset type hw)", err)
 	}
 	return b.wait(ctx, "the rescue system of "+describe(b.s)+" to answer on SSH", b.phaseEnd, func(ctx context.Context) (bool, string, error) {

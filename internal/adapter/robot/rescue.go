@@ -175,6 +175,30 @@ func (a *account) resetServer(ctx context.Context, n int, kind string) error {
 	})
 }
 
+// resetArmed resets server n with a hardware reset so its armed rescue
+// system boots. The boot spends the activation, as Robot's does, so a
+// reset sent again after that boot began starts the disk instead, and the
+// rescue system never answers. A reset whose answer was lost may have been
+// done; so before sending it again the activation is read, and one that is
+// gone means the earlier reset was done and its boot is under way.
+func (a *account) resetArmed(ctx context.Context, n int) error {
+	num := strconv.Itoa(n)
+	sent := false
+	return a.retried(ctx, "reset (hw) server "+num+" into rescue", func(ctx context.Context) error {
+		if sent {
+			var cur rescueEnvelope
+			if err := a.c.get(ctx, "/boot/{n}/rescue", &cur, num); err != nil {
+				return err
+			}
+			if !cur.Rescue.Active {
+				return nil
+			}
+		}
+		sent = true
+		return a.c.post(ctx, "/reset/{n}", url.Values{"type": {"hw"}}, nil, num)
+	})
+}
+
 // publicKey is the account's public SSH key (the ssh_key setting names it
 // by fingerprint) in authorized_keys form, what the installed system admits
 // for root. It is public: Robot lists it under /key.

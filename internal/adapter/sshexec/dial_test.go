@@ -76,8 +76,8 @@ func TestDialRefusesAnotherKeyBeforeAuth(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls atomic.Int32
 			_, err := (&Client{}).Dial(context.Background(), s.target(tc.pin), authFor(&calls))
-			if !adapter.Is(err, adapter.AccessDenied) {
-				t.Fatalf("Dial error = %v, want AccessDenied", err)
+			if !adapter.Is(err, adapter.AccessDenied) || !adapter.HostKeyMismatch(err) {
+				t.Fatalf("Dial error = %v, want AccessDenied for a host key mismatch", err)
 			}
 			<-s.handshakes // the server's side of this handshake is over
 			for _, w := range append(tc.want, "127.0.0.1:"+strconv.Itoa(s.port), "nothing was sent", "run apply again") {
@@ -98,6 +98,9 @@ func TestDialLoginRefused(t *testing.T) {
 	_, err := (&Client{}).Dial(context.Background(), s.target(sha256Pin(s.hostKey)), authFor(&calls))
 	if !adapter.Is(err, adapter.AccessDenied) || adapter.FieldOf(err) != "ssh_private_key" {
 		t.Fatalf("Dial error = %v (field %q), want AccessDenied on ssh_private_key", err, adapter.FieldOf(err))
+	}
+	if adapter.HostKeyMismatch(err) {
+		t.Errorf("a refused login reads as a host key mismatch: %v", err)
 	}
 	for _, w := range []string{"ssh_private_key", "ssh_key", "127.0.0.1"} {
 		if !strings.Contains(err.Error(), w) {

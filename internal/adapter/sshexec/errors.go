@@ -58,9 +58,11 @@ func classifyHandshake(ctx context.Context, addr string, h *handshake, err error
 	case h.offered != nil && !h.passed:
 		return mismatch(addr, h.pin, *h.offered)
 	case h.noKeyOfType:
-		return adapter.Errorf(adapter.AccessDenied,
+		e := adapter.Errorf(adapter.AccessDenied,
 			"the host at %s offers no %s host key (it offers %s), so it cannot be the host whose key was announced as %s; nothing was sent to it. %s",
 			addr, h.pin.typ, strings.Join(neg.RequestedAlgorithms, ", "), h.pin.expected(), mismatchAdvice)
+		e.Err = adapter.ErrHostKeyMismatch
+		return e
 	case ctx.Err() != nil:
 		return transient(ErrUnreachable, ctx.Err(), "SSH to %s did not connect before the call was canceled or ran out of time", addr)
 	case h.passed && strings.Contains(err.Error(), "unable to authenticate"):
@@ -77,9 +79,11 @@ const mismatchAdvice = "If the machine was reinstalled or its rescue system acti
 
 // mismatch is the error for a host whose key is not the pinned one.
 func mismatch(addr string, pin checkedPin, offered HostKey) error {
-	return adapter.Errorf(adapter.AccessDenied,
+	e := adapter.Errorf(adapter.AccessDenied,
 		"the host key at %s does not match its pin: expected %s, offered %s; nothing was sent to this host. %s",
 		addr, pin.expected(), pin.offered(offered), mismatchAdvice)
+	e.Err = adapter.ErrHostKeyMismatch
+	return e
 }
 
 // netReason names why a connection failed in a few words, from the error's
