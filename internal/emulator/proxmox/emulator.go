@@ -216,7 +216,7 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 		"GET /nodes/{node}/qemu":   e.listVMs,
 		"GET /pools":               e.listPools,
 		"PUT " + vm + "/cloudinit": e.regenerateCloudinit,
-		"GET /nodes/{node}/storage/{storage}/content/{volume}": e.volumeInfo,
+		"GET /nodes/{node}/storage/{storage}/content/{volume}": e.onNodeStorage(e.volumeInfo),
 		"GET /cluster/status":                         e.clusterStatus,
 		"GET /cluster/resources":                      e.clusterResources,
 		"GET /cluster/nextid":                         e.nextID,
@@ -232,7 +232,7 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 		"GET /nodes/{node}/tasks/{upid}/status":       e.taskStatus,
 		"GET /nodes/{node}/tasks/{upid}/log":          e.taskLog,
 		"GET /storage/{storage}":                      e.getStorage,
-		"GET /nodes/{node}/storage/{storage}/content": e.storageContent,
+		"GET /nodes/{node}/storage/{storage}/content": e.onNodeStorage(e.storageContent),
 	}
 }
 

@@ -110,20 +110,8 @@ func (e *Emulator) regenerateCloudinit(w http.ResponseWriter, r *http.Request) {
 // volumeInfo is GET /nodes/{node}/storage/{storage}/content/{volume}: a
 // disk of a VM on the node, or a snippet of storage local. The volume is
 // "STORAGE:NAME" or NAME alone.
-func (e *Emulator) volumeInfo(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	n, err := e.reachLocked(r.PathValue("node"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	storage := r.PathValue("storage")
-	s, ok := storageByName(storage)
-	if !ok {
-		writeError(w, failf(http.StatusInternalServerError, "storage '%s' does not exist", storage))
-		return
-	}
+func (e *Emulator) volumeInfo(w http.ResponseWriter, r *http.Request, n *node, s storageDef) {
+	storage := s.name
 	volume := r.PathValue("volume")
 	if st, name, ok := strings.Cut(volume, ":"); ok {
 		if st != storage {
