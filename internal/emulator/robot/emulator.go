@@ -164,7 +164,7 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 		"POST /reset/{n}":                           e.reset,
 		"GET /wol/{n}":                              e.getWol,
 		"POST /wol/{n}":                             e.sendWol,
-		"GET /boot/{n}":                             e.getBoot,
+		"GET /boot/{n}":                             e.onServer(e.getBoot),
 		"GET /boot/{n}/rescue":                      rescueBoot.get(e),
 		"POST /boot/{n}/rescue":                     rescueBoot.activate(e),
 		"DELETE /boot/{n}/rescue":                   rescueBoot.deactivate(e),
