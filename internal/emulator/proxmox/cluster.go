@@ -181,10 +181,9 @@ func storageNamed(name string) (storageDef, *apiError) {
 	return storageDef{}, failf(http.StatusInternalServerError, "storage '%s' does not exist", name)
 }
 
-// onNodeStorage serves a /nodes/{node}/storage/{storage}/… route: under
-// the lock, with the node it names reachable and the storage one the
-// cluster has, or PVE's refusal of either.
-func (e *Emulator) onNodeStorage(h func(w http.ResponseWriter, r *http.Request, n *node, s storageDef)) http.HandlerFunc {
+// onNode serves a /nodes/{node}/… route: under the lock, with the node it
+// names reachable, or PVE's refusal.
+func (e *Emulator) onNode(h func(w http.ResponseWriter, r *http.Request, n *node)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
@@ -193,13 +192,21 @@ func (e *Emulator) onNodeStorage(h func(w http.ResponseWriter, r *http.Request, 
 			writeError(w, err)
 			return
 		}
+		h(w, r, n)
+	}
+}
+
+// onNodeStorage serves a /nodes/{node}/storage/{storage}/… route as onNode
+// does, once the storage is one the cluster has, or PVE's refusal.
+func (e *Emulator) onNodeStorage(h func(w http.ResponseWriter, r *http.Request, n *node, s storageDef)) http.HandlerFunc {
+	return e.onNode(func(w http.ResponseWriter, r *http.Request, n *node) {
 		s, err := storageNamed(r.PathValue("storage"))
 		if err != nil {
 			writeError(w, err)
 			return
 		}
 		h(w, r, n, s)
-	}
+	})
 }
 
 func (e *Emulator) getStorage(w http.ResponseWriter, r *http.Request) {

@@ -212,8 +212,8 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"GET /version":             e.version,
 		"GET /nodes":               e.listNodes,
-		"GET /nodes/{node}/status": e.nodeStatus,
-		"GET /nodes/{node}/qemu":   e.listVMs,
+		"GET /nodes/{node}/status": e.onNode(e.nodeStatus),
+		"GET /nodes/{node}/qemu":   e.onNode(e.listVMs),
 		"GET /pools":               e.listPools,
 		"PUT " + vm + "/cloudinit": e.regenerateCloudinit,
 		"GET /nodes/{node}/storage/{storage}/content/{volume}": e.onNodeStorage(e.volumeInfo),
