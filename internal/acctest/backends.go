@@ -84,7 +84,16 @@ type Backend struct {
 	// machine from a user's beside the prefix and the managed mark.
 	TestMark string
 
+	// endpointEnv names the backend's API; an endpoint on loopback is an
+	// API of the tests' own (Standalone), such as the standalone emulator.
 	endpointEnv string
+	// anyEndpointStandalone says the real API is reached without an
+	// endpoint, so that any endpoint set is an API of the tests' own, on
+	// loopback or not.
+	anyEndpointStandalone bool
+	// standaloneEnv are the standalone emulator's values of variables
+	// the environment may leave empty on a Standalone run.
+	standaloneEnv map[string]string
 	// missingFunc replaces the check of Required, for a backend whose
 	// variables stand in for each other.
 	missingFunc func(getenv func(string) string) []string
@@ -101,6 +110,14 @@ var Backends = []*Backend{HetznerCloud, HetznerRobot, ProxmoxVE}
 
 // variables are all the variables of the backend.
 func (b *Backend) variables() []string { return slices.Concat(b.Required, b.Optional) }
+
+// kindAt is where a run whose variables name endpoint (maybe "") runs.
+func (b *Backend) kindAt(endpoint string) TargetKind {
+	if endpoint != "" && (b.anyEndpointStandalone || loopback(endpoint)) {
+		return Standalone
+	}
+	return RealAPI
+}
 
 // missing are the variables a run on an account lacks.
 func (b *Backend) missing(getenv func(string) string) []string {
@@ -124,7 +141,9 @@ var HetznerCloud = &Backend{
 	Optional: []string{EndpointEnv, OfferEnv, ImageEnv, LocationEnv},
 	TestMark: "the label " + SweepLabel + " = " + SweepValue,
 
-	endpointEnv: EndpointEnv,
+	endpointEnv:           EndpointEnv,
+	anyEndpointStandalone: true,
+	standaloneEnv:         map[string]string{RealTokenEnv: standaloneToken},
 	missingFunc: func(getenv func(string) string) []string {
 		if getenv(RealTokenEnv) == "" && getenv(EndpointEnv) == "" {
 			return []string{RealTokenEnv + " (or " + EndpointEnv + ")"}

@@ -139,15 +139,7 @@ resource "compute_provider_account" %[1]q {
 // Instance is a compute_instance "NAME" of flavor small from the template,
 // with extra lines.
 func (p *Proxmox) Instance(name string, extra ...string) string {
-	return fmt.Sprintf(`
-resource "compute_instance" %q {
-  account  = compute_provider_account.pve.id
-  name     = %q
-  offer_id = "small"
-  image    = %q
-  %s
-}
-`, name, name, ProxmoxTemplate, strings.Join(extra, "\n  "))
+	return InstanceBlock{Resource: name, Account: "pve", Name: name, Offer: "small", Image: ProxmoxTemplate}.HCL(extra...)
 }
 
 // Machines are the VMs that are not templates.

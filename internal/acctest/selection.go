@@ -93,10 +93,7 @@ func SelectTargets(getenv func(string) string) Selection {
 		for _, v := range b.variables() {
 			env[v] = getenv(v)
 		}
-		kind := RealAPI
-		if ep := env[b.endpointEnv]; ep != "" && (b.Kind == HetznerCloud.Kind || loopback(ep)) {
-			kind = Standalone
-		}
+		kind := b.kindAt(env[b.endpointEnv])
 		if kind == RealAPI {
 			s.kind = RealAPI
 		}
@@ -125,8 +122,15 @@ func selectFromEnv() {
 	if selection.kind == InProcess {
 		return
 	}
-	if k, _ := selection.For(HetznerCloud); k == Standalone && os.Getenv(RealTokenEnv) == "" {
-		os.Setenv(RealTokenEnv, standaloneToken)
+	for _, b := range Backends {
+		if k, _ := selection.For(b); k != Standalone {
+			continue
+		}
+		for v, def := range b.standaloneEnv {
+			if os.Getenv(v) == "" {
+				os.Setenv(v, def)
+			}
+		}
 	}
 	var lines []string
 	for _, b := range Backends {

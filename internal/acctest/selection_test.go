@@ -63,6 +63,10 @@ func TestSelectTargets(t *testing.T) {
 		{"the standalone Hetzner Cloud API", map[string]string{"TF_ACC": "1", RealTokenEnv: "x", EndpointEnv: "http://127.0.0.1:8080/v1"}, Standalone, map[*Backend]want{
 			HetznerCloud: {Standalone, nil}, HetznerRobot: {RealAPI, robotVars}, ProxmoxVE: {RealAPI, pveVars},
 		}},
+		// Hetzner Cloud's own API needs no endpoint: one set is the tests'.
+		{"the Hetzner Cloud API on another host", map[string]string{"TF_ACC": "1", EndpointEnv: "http://emulator.example:8080/v1"}, Standalone, map[*Backend]want{
+			HetznerCloud: {Standalone, nil}, HetznerRobot: {RealAPI, robotVars}, ProxmoxVE: {RealAPI, pveVars},
+		}},
 		{"every standalone API", everyAccount, Standalone, map[*Backend]want{
 			HetznerCloud: {Standalone, nil}, HetznerRobot: {Standalone, nil}, ProxmoxVE: {Standalone, nil},
 		}},
@@ -251,5 +255,23 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStandaloneRunTakesTheEmulatorsDefaults: a backend on the standalone
+// emulator whose variables leave out what the emulator has a default for
+// (Hetzner Cloud's token) runs with that default.
+func TestStandaloneRunTakesTheEmulatorsDefaults(t *testing.T) {
+	was := selection
+	t.Cleanup(func() { selection = was })
+	t.Setenv("TF_ACC", "1")
+	t.Setenv(EndpointEnv, "http://127.0.0.1:8080/v1")
+	t.Setenv(RealTokenEnv, "")
+	selectFromEnv()
+	if k, skip := selection.For(HetznerCloud); k != Standalone || skip != "" {
+		t.Fatalf("Hetzner Cloud runs on %s, skip %q; want the standalone API", k, skip)
+	}
+	if got := os.Getenv(RealTokenEnv); got != standaloneToken {
+		t.Errorf("%s = %q on the standalone API, want its default %q", RealTokenEnv, got, standaloneToken)
 	}
 }

@@ -16,15 +16,7 @@ const addr = "compute_instance.web"
 
 // instance is the account plus compute_instance.web with extra lines.
 func instance(e *acctest.Emulator, name string, extra ...string) string {
-	return e.Account() + fmt.Sprintf(`
-resource "compute_instance" "web" {
-  account  = compute_provider_account.test.id
-  name     = %q
-  offer_id = "cx22"
-  image    = "ubuntu-24.04"
-  %s
-}
-`, name, strings.Join(extra, "\n  "))
+	return e.Account() + acctest.InstanceBlock{Resource: "web", Account: "test", Name: name, Offer: "cx22", Image: "ubuntu-24.04"}.HCL(extra...)
 }
 
 func sha(s string) string {

@@ -25,16 +25,7 @@ func proxmoxInstance(tg *acctest.Target, name string, extra ...string) string {
 	if tg.Location != "" {
 		location = fmt.Sprintf("location = %q", tg.Location)
 	}
-	return tg.Account() + fmt.Sprintf(`
-resource "compute_instance" "web" {
-  account  = compute_provider_account.test.id
-  name     = %q
-  offer_id = %q
-  image    = %q
-  %s
-  %s
-}
-`, name, tg.Offer, tg.Image, location, strings.Join(extra, "\n  "))
+	return tg.Account() + acctest.InstanceBlock{Resource: "web", Account: "test", Name: name, Offer: tg.Offer, Image: tg.Image}.HCL(append([]string{location}, extra...)...)
 }
 
 // TestProxmoxInstanceLifecycle: one VM cloned from the template, running

@@ -27,18 +27,9 @@ const robotImage = "Ubuntu-2404-noble-amd64-base"
 // robotInstance is the Robot account plus compute_instance.web of offer
 // AX42 named name, with extra lines.
 func robotInstance(m *acctest.Metal, name string, extra ...string) string {
-	return m.Account() + fmt.Sprintf(`
-resource "compute_instance" "web" {
-  account  = compute_provider_account.robot.id
-  name     = %q
-  offer_id = "AX42"
-  image    = %q
-  # A destroy that waited for a released server to vanish would wait
-  # forever; this bound makes such a wait fail the test soon.
-  timeouts { delete = "30s" }
-  %s
-}
-`, name, robotImage, strings.Join(extra, "\n  "))
+	// A destroy that waited for a released server to vanish would wait
+	// forever; the delete timeout makes such a wait fail the test soon.
+	return m.Account() + acctest.InstanceBlock{Resource: "web", Account: "robot", Name: name, Offer: "AX42", Image: robotImage}.HCL(append([]string{`timeouts { delete = "30s" }`}, extra...)...)
 }
 
 // claimedFor checks that server n's name in Robot carries the claim mark of

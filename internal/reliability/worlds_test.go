@@ -3,7 +3,6 @@ package reliability_test
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
@@ -46,19 +45,6 @@ func (h hooks) unmet() []string {
 	return out
 }
 
-// instanceBlock is a compute_instance resource.
-func instanceBlock(res, acct, name, offer, image string, extra []string) string {
-	return fmt.Sprintf(`
-resource "compute_instance" %q {
-  account  = compute_provider_account.%s.id
-  name     = %q
-  offer_id = %q
-  image    = %q
-  %s
-}
-`, res, acct, name, offer, image, strings.Join(extra, "\n  "))
-}
-
 var hcloudBackend = &backend{name: "hcloud", title: "Hetzner Cloud", powerBase: `power = "on"`, powerOp: `power = "off"`, newWorld: func(t *testing.T) (world, machine) {
 	e := acctest.NewEmulator(t)
 	id := e.AddServer(hcloudemu.Server{Name: foreignName})
@@ -75,7 +61,7 @@ func (w hcloudWorld) account(name string) string {
 	return w.e.AccountNamed(name, "env://"+acctest.TokenEnv)
 }
 func (hcloudWorld) instance(res, acct, name string, extra ...string) string {
-	return instanceBlock(res, acct, name, "cx22", "ubuntu-24.04", extra)
+	return acctest.InstanceBlock{Resource: res, Account: acct, Name: name, Offer: "cx22", Image: "ubuntu-24.04"}.HCL(extra...)
 }
 
 func (w hcloudWorld) machines() []machine {
@@ -107,7 +93,7 @@ type robotWorld struct {
 func (robotWorld) provider() string             { return "" }
 func (w robotWorld) account(name string) string { return w.m.AccountNamed(name) }
 func (robotWorld) instance(res, acct, name string, extra ...string) string {
-	return instanceBlock(res, acct, name, "AX42", "Ubuntu-2404-noble-amd64-base", extra)
+	return acctest.InstanceBlock{Resource: res, Account: acct, Name: name, Offer: "AX42", Image: "Ubuntu-2404-noble-amd64-base"}.HCL(extra...)
 }
 
 func (w robotWorld) machines() []machine {
@@ -137,7 +123,7 @@ type proxmoxWorld struct {
 func (w proxmoxWorld) provider() string           { return w.p.Provider() }
 func (w proxmoxWorld) account(name string) string { return w.p.AccountNamed(name) }
 func (proxmoxWorld) instance(res, acct, name string, extra ...string) string {
-	return instanceBlock(res, acct, name, "small", acctest.ProxmoxTemplate, extra)
+	return acctest.InstanceBlock{Resource: res, Account: acct, Name: name, Offer: "small", Image: acctest.ProxmoxTemplate}.HCL(extra...)
 }
 
 func (w proxmoxWorld) machines() []machine {

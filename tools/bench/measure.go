@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,93 +47,26 @@ func (r row) beyondCreate() float64 {
 // floor. Everything it starts is stopped before it returns.
 func (b *bench) measure(ctx context.Context, s scenario) (r row, err error) {
 	r.scenario = s
-	b.runs++
-	dir := filepath.Join(b.scratch, fmt.Sprintf("%02d-%s-%d", b.runs, s.adapter, s.n))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return r, err
-	}
-	emu, err := startEmulator(ctx, b.bins.emulator, s.emuArgs...)
-	if err != nil {
-		return r, err
-	}
-	defer emu.stop()
-	prov, err := startProvider(ctx, b.bins.provider, filepath.Join(dir, "provider.log"), b.opts.providerLog, backends[s.adapter].env)
+	t, err := b.start(ctx, s)
 	if err != nil {
 		return r, err
 	}
 	defer func() {
-		rss, stopErr := prov.stop()
+		rss, stopErr := t.stop()
 		r.peakRSS = rss
 		if err == nil {
 			err = stopErr
 		}
 	}()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config(s, emu)), 0o600); err != nil {
+	if err := t.writeConfig(); err != nil {
 		return r, err
 	}
-	env := b.tfEnv(dir, "TF_REATTACH_PROVIDERS="+prov.reattach)
-	tf := func(args ...string) (time.Duration, error) {
-		return terraform(ctx, b.opts.terraform, dir, env, append(args, "-input=false", "-no-color")...)
-	}
-	// count runs one command between a reset of the request counts and a
-	// read of them, which it keeps beside the run's output as
-	// NAME.stats.json (-keep) for a look at the routes.
-	count := func(name string, run func() (time.Duration, error)) (time.Duration, stats, error) {
-		if err := emu.resetStats(s.adapter); err != nil {
-			return 0, nil, err
-		}
-		took, err := run()
-		if err != nil {
-			return took, nil, err
-		}
-		st, err := emu.stats(s.adapter)
-		if err == nil {
-			b, _ := json.MarshalIndent(st, "", "  ")
-			err = os.WriteFile(filepath.Join(dir, name+".stats.json"), b, 0o600)
-		}
-		return took, st, err
-	}
-	apply := func() (time.Duration, error) {
-		return tf("apply", "-auto-approve", "-parallelism="+strconv.Itoa(s.parallelism))
-	}
-	plan := func() (time.Duration, error) { return tf("plan", "-detailed-exitcode") }
-
-	if err := emu.setLatency(s.adapter, s.applyLatency); err != nil {
+	if err := t.measureApply(&r); err != nil {
 		return r, err
 	}
-	took, st, err := count("apply", apply)
-	if err != nil {
+	if err := t.measurePlans(&r); err != nil {
 		return r, err
 	}
-	r.apply, r.applyRequests, r.creates = took, st.total(), st[backends[s.adapter].create]
-	if s.adapter == "proxmox" {
-		var c struct {
-			LockWaits    int `json:"lock_waits"`
-			LockTimeouts int `json:"lock_timeouts"`
-		}
-		if err := emu.call(http.MethodGet, "/_emulator/proxmox/counters", nil, &c); err != nil {
-			return r, err
-		}
-		r.lockWaits, r.lockTimeouts = c.LockWaits, c.LockTimeouts
-	}
-	if err := emu.setLatency(s.adapter, 0); err != nil {
-		return r, err
-	}
-	if _, st, err = count("plan-confirm", plan); err != nil {
-		return r, err
-	}
-	r.confirm = st.total()
-	if r.plan0Wall, st, err = count("plan-0ms", plan); err != nil {
-		return r, err
-	}
-	r.plan0 = st.total()
-	if err := emu.setLatency(s.adapter, b.opts.latency); err != nil {
-		return r, err
-	}
-	if r.planLW, st, err = count("plan-latency", plan); err != nil {
-		return r, err
-	}
-	r.planL = st.total()
 	r.noop, err = b.noop(ctx, s)
 	return r, err
 }

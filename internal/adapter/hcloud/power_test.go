@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
@@ -181,4 +182,45 @@ func TestShutdownWaitsForTheQueuedStart(t *testing.T) {
 	if s, _ := e.Server(mustID(t, m.ID)); s.Status != "off" {
 		t.Errorf("status %s after the shutdown, want off: the queued start ran behind it", s.Status)
 	}
+}
+
+// TestUnansweredPowerThatTookEffect: a poweroff the API took but whose
+// answer never came within the request bound succeeds once a read of the
+// server shows it off (its stopping seen on the way); one the API never
+// took stays the unanswered request's error, and neither is sent again.
+func TestUnansweredPowerThatTookEffect(t *testing.T) {
+	const route = "/servers/{id}/actions/poweroff"
+	// The bound only has to outlast the request's way to the emulator on
+	// loopback: the answer is held for an hour either way.
+	bound := func(o *options) { o.requestTimeout = time.Second }
+	t.Run("taken", func(t *testing.T) {
+		e, endpoint := startEmulator(t, emu.Options{ActionPolls: 2})
+		raw, id := managedSeed(e, "taken")
+		a := newTestAccount(t, endpoint, bound)
+		e.CommitThenDelayNext("POST", route, 1, time.Hour)
+		if err := a.Power(ctxT(t), id, adapter.PowerOff); err != nil {
+			t.Fatalf("a poweroff the API took, answer lost: %v, want success", err)
+		}
+		if s, _ := e.Server(raw); s.Status != "off" {
+			t.Errorf("server %s, want off", s.Status)
+		}
+		if n := e.Stats()["POST "+route]; n != 1 {
+			t.Errorf("%d poweroffs sent, want 1", n)
+		}
+	})
+	t.Run("never taken", func(t *testing.T) {
+		e, endpoint := startEmulator(t, emu.Options{ActionPolls: 2})
+		raw, id := managedSeed(e, "lost")
+		a := newTestAccount(t, endpoint, bound)
+		e.DelayIfConnectedNext("POST", route, 1, time.Hour)
+		if err := a.Power(ctxT(t), id, adapter.PowerOff); !adapter.NoAnswer(err) {
+			t.Fatalf("a poweroff the API never took: %v, want the unanswered request's error", err)
+		}
+		if s, _ := e.Server(raw); s.Status != "running" {
+			t.Errorf("server %s, want running", s.Status)
+		}
+		if n := e.Stats()["POST "+route]; n != 1 {
+			t.Errorf("%d poweroffs sent, want 1", n)
+		}
+	})
 }

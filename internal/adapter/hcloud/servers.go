@@ -122,9 +122,11 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 		return adapter.Errorf(adapter.InvalidInput, "power action %q is not known; use %q or %q", action, adapter.PowerOn, adapter.PowerOff).WithField("power")
 	}
 	if err != nil {
-		return fail(what, err)
-	}
-	if err := a.waitAction(ctx, what, act); err != nil {
+		err = fail(what, err)
+		if !adapter.NoAnswer(err) || !a.reachedAfterSilence(ctx, what, s.ID, action) {
+			return err
+		}
+	} else if err := a.waitAction(ctx, what, act); err != nil {
 		return err
 	}
 	if action == adapter.PowerOff {
@@ -132,6 +134,39 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 		a.starts.done(s.ID)
 	}
 	return nil
+}
+
+// powerStates are the status a switch leaves a server in, and the one it
+// shows on the way there.
+var powerStates = map[adapter.PowerAction][2]hcloud.ServerStatus{
+	adapter.PowerOn:  {hcloud.ServerStatusRunning, hcloud.ServerStatusStarting},
+	adapter.PowerOff: {hcloud.ServerStatusOff, hcloud.ServerStatusStopping},
+}
+
+// reachedAfterSilence reads server id after its power request went
+// unanswered within the request bound: the API may have taken it and the
+// answer alone be lost. It reports whether the server is in the state the
+// action asks for, waiting while it shows the way there. Any other status,
+// a server gone, or a wait that fails is no proof: the unanswered request
+// stays the error, and is not sent again here.
+func (a *account) reachedAfterSilence(ctx context.Context, what string, id int64, action adapter.PowerAction) bool {
+	want := powerStates[action]
+	reached := false
+	err := adapter.WaitFor(ctx, a.clock, a.poll, what+": read the server after the unanswered request", func(ctx context.Context) (bool, error) {
+		s, _, err := a.client.Server.GetByID(ctx, id)
+		switch {
+		case err != nil:
+			// Retried as every wait's read is; one unanswered again
+			// is not, and ends the wait.
+			return false, fail(what+": read the server", err)
+		case s == nil:
+			return true, nil
+		}
+		adapter.ReportState(ctx, string(s.Status))
+		reached = s.Status == want[0]
+		return s.Status != want[1], nil
+	})
+	return err == nil && reached
 }
 
 // waitAction polls an action on the account's clock until it ends. A failed

@@ -18,7 +18,8 @@ const maxCloneAttempts = 8
 // Create makes (or finishes, or adopts) the VM of call.IdempotencyKey, in
 // the order of the design:
 //
-//  1. validate flavor, template, node and user data (plan);
+//  1. validate flavor, template, node and user data (plan), and that the
+//     template's clone can be given a cloud-init drive;
 //  2. probe the key's slots (slots.go): a free VMID, or the VM of the key;
 //  3. the key's VM: adopt it when adapter.Adoptable allows, and finish it;
 //  4. a free slot: clone the template there, the mark in the clone call's
@@ -37,6 +38,9 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 	f, tpl, n, release, err := a.plan(ctx, req, true)
 	defer release()
 	if err != nil {
+		return adapter.Machine{}, err
+	}
+	if err := a.checkTemplate(ctx, what, tpl); err != nil {
 		return adapter.Machine{}, err
 	}
 	// The fingerprint of what the user asked for: the location as given,
@@ -166,12 +170,18 @@ func (a *account) clone(ctx context.Context, what string, tpl resource, n node, 
 			return err
 		}
 		if isNotExist(err) {
-			return adapter.Errorf(adapter.InvalidInput, "%s: template %s is not on node %s any more (removed or moved since the cluster was listed); "+
-				"check image, or run again to clone it where it is now", what, describe(tpl), tpl.Node).WithField(adapter.FieldImage)
+			return templateGone(what, tpl)
 		}
 		return fail(what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), err)
 	}
 	return a.waitTask(ctx, what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), tpl.Node, upid)
+}
+
+// templateGone is a template the cluster listed and that is not where it
+// was when it is read or cloned.
+func templateGone(what string, tpl resource) error {
+	return adapter.Errorf(adapter.InvalidInput, "%s: template %s is not on node %s any more (removed or moved since the cluster was listed); "+
+		"check image, or run again to clone it where it is now", what, describe(tpl), tpl.Node).WithField(adapter.FieldImage)
 }
 
 // finish is every create's tail, idempotent: it also finishes a VM an
@@ -272,23 +282,55 @@ func (a *account) configForm(cfg vmConfig, vmid int, mark adapter.Mark, f flavor
 		form.Set("agent", "1")
 	}
 	if !cfg.hasCloudInit() {
-		storage := a.storage
-		disk := cfg.bootDisk()
-		if storage == "" {
-			// The drive is a property string whose default key, file, may
-			// be spelled out or stand anywhere: file=local-lvm:vm-9000-disk-0.
-			storage, _, _ = strings.Cut(cfg.drive(disk)["file"], ":")
-		}
-		if !storageID.MatchString(storage) {
-			// The template's boot disk names no storage (or one that
-			// would add properties to the drive's property string).
-			return nil, adapter.Errorf(adapter.InvalidInput, "the template's boot disk (%s = %s) names no storage for the cloud-init drive; "+
-				"set storage to a storage the cluster has, or use a template with a cloud-init drive",
-				adapter.Quoted(disk), adapter.Quoted(cfg[disk])).WithField(adapter.FieldImage)
+		storage, err := a.cloudInitStorage(cfg)
+		if err != nil {
+			return nil, err
 		}
 		form.Set("ide2", storage+":cloudinit")
 	}
 	return form, nil
+}
+
+// cloudInitStorage is the storage a VM of cfg, which has no cloud-init
+// drive, gets one on: the account's storage, else its boot disk's.
+func (a *account) cloudInitStorage(cfg vmConfig) (string, error) {
+	if a.storage != "" {
+		return a.storage, nil
+	}
+	// The drive is a property string whose default key, file, may be
+	// spelled out or stand anywhere: file=local-lvm:vm-9000-disk-0.
+	disk := cfg.bootDisk()
+	storage, _, _ := strings.Cut(cfg.drive(disk)["file"], ":")
+	if !storageID.MatchString(storage) {
+		// The template's boot disk names no storage (or one that would
+		// add properties to the drive's property string).
+		return "", adapter.Errorf(adapter.InvalidInput, "the template's boot disk (%s = %s) names no storage for the cloud-init drive; "+
+			"set storage to a storage the cluster has, or use a template with a cloud-init drive",
+			adapter.Quoted(disk), adapter.Quoted(cfg[disk])).WithField(adapter.FieldImage)
+	}
+	return storage, nil
+}
+
+// checkTemplate refuses, before anything is written, a template whose
+// clone could not be given a cloud-init drive: run after the clone, the
+// refusal would leave an untagged VM behind. With the storage setting the
+// drive goes there, and the template need not be read.
+func (a *account) checkTemplate(ctx context.Context, what string, tpl resource) error {
+	if a.storage != "" {
+		return nil
+	}
+	cfg, err := a.config(ctx, tpl.Node, tpl.VMID)
+	switch {
+	case isNotExist(err):
+		return templateGone(what, tpl)
+	case err != nil:
+		return fail(what+": read the configuration of template "+describe(tpl), err)
+	}
+	if cfg.hasCloudInit() {
+		return nil
+	}
+	_, err = a.cloudInitStorage(cfg)
+	return adapter.Within(what+": template "+describe(tpl), err)
 }
 
 // grow resizes the boot disk up to the flavor's size; PVE refuses to

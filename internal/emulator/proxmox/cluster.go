@@ -170,19 +170,49 @@ var storages = []storageDef{
 	{name: "local-lvm", typ: "lvmthin", content: "images,rootdir"},
 }
 
-func storageByName(name string) (storageDef, bool) {
+// storageNamed is the cluster's storage of that name, or PVE's refusal of
+// a storage the cluster lacks.
+func storageNamed(name string) (storageDef, *apiError) {
 	for _, s := range storages {
 		if s.name == name {
-			return s, true
+			return s, nil
 		}
 	}
-	return storageDef{}, false
+	return storageDef{}, failf(http.StatusInternalServerError, "storage '%s' does not exist", name)
+}
+
+// onNode serves a /nodes/{node}/… route: under the lock, with the node it
+// names reachable, or PVE's refusal.
+func (e *Emulator) onNode(h func(w http.ResponseWriter, r *http.Request, n *node)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		n, err := e.reachLocked(r.PathValue("node"))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		h(w, r, n)
+	}
+}
+
+// onNodeStorage serves a /nodes/{node}/storage/{storage}/… route as onNode
+// does, once the storage is one the cluster has, or PVE's refusal.
+func (e *Emulator) onNodeStorage(h func(w http.ResponseWriter, r *http.Request, n *node, s storageDef)) http.HandlerFunc {
+	return e.onNode(func(w http.ResponseWriter, r *http.Request, n *node) {
+		s, err := storageNamed(r.PathValue("storage"))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		h(w, r, n, s)
+	})
 }
 
 func (e *Emulator) getStorage(w http.ResponseWriter, r *http.Request) {
-	s, ok := storageByName(r.PathValue("storage"))
-	if !ok {
-		writeError(w, failf(http.StatusInternalServerError, "storage '%s' does not exist", r.PathValue("storage")))
+	s, err := storageNamed(r.PathValue("storage"))
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	out := map[string]any{"storage": s.name, "type": s.typ, "content": s.content, "digest": "5e4a2b1c0d9f8e7a6b5c4d3e2f1a0b9c8d7e6f5a"}
@@ -196,19 +226,7 @@ func (e *Emulator) getStorage(w http.ResponseWriter, r *http.Request) {
 
 // storageContent is GET /nodes/{node}/storage/{storage}/content: the
 // snippets of storage local (written over SFTP) as local:snippets/NAME.
-func (e *Emulator) storageContent(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	n, err := e.reachLocked(r.PathValue("node"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	s, ok := storageByName(r.PathValue("storage"))
-	if !ok {
-		writeError(w, failf(http.StatusInternalServerError, "storage '%s' does not exist", r.PathValue("storage")))
-		return
-	}
+func (e *Emulator) storageContent(w http.ResponseWriter, r *http.Request, n *node, s storageDef) {
 	out := []map[string]any{}
 	if content := r.Form.Get("content"); s.name == "local" && (content == "" || content == "snippets") {
 		names := make([]string, 0, len(n.storage))

@@ -2,7 +2,6 @@ package proxmox
 
 import (
 	"fmt"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -77,15 +76,15 @@ func (e *Emulator) configValueLocked(v *vm, k, val string) (string, *apiError) {
 	switch {
 	case cloudinitVolumeRE.MatchString(file):
 		storage := cloudinitVolumeRE.FindStringSubmatch(file)[1]
-		if _, ok := storageByName(storage); !ok {
-			return "", failf(http.StatusInternalServerError, "storage '%s' does not exist", storage)
+		if _, err := storageNamed(storage); err != nil {
+			return "", err
 		}
 		parsed["file"] = fmt.Sprintf("%s:vm-%d-cloudinit", storage, v.vmid)
 		parsed["media"] = "cdrom"
 	case newVolumeRE.MatchString(file):
 		m := newVolumeRE.FindStringSubmatch(file)
-		if _, ok := storageByName(m[1]); !ok {
-			return "", failf(http.StatusInternalServerError, "storage '%s' does not exist", m[1])
+		if _, err := storageNamed(m[1]); err != nil {
+			return "", err
 		}
 		gib, _ := strconv.ParseFloat(m[2], 64)
 		parsed["file"] = fmt.Sprintf("%s:vm-%d-disk-%d", m[1], v.vmid, v.nextDiskIndex())

@@ -212,11 +212,11 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"GET /version":             e.version,
 		"GET /nodes":               e.listNodes,
-		"GET /nodes/{node}/status": e.nodeStatus,
-		"GET /nodes/{node}/qemu":   e.listVMs,
+		"GET /nodes/{node}/status": e.onNode(e.nodeStatus),
+		"GET /nodes/{node}/qemu":   e.onNode(e.listVMs),
 		"GET /pools":               e.listPools,
 		"PUT " + vm + "/cloudinit": e.regenerateCloudinit,
-		"GET /nodes/{node}/storage/{storage}/content/{volume}": e.volumeInfo,
+		"GET /nodes/{node}/storage/{storage}/content/{volume}": e.onNodeStorage(e.volumeInfo),
 		"GET /cluster/status":                         e.clusterStatus,
 		"GET /cluster/resources":                      e.clusterResources,
 		"GET /cluster/nextid":                         e.nextID,
@@ -232,7 +232,7 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 		"GET /nodes/{node}/tasks/{upid}/status":       e.taskStatus,
 		"GET /nodes/{node}/tasks/{upid}/log":          e.taskLog,
 		"GET /storage/{storage}":                      e.getStorage,
-		"GET /nodes/{node}/storage/{storage}/content": e.storageContent,
+		"GET /nodes/{node}/storage/{storage}/content": e.onNodeStorage(e.storageContent),
 	}
 }
 

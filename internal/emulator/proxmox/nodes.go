@@ -9,14 +9,7 @@ import (
 
 // nodeStatus is GET /nodes/{node}/status: the host's figures, in every
 // field the schema requires.
-func (e *Emulator) nodeStatus(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	n, err := e.reachLocked(r.PathValue("node"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
+func (e *Emulator) nodeStatus(w http.ResponseWriter, _ *http.Request, n *node) {
 	total, used := int64(n.MemoryMiB)<<20, e.nodeMemLocked(n)
 	writeData(w, map[string]any{
 		"boot-info": map[string]any{"mode": "efi", "secureboot": 0},
@@ -35,14 +28,7 @@ func (e *Emulator) nodeStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 // listVMs is GET /nodes/{node}/qemu: the node's VMs and templates.
-func (e *Emulator) listVMs(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	n, err := e.reachLocked(r.PathValue("node"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
+func (e *Emulator) listVMs(w http.ResponseWriter, r *http.Request, n *node) {
 	ids := make([]int, 0, len(e.vms))
 	for id, v := range e.vms {
 		if v.node == n.Name {
@@ -110,20 +96,8 @@ func (e *Emulator) regenerateCloudinit(w http.ResponseWriter, r *http.Request) {
 // volumeInfo is GET /nodes/{node}/storage/{storage}/content/{volume}: a
 // disk of a VM on the node, or a snippet of storage local. The volume is
 // "STORAGE:NAME" or NAME alone.
-func (e *Emulator) volumeInfo(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	n, err := e.reachLocked(r.PathValue("node"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	storage := r.PathValue("storage")
-	s, ok := storageByName(storage)
-	if !ok {
-		writeError(w, failf(http.StatusInternalServerError, "storage '%s' does not exist", storage))
-		return
-	}
+func (e *Emulator) volumeInfo(w http.ResponseWriter, r *http.Request, n *node, s storageDef) {
+	storage := s.name
 	volume := r.PathValue("volume")
 	if st, name, ok := strings.Cut(volume, ":"); ok {
 		if st != storage {

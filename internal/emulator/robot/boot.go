@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"math/big"
 	"net/http"
+	"net/url"
 	"sync"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/metal"
@@ -40,6 +41,139 @@ func keyRefs(keys []*sshKey) []any {
 	return out
 }
 
+// bootKind is one of the boot configurations under /boot/{n}/ (rescue,
+// linux): what it takes and how it is shown, armed and withdrawn. Each
+// route of a kind is served by one handler below, the same for every kind.
+// A is the kind's activation.
+type bootKind[A any] struct {
+	// name is the route's last segment and the answers' key.
+	name string
+	// never ends the NOT_FOUND of …/last for a server never given one.
+	never string
+	// required are the form fields the description requires.
+	required []string
+	// slots are the server's armed activation (nil when none) and its last.
+	slots func(s *server) (armed, last **A)
+	// show is act as the answers show it, or what is on offer when act is
+	// nil; the password goes only with withPassword.
+	show func(s *server, act *A, withPassword bool) map[string]any
+	// check refuses a form's values, or a boot configuration armed already.
+	check func(s *server, f url.Values) *apiError
+	// arm makes an activation of the form and arms it: on the machine, and
+	// in the server's slots.
+	arm func(e *Emulator, s *server, f url.Values, keys []*sshKey) *A
+	// disarm withdraws an armed activation and forgets its password.
+	disarm func(s *server, act *A)
+}
+
+func (k bootKind[A]) write(w http.ResponseWriter, s *server, act *A, withPassword bool) {
+	writeJSON(w, http.StatusOK, map[string]any{k.name: k.show(s, act, withPassword)})
+}
+
+// onServer serves a route of one server: under the lock, once the server
+// the path names is found (lookupLocked answers when it is not).
+func (e *Emulator) onServer(h func(w http.ResponseWriter, r *http.Request, s *server)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if s := e.lookupLocked(w, r); s != nil {
+			h(w, r, s)
+		}
+	}
+}
+
+// get shows the armed activation, with its password, or what is on offer.
+func (k bootKind[A]) get(e *Emulator) http.HandlerFunc {
+	return e.onServer(func(w http.ResponseWriter, _ *http.Request, s *server) {
+		armed, _ := k.slots(s)
+		k.write(w, s, *armed, true)
+	})
+}
+
+// activate arms the kind for the machine's next boot with the keys named
+// by fingerprint and answers the activation with its password. Only one
+// boot configuration is armed at a time (BOOT_ALREADY_ENABLED).
+func (k bootKind[A]) activate(e *Emulator) http.HandlerFunc {
+	arm := e.onServer(func(w http.ResponseWriter, r *http.Request, s *server) {
+		if missing := missingFields(r.PostForm, k.required...); len(missing) > 0 {
+			writeError(w, missingInput(missing...))
+			return
+		}
+		if err := k.check(s, r.PostForm); err != nil {
+			writeError(w, err)
+			return
+		}
+		keys, err := e.keysLocked(authorizedKeys(r))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		k.write(w, s, k.arm(e, s, r.PostForm, keys), true)
+	})
+	return func(w http.ResponseWriter, r *http.Request) {
+		// The form is read before the lock is taken.
+		_ = r.ParseForm()
+		arm(w, r)
+	}
+}
+
+// deactivate withdraws the armed activation, if any, and shows what is on
+// offer.
+func (k bootKind[A]) deactivate(e *Emulator) http.HandlerFunc {
+	return e.onServer(func(w http.ResponseWriter, _ *http.Request, s *server) {
+		if armed, _ := k.slots(s); *armed != nil {
+			k.disarm(s, *armed)
+			*armed = nil
+		}
+		k.write(w, s, nil, false)
+	})
+}
+
+// last shows the last activation without its password, as Robot does; a
+// server never given one has none.
+func (k bootKind[A]) last(e *Emulator) http.HandlerFunc {
+	return e.onServer(func(w http.ResponseWriter, _ *http.Request, s *server) {
+		_, last := k.slots(s)
+		if *last == nil {
+			writeError(w, notFound("server %d has never had %s", s.number, k.never))
+			return
+		}
+		k.write(w, s, *last, false)
+	})
+}
+
+// missingFields names the fields of fields that f lacks or leaves empty.
+func missingFields(f map[string][]string, fields ...string) []string {
+	var out []string
+	for _, k := range fields {
+		if len(f[k]) == 0 || f[k][0] == "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// rescueBoot is the rescue system: armed for the next boot, disarmed
+// again once the machine booted into it, as Robot does.
+var rescueBoot = bootKind[rescue]{
+	name: "rescue", never: "its rescue system activated",
+	// Robot's description requires os and arch both.
+	required: []string{"os", "arch"},
+	slots:    func(s *server) (**rescue, **rescue) { return &s.rescue, &s.lastRescue },
+	show:     (*server).rescueJSON,
+	check:    checkRescue,
+	arm: func(e *Emulator, s *server, f url.Values, keys []*sshKey) *rescue {
+		act := newRescue(s, f.Get("os"), keys)
+		e.armLocked(s, act)
+		return act
+	},
+	disarm: func(s *server, act *rescue) {
+		s.machine.Disarm()
+		act.stop()
+		act.password = ""
+	},
+}
+
 // rescueJSON shows act, or the rescue systems on offer when act is nil.
 // The password goes only with an armed activation.
 func (s *server) rescueJSON(act *rescue, withPassword bool) map[string]any {
@@ -55,7 +189,7 @@ func (s *server) rescueJSON(act *rescue, withPassword bool) map[string]any {
 			r["password"] = act.password
 		}
 	}
-	return map[string]any{"rescue": r}
+	return r
 }
 
 // inactiveBoot is how GET /boot shows a boot system that is not armed.
@@ -67,16 +201,10 @@ func (s *server) inactiveBoot(extra map[string]any) map[string]any {
 	return b
 }
 
-func (e *Emulator) getBoot(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
+func (e *Emulator) getBoot(w http.ResponseWriter, _ *http.Request, s *server) {
 	writeJSON(w, http.StatusOK, map[string]any{"boot": map[string]any{
-		"rescue": s.rescueJSON(s.rescue, true)["rescue"],
-		"linux":  s.linuxJSON(s.linux, true)["linux"],
+		"rescue": s.rescueJSON(s.rescue, true),
+		"linux":  s.linuxJSON(s.linux, true),
 		"vnc":    s.inactiveBoot(map[string]any{"dist": standardDists[1:], "arch": []int{64}, "lang": []string{"en"}}),
 		// No server here offers Windows (GET /server/{n} says
 		// windows: false), so none is on offer and none is active.
@@ -84,54 +212,24 @@ func (e *Emulator) getBoot(w http.ResponseWriter, r *http.Request) {
 	}})
 }
 
-func (e *Emulator) getRescue(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if s := e.lookupLocked(w, r); s != nil {
-		writeJSON(w, http.StatusOK, s.rescueJSON(s.rescue, true))
+func checkRescue(s *server, f url.Values) *apiError {
+	os := f.Get("os")
+	switch arch := f.Get("arch"); {
+	case os != "linux" && os != "vkvm":
+		return invalidInput("os "+os+" is not a rescue system; take linux or vkvm", "os")
+	case arch != "64":
+		return invalidInput("arch "+arch+" is not offered; the rescue system is 64 bit", "arch")
+	case s.rescue != nil:
+		return failure(http.StatusConflict, codeBootAlreadyEnabled, "the rescue system of server %d is armed already; deactivate it first (DELETE /boot/%d/rescue)", s.number, s.number)
+	case s.linux != nil:
+		return failure(http.StatusConflict, codeBootAlreadyEnabled, "server %d has a Linux installation active; deactivate it first (DELETE /boot/%d/linux)", s.number, s.number)
 	}
+	return nil
 }
 
-// activateRescue arms the machine's rescue system for its next boot with
-// the keys named by fingerprint, and answers the rescue password and the
-// rescue system's host keys. Once the machine booted into it, rescue is
-// disarmed again, as Robot does.
-func (e *Emulator) activateRescue(w http.ResponseWriter, r *http.Request) {
-	_ = r.ParseForm()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
-	// Robot's description requires os and arch both.
-	if missing := missingFields(r.PostForm, "os", "arch"); len(missing) > 0 {
-		writeError(w, missingInput(missing...))
-		return
-	}
-	os := r.PostForm.Get("os")
-	switch arch := r.PostForm.Get("arch"); {
-	case os != "linux" && os != "vkvm":
-		writeError(w, invalidInput("os "+os+" is not a rescue system; take linux or vkvm", "os"))
-		return
-	case arch != "64":
-		writeError(w, invalidInput("arch "+arch+" is not offered; the rescue system is 64 bit", "arch"))
-		return
-	case s.rescue != nil:
-		writeError(w, failure(http.StatusConflict, codeBootAlreadyEnabled, "the rescue system of server %d is armed already; deactivate it first (DELETE /boot/%d/rescue)", s.number, s.number))
-		return
-	case s.linux != nil:
-		writeError(w, failure(http.StatusConflict, codeBootAlreadyEnabled, "server %d has a Linux installation active; deactivate it first (DELETE /boot/%d/linux)", s.number, s.number))
-		return
-	}
-	keys, err := e.keysLocked(authorizedKeys(r))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	act := &rescue{os: os, keys: keys, password: rescuePassword(), hostKeys: s.machine.RescueHostKeys(), stopped: make(chan struct{})}
-	e.armLocked(s, act)
-	writeJSON(w, http.StatusOK, s.rescueJSON(act, true))
+// newRescue is an activation of rescue system os with a fresh password.
+func newRescue(s *server, os string, keys []*sshKey) *rescue {
+	return &rescue{os: os, keys: keys, password: rescuePassword(), hostKeys: s.machine.RescueHostKeys(), stopped: make(chan struct{})}
 }
 
 // armLocked arms act on s's machine and disarms it once the machine booted
@@ -162,38 +260,6 @@ func (e *Emulator) armLocked(s *server, act *rescue) {
 			act.password = ""
 		}
 	}()
-}
-
-func (e *Emulator) deactivateRescue(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
-	if act := s.rescue; act != nil {
-		s.machine.Disarm()
-		act.stop()
-		act.password = ""
-		s.rescue = nil
-	}
-	writeJSON(w, http.StatusOK, s.rescueJSON(nil, false))
-}
-
-// lastRescue shows the last activation, without its password, as Robot
-// does; a server never put into rescue has none.
-func (e *Emulator) lastRescue(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
-	if s.lastRescue == nil {
-		writeError(w, notFound("server %d has never had its rescue system activated", s.number))
-		return
-	}
-	writeJSON(w, http.StatusOK, s.rescueJSON(s.lastRescue, false))
 }
 
 const passwordAlphabet = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"

@@ -8,28 +8,36 @@ import (
 )
 
 // originalDescription is where the description is kept outside the
-// repository: $COMPUTE_SPECS_DIR, or shared/specs beside the repository.
-func originalDescription(t *testing.T) string {
+// repository, as an absolute path, and what chose it: $COMPUTE_SPECS_DIR,
+// or shared/specs beside the repository.
+func originalDescription(t *testing.T) (path, from string) {
 	t.Helper()
-	if dir := os.Getenv("COMPUTE_SPECS_DIR"); dir != "" {
-		return filepath.Join(dir, descriptionFile)
+	dir, from := os.Getenv("COMPUTE_SPECS_DIR"), "$COMPUTE_SPECS_DIR"
+	if dir == "" {
+		root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir, from = filepath.Join(filepath.Dir(root), "shared", "specs"), "shared/specs beside the repository "+root
 	}
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	path, err := filepath.Abs(filepath.Join(dir, descriptionFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(filepath.Dir(root), "shared", "specs", descriptionFile)
+	return path, from
 }
 
 // TestDescriptionCopyIsTheOriginal holds testdata's copy of the
 // description to the original, byte for byte, where the original is at
 // hand, so the walk never holds the emulator to a description that has
-// drifted from the one it names.
+// drifted from the one it names. A clone without the original skips,
+// naming the file it looked for.
 func TestDescriptionCopyIsTheOriginal(t *testing.T) {
-	path := originalDescription(t)
+	path, from := originalDescription(t)
 	original, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		t.Skipf("the original description is not here (%s); set COMPUTE_SPECS_DIR to its directory to compare %s with it", path, descriptionCopy)
+		t.Skipf("no original description at %s (%s); set COMPUTE_SPECS_DIR to the directory that holds %s to compare %s with it",
+			path, from, descriptionFile, descriptionCopy)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -2,16 +2,17 @@ package robot
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 )
 
-// linuxBoot is one activation of the Linux installation: on the server's
+// linuxInstall is one activation of the Linux installation: on the server's
 // next boot Robot installs dist unattended and mails the root password.
 // The emulator's machines have no installer of their own, so an
 // activation is kept, shown and withdrawn as the webservice does, and the
 // machine is left as it is; the provider installs from the rescue system
 // instead.
-type linuxBoot struct {
+type linuxInstall struct {
 	dist, lang string
 	keys       []*sshKey
 	password   string // a secret: answered while active, never logged or kept past deactivation
@@ -20,11 +21,28 @@ type linuxBoot struct {
 // linuxLangs are the installation languages Robot offers.
 var linuxLangs = []string{"en", "de"}
 
+// linuxBoot is the Linux installation: dist, arch and lang, all three
+// required as Robot's description lists them, and authorized_key[]
+// (fingerprints under /key).
+var linuxBoot = bootKind[linuxInstall]{
+	name: "linux", never: "a Linux installation activated",
+	required: []string{"dist", "arch", "lang"},
+	slots:    func(s *server) (**linuxInstall, **linuxInstall) { return &s.linux, &s.lastLinux },
+	show:     (*server).linuxJSON,
+	check:    checkLinux,
+	arm: func(_ *Emulator, s *server, f url.Values, keys []*sshKey) *linuxInstall {
+		act := &linuxInstall{dist: f.Get("dist"), lang: f.Get("lang"), keys: keys, password: rescuePassword()}
+		s.linux, s.lastLinux = act, act
+		return act
+	},
+	disarm: func(_ *server, act *linuxInstall) { act.password = "" },
+}
+
 // linuxJSON shows act, or the distributions on offer when act is nil, as
 // /boot/{n}/linux answers; the password goes only with an armed
 // activation. host_key is empty: the installed system's keys are made by
 // the installation.
-func (s *server) linuxJSON(act *linuxBoot, withPassword bool) map[string]any {
+func (s *server) linuxJSON(act *linuxInstall, withPassword bool) map[string]any {
 	l := map[string]any{
 		"server_ip": s.ip(), "server_ipv6_net": s.ipv6Net, "server_number": s.number,
 		"dist": standardDists[1:], "arch": []int{64}, "lang": linuxLangs, "active": false, "password": nil,
@@ -37,95 +55,21 @@ func (s *server) linuxJSON(act *linuxBoot, withPassword bool) map[string]any {
 			l["password"] = act.password
 		}
 	}
-	return map[string]any{"linux": l}
+	return l
 }
 
-func (e *Emulator) getLinux(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if s := e.lookupLocked(w, r); s != nil {
-		writeJSON(w, http.StatusOK, s.linuxJSON(s.linux, true))
-	}
-}
-
-// activateLinux takes dist, arch and lang, all three required as Robot's
-// description lists them, and authorized_key[] (fingerprints under /key).
-// Only one boot configuration is active at a time: with rescue armed it
-// answers BOOT_ALREADY_ENABLED.
-func (e *Emulator) activateLinux(w http.ResponseWriter, r *http.Request) {
-	_ = r.ParseForm()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
-	f := r.PostForm
-	if missing := missingFields(f, "dist", "arch", "lang"); len(missing) > 0 {
-		writeError(w, missingInput(missing...))
-		return
-	}
+// checkLinux refuses a distribution, arch or language not on offer, and
+// any boot configuration armed already: only one is active at a time.
+func checkLinux(s *server, f url.Values) *apiError {
 	switch dist, arch, lang := f.Get("dist"), f.Get("arch"), f.Get("lang"); {
 	case !slices.Contains(standardDists[1:], dist):
-		writeError(w, invalidInput("dist "+dist+" is not offered; take one of "+joinQuoted(standardDists[1:]), "dist"))
-		return
+		return invalidInput("dist "+dist+" is not offered; take one of "+joinQuoted(standardDists[1:]), "dist")
 	case arch != "64":
-		writeError(w, invalidInput("arch "+arch+" is not offered; the installation is 64 bit", "arch"))
-		return
+		return invalidInput("arch "+arch+" is not offered; the installation is 64 bit", "arch")
 	case !slices.Contains(linuxLangs, lang):
-		writeError(w, invalidInput("lang "+lang+" is not offered; take one of "+joinQuoted(linuxLangs), "lang"))
-		return
+		return invalidInput("lang "+lang+" is not offered; take one of "+joinQuoted(linuxLangs), "lang")
 	case s.rescue != nil || s.linux != nil:
-		writeError(w, failure(http.StatusConflict, codeBootAlreadyEnabled, "server %d has a boot configuration active already; deactivate it first", s.number))
-		return
+		return failure(http.StatusConflict, codeBootAlreadyEnabled, "server %d has a boot configuration active already; deactivate it first", s.number)
 	}
-	keys, err := e.keysLocked(authorizedKeys(r))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	act := &linuxBoot{dist: f.Get("dist"), lang: f.Get("lang"), keys: keys, password: rescuePassword()}
-	s.linux, s.lastLinux = act, act
-	writeJSON(w, http.StatusOK, s.linuxJSON(act, true))
-}
-
-func (e *Emulator) deactivateLinux(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
-	if s.linux != nil {
-		s.linux.password = ""
-		s.linux = nil
-	}
-	writeJSON(w, http.StatusOK, s.linuxJSON(nil, false))
-}
-
-// lastLinux shows the last activation without its password; a server
-// never given one has none.
-func (e *Emulator) lastLinux(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
-	if s.lastLinux == nil {
-		writeError(w, notFound("server %d has never had a Linux installation activated", s.number))
-		return
-	}
-	writeJSON(w, http.StatusOK, s.linuxJSON(s.lastLinux, false))
-}
-
-// missingFields names the fields of fields that f lacks or leaves empty.
-func missingFields(f map[string][]string, fields ...string) []string {
-	var out []string
-	for _, k := range fields {
-		if len(f[k]) == 0 || f[k][0] == "" {
-			out = append(out, k)
-		}
-	}
-	return out
+	return nil
 }

@@ -213,8 +213,7 @@ func (e *Emulator) settleLocked(t *transaction) {
 		t.status = statusCancelled
 		return
 	}
-	act := &rescue{os: "linux", keys: t.keys, password: rescuePassword(), hostKeys: s.machine.RescueHostKeys(), stopped: make(chan struct{})}
-	e.armLocked(s, act)
+	e.armLocked(s, newRescue(s, "linux", t.keys))
 	// Delivered means booted into the armed rescue system: reset into it.
 	_ = s.machine.Reset("hw")
 	s.orderedAt = t.date

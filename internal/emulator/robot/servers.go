@@ -37,8 +37,8 @@ type server struct {
 
 	rescue     *rescue // armed rescue activation, nil when none
 	lastRescue *rescue
-	linux      *linuxBoot // active Linux installation, nil when none
-	lastLinux  *linuxBoot
+	linux      *linuxInstall // active Linux installation, nil when none
+	lastLinux  *linuxInstall
 	// manualUntil is when a technician's manual reset ends.
 	manualUntil time.Time
 }

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// trial is one scenario's run: its directory, the emulator and the
+// provider it started, and Terraform's environment, which reattaches to
+// that provider.
+type trial struct {
+	ctx  context.Context
+	b    *bench
+	s    scenario
+	dir  string
+	emu  *emulator
+	prov *provider
+	env  []string
+}
+
+// start makes the scenario's directory and starts its emulator and the
+// provider; when the provider does not start, the emulator is stopped.
+func (b *bench) start(ctx context.Context, s scenario) (*trial, error) {
+	b.runs++
+	t := &trial{ctx: ctx, b: b, s: s, dir: filepath.Join(b.scratch, fmt.Sprintf("%02d-%s-%d", b.runs, s.adapter, s.n))}
+	if err := os.MkdirAll(t.dir, 0o700); err != nil {
+		return nil, err
+	}
+	emu, err := startEmulator(ctx, b.bins.emulator, s.emuArgs...)
+	if err != nil {
+		return nil, err
+	}
+	prov, err := startProvider(ctx, b.bins.provider, filepath.Join(t.dir, "provider.log"), b.opts.providerLog, backends[s.adapter].env)
+	if err != nil {
+		emu.stop()
+		return nil, err
+	}
+	t.emu, t.prov = emu, prov
+	t.env = b.tfEnv(t.dir, "TF_REATTACH_PROVIDERS="+prov.reattach)
+	return t, nil
+}
+
+// stop stops the provider, then the emulator, and returns the provider's
+// peak RSS.
+func (t *trial) stop() (int64, error) {
+	rss, err := t.prov.stop()
+	t.emu.stop()
+	return rss, err
+}
+
+// writeConfig writes the scenario's configuration against its emulator.
+func (t *trial) writeConfig() error {
+	return os.WriteFile(filepath.Join(t.dir, "main.tf"), []byte(config(t.s, t.emu)), 0o600)
+}
+
+// measureApply applies the configuration at the scenario's apply latency:
+// its wall time, its requests and creates, and on Proxmox the lock
+// counters.
+func (t *trial) measureApply(r *row) error {
+	if err := t.emu.setLatency(t.s.adapter, t.s.applyLatency); err != nil {
+		return err
+	}
+	took, st, err := t.count("apply", t.apply)
+	if err != nil {
+		return err
+	}
+	r.apply, r.applyRequests, r.creates = took, st.total(), st[backends[t.s.adapter].create]
+	if t.s.adapter == "proxmox" {
+		return t.lockCounters(r)
+	}
+	return nil
+}
+
+// lockCounters are the Proxmox emulator's lock waits and timeouts.
+func (t *trial) lockCounters(r *row) error {
+	var c struct {
+		LockWaits    int `json:"lock_waits"`
+		LockTimeouts int `json:"lock_timeouts"`
+	}
+	if err := t.emu.call(http.MethodGet, "/_emulator/proxmox/counters", nil, &c); err != nil {
+		return err
+	}
+	r.lockWaits, r.lockTimeouts = c.LockWaits, c.LockTimeouts
+	return nil
+}
+
+// measurePlans runs the plan that confirms the creates' claims, then a
+// plan at 0 latency and one at the configured latency.
+func (t *trial) measurePlans(r *row) error {
+	if err := t.emu.setLatency(t.s.adapter, 0); err != nil {
+		return err
+	}
+	_, st, err := t.count("plan-confirm", t.plan)
+	if err != nil {
+		return err
+	}
+	r.confirm = st.total()
+	if r.plan0Wall, st, err = t.count("plan-0ms", t.plan); err != nil {
+		return err
+	}
+	r.plan0 = st.total()
+	if err := t.emu.setLatency(t.s.adapter, t.b.opts.latency); err != nil {
+		return err
+	}
+	if r.planLW, st, err = t.count("plan-latency", t.plan); err != nil {
+		return err
+	}
+	r.planL = st.total()
+	return nil
+}
+
+// count runs one command between a reset of the request counts and a
+// read of them, which it keeps beside the run's output as
+// NAME.stats.json (-keep) for a look at the routes.
+func (t *trial) count(name string, run func() (time.Duration, error)) (time.Duration, stats, error) {
+	if err := t.emu.resetStats(t.s.adapter); err != nil {
+		return 0, nil, err
+	}
+	took, err := run()
+	if err != nil {
+		return took, nil, err
+	}
+	st, err := t.emu.stats(t.s.adapter)
+	if err == nil {
+		b, _ := json.MarshalIndent(st, "", "  ")
+		err = os.WriteFile(filepath.Join(t.dir, name+".stats.json"), b, 0o600)
+	}
+	return took, st, err
+}
+
+func (t *trial) apply() (time.Duration, error) {
+	return t.tf("apply", "-auto-approve", "-parallelism="+strconv.Itoa(t.s.parallelism))
+}
+
+func (t *trial) plan() (time.Duration, error) { return t.tf("plan", "-detailed-exitcode") }
+
+// tf runs terraform in the trial's directory, reattached to its provider.
+func (t *trial) tf(args ...string) (time.Duration, error) {
+	return terraform(t.ctx, t.b.opts.terraform, t.dir, t.env, append(args, "-input=false", "-no-color")...)
+}
