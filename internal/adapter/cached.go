@@ -41,8 +41,10 @@ type Cached struct {
 	// vouch for.
 	index   *listing
 	written map[string]bool
-	// polls shares the reads of waits; see Poll.
-	polls poller
+	// polls shares the reads of waits; see Poll. settling learns how
+	// long new machines take, so later waits skip rounds; see settling.
+	polls    poller
+	settling settling
 	// reach is whether the endpoint can be reached; see PlanRead.
 	reach reach
 	// confirmsHalted: a confirmation failed in a way that fails every
@@ -267,6 +269,9 @@ func (c *Cached) Create(ctx context.Context, call Call, req CreateRequest) (Mach
 		c.mu.Lock()
 		c.adopted[m.ID] = m.PriorClaim
 		c.mu.Unlock()
+	}
+	if err == nil && !m.Adopted && m.ID != "" {
+		c.settling.made(m.ID, c.clock.Now())
 	}
 	return m, err
 }

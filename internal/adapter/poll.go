@@ -51,7 +51,9 @@ type poller struct {
 }
 
 type round struct {
-	done     chan struct{}
+	done chan struct{}
+	// start is when its listing started.
+	start    time.Time
 	waiters  int
 	machines map[string]Machine
 	err      error
@@ -69,6 +71,9 @@ func (c *Cached) Poll(ctx context.Context, id string) (Machine, error) {
 	if !c.SharedPolls() {
 		return c.Adapter.Get(ctx, id)
 	}
+	if err := c.holdBack(ctx, id); err != nil {
+		return Machine{}, err
+	}
 	r := c.join()
 	select {
 	case <-r.done:
@@ -78,6 +83,7 @@ func (c *Cached) Poll(ctx context.Context, id string) (Machine, error) {
 	}
 	if r.err == nil {
 		if m, ok := r.machines[id]; ok {
+			c.settling.seen(id, r.start, m)
 			return m, nil
 		}
 	} else if NoAnswer(r.err) {
@@ -137,6 +143,7 @@ func (c *Cached) run(r, prev *round) {
 	idle := r.waiters <= 0
 	if !idle {
 		p.lastStart, p.ran = c.clock.Now(), true
+		r.start = p.lastStart
 	}
 	p.mu.Unlock()
 	if idle {

@@ -40,14 +40,21 @@ resource "compute_instance" "web" {
 	// The waits share listing rounds, one a second, whose number depends on
 	// how Terraform spreads the creates over time; what does not depend on
 	// timing is that no machine is read on its own, and that the rest is a
-	// fixed cost per run: the account's check and write probe, the API's
-	// confirmation, the catalog and the images, in the plan and in the
-	// apply (10 requests).
+	// fixed cost per run: in the plan, and again in the apply (a provider
+	// process each), one listing of the locations that serves the account's
+	// check, the catalog and the API's confirmation, the server types and
+	// the images; in the apply also the write probe (7 requests).
 	if got := apply["GET /servers/{id}"]; got > 0 {
 		t.Errorf("the apply read %d machines one by one, want them read from shared listings: %v", got, apply)
 	}
-	if fixed := total(apply) - apply["POST /servers"] - apply["GET /servers"]; fixed > 10 {
-		t.Errorf("the apply of %d instances cost %d requests besides its creates and listings, want at most 10 whatever the number of instances: %v",
+	for route, want := range map[string]int{"GET /locations": 2, "GET /server_types": 2, "GET /images": 2, "PUT /ssh_keys/{id}": 1} {
+		if got := apply[route]; got > want {
+			t.Errorf("the apply of %d instances sent %s %d times, want at most %d (once per configured provider, the write probe once): %v",
+				requestCountN, route, got, want, apply)
+		}
+	}
+	if fixed := total(apply) - apply["POST /servers"] - apply["GET /servers"]; fixed > 7 {
+		t.Errorf("the apply of %d instances cost %d requests besides its creates and listings, want at most 7 whatever the number of instances: %v",
 			requestCountN, fixed, apply)
 	}
 

@@ -51,9 +51,10 @@ type account struct {
 	// terraform run, and only when offers or validation need them.
 	catalog lazy[*catalog]
 	images  lazy[[]*hcloud.Image]
-	// api is proven once: the endpoint serves the API, so its not_found
-	// for a server is authoritative.
-	api lazy[bool]
+	// locations is read once per account and serves the health check,
+	// the catalog and the proof that the endpoint is the API: a plan and
+	// an apply each asked for it up to three times, for the same answer.
+	locations lazy[[]*hcloud.Location]
 	// starts follows the start actions creates queue (see starts.go).
 	starts starts
 	budget *rateBudget
@@ -157,16 +158,25 @@ func (a *account) Capabilities() adapter.Capabilities {
 	return slices.Clone(capabilities)
 }
 
-// confirmAPI proves, once per account, that the endpoint is the API, with a
-// listing of one location. Before that, a server's not_found could come from
-// a base URL where every path is not found, and would read as absence.
+// confirmAPI proves, once per account, that the endpoint is the API, with
+// the listing of its locations (shared with the health check and the
+// catalog, so an account already checked sends nothing). Before that, a
+// server's not_found could come from a base URL where every path is not
+// found, and would read as absence.
 func (a *account) confirmAPI(ctx context.Context) error {
-	_, err := a.api.get(ctx, func(ctx context.Context) (bool, error) {
-		_, _, err := a.client.Location.List(ctx, hcloud.LocationListOpts{ListOpts: hcloud.ListOpts{PerPage: 1}})
-		if err != nil {
-			return false, failListing("confirm that "+adapter.Redacted(a.endpoint)+" is the Hetzner Cloud API", err)
-		}
-		return true, nil
-	})
+	_, err := a.loadLocations(ctx, "confirm that "+adapter.Redacted(a.endpoint)+" is the Hetzner Cloud API")
 	return err
+}
+
+// loadLocations lists the project's locations once per account and shares
+// the listing between concurrent callers; a failed listing is not kept, so
+// a retry asks again. what names the caller's purpose in its error.
+func (a *account) loadLocations(ctx context.Context, what string) ([]*hcloud.Location, error) {
+	locs, err := a.locations.get(ctx, func(ctx context.Context) ([]*hcloud.Location, error) {
+		return a.client.Location.AllWithOpts(ctx, hcloud.LocationListOpts{ListOpts: hcloud.ListOpts{PerPage: pageSize}})
+	})
+	if err != nil {
+		return nil, failListing(what, err)
+	}
+	return locs, nil
 }

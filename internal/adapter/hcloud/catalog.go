@@ -35,9 +35,9 @@ func (a *account) loadCatalog(ctx context.Context) (*catalog, error) {
 		if err != nil {
 			return nil, failListing("read the server types", err)
 		}
-		locations, err := a.client.Location.AllWithOpts(ctx, hcloud.LocationListOpts{ListOpts: hcloud.ListOpts{PerPage: pageSize}})
+		locations, err := a.loadLocations(ctx, "read the locations")
 		if err != nil {
-			return nil, failListing("read the locations", err)
+			return nil, err
 		}
 		c := &catalog{types: types, locations: locations}
 		if slices.ContainsFunc(types, func(t *hcloud.ServerType) bool { return len(t.Locations) == 0 }) {
@@ -198,20 +198,21 @@ func unknownLocation(c *catalog, location string) error {
 		location, strings.Join(c.locationNames(), ", ")).WithField(adapter.FieldLocation)
 }
 
-// Check makes one cheap authenticated read: the account's location by
-// name. An unknown location is reported on the account's location setting.
-// A read-only token passes it; CheckWrite tells it apart.
+// Check makes one cheap authenticated read: the project's locations, one
+// page, which must hold the account's own. The listing is read once per
+// account (one terraform run) and shared with the catalog and the proof
+// that the endpoint is the API, so the check at plan, the check at apply
+// and the validation of every instance cost one request between them; a
+// failed check is retried with a fresh request. An unknown location is
+// reported on the account's location setting. A read-only token passes it;
+// CheckWrite tells it apart.
 func (a *account) Check(ctx context.Context) error {
-	locs, _, err := a.client.Location.List(ctx, hcloud.LocationListOpts{Name: a.location})
+	all, err := a.loadLocations(ctx, "check the Hetzner Cloud account at "+adapter.Redacted(a.endpoint))
 	if err != nil {
-		return failListing("check the Hetzner Cloud account at "+adapter.Redacted(a.endpoint), err)
+		return err
 	}
-	if len(locs) > 0 {
+	if slices.ContainsFunc(all, func(l *hcloud.Location) bool { return l.Name == a.location }) {
 		return nil
-	}
-	all, err := a.client.Location.All(ctx)
-	if err != nil {
-		return failListing("check the Hetzner Cloud account at "+adapter.Redacted(a.endpoint), err)
 	}
 	names := make([]string, 0, len(all))
 	for _, l := range all {

@@ -162,6 +162,35 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestLocationsReadOnce: the health check at plan and at apply, the
+// validation of a create and the proof that a not_found comes from the API
+// share one listing of the locations per account; a check that failed is
+// not kept, and its retry asks again.
+func TestLocationsReadOnce(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	e.FailNext("GET", "/locations", 1, 503, "unavailable")
+	a := newTestAccount(t, endpoint)
+	if err := a.Check(ctxT(t)); !adapter.Is(err, adapter.Transient) {
+		t.Fatalf("Check against a failing API = %v, want Transient", err)
+	}
+	e.ResetStats()
+	for range 2 {
+		if err := a.Check(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req := adapter.CreateRequest{Name: "web", OfferID: "cx22", Image: "ubuntu-24.04"}
+	if err := a.Validate(ctxT(t), req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Get(ctxT(t), "4299999"); !adapter.IsNotFound(err) {
+		t.Fatalf("a missing server: %v, want NotFound", err)
+	}
+	if got := e.Stats()["GET /locations"]; got != 1 {
+		t.Errorf("two checks, a validation and a proof of absence listed the locations %d times, want once: %v", got, e.Stats())
+	}
+}
+
 func TestCheck(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	a := newTestAccount(t, endpoint)

@@ -68,6 +68,8 @@ type account struct {
 	queues   map[int]chan struct{}
 
 	agents agentMemory
+	// clones learns how long each template's clones take; see cloneTimes.
+	clones cloneTimes
 	// placed holds the memory creates in flight have placed on nodes.
 	placed placements
 }

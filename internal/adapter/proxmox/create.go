@@ -165,7 +165,9 @@ func (a *account) clone(ctx context.Context, what string, tpl resource, n node, 
 		form.Set("storage", a.storage)
 	}
 	var upid string
-	if err := a.c.post(ctx, "/nodes/{node}/qemu/{vmid}/clone", form, &upid, tpl.Node, strconv.Itoa(tpl.VMID)); err != nil {
+	err := a.c.post(ctx, "/nodes/{node}/qemu/{vmid}/clone", form, &upid, tpl.Node, strconv.Itoa(tpl.VMID))
+	posted := a.clock.Now()
+	if err != nil {
 		if isAlreadyExists(err) {
 			return err
 		}
@@ -174,7 +176,7 @@ func (a *account) clone(ctx context.Context, what string, tpl resource, n node, 
 		}
 		return fail(what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), err)
 	}
-	return a.waitTask(ctx, what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), tpl.Node, upid)
+	return a.waitClone(ctx, what+": clone template "+describe(tpl)+" to VMID "+strconv.Itoa(vmid), tpl.Node, upid, tpl.VMID, posted)
 }
 
 // templateGone is a template the cluster listed and that is not where it

@@ -3,6 +3,7 @@ package proxmox
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
@@ -29,6 +30,12 @@ func taskNode(upid, fallback string) string {
 // error (a lock timeout inside the task is Transient, and so on). The wait
 // is bounded by the caller's context, or taskTimeout when it has none.
 func (a *account) waitTask(ctx context.Context, what, node, upid string) error {
+	return a.pollTask(ctx, what, node, upid, a.opts.task, nil)
+}
+
+// pollTask is waitTask on schedule, telling seen, when not nil, each
+// status it reads and when it asked for it.
+func (a *account) pollTask(ctx context.Context, what, node, upid string, schedule adapter.Backoff, seen func(status string, asked time.Time)) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, a.opts.taskTimeout)
@@ -36,10 +43,14 @@ func (a *account) waitTask(ctx context.Context, what, node, upid string) error {
 	}
 	node = taskNode(upid, node)
 	var result error
-	err := adapter.WaitFor(ctx, a.clock, a.opts.task, what, func(ctx context.Context) (bool, error) {
+	err := adapter.WaitFor(ctx, a.clock, schedule, what, func(ctx context.Context) (bool, error) {
 		var t task
+		asked := a.clock.Now()
 		if err := a.c.get(ctx, "/nodes/{node}/tasks/{upid}/status", &t, node, upid); err != nil {
 			return false, fail(what+": read the task's status", err)
+		}
+		if seen != nil {
+			seen(t.Status, asked)
 		}
 		adapter.ReportState(ctx, t.Status)
 		if t.Status != "stopped" {
