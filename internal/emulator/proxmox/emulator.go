@@ -2,11 +2,10 @@
 // (/api2/json) for the QEMU side of a cluster: nodes and their status,
 // cluster status and resources, the next free VMID, VMs and templates with
 // their configs, each node's VM list, pools, volume info, cloud-init
-// regeneration,
-// clones, power actions and deletes as tasks (UPIDs, task status and log),
-// disk resizes, the guest agent's network-get-interfaces, storages and
-// their content, behind PVEAPIToken auth and the faults middleware, over
-// TLS with a self-signed certificate made at start.
+// regeneration, clones, power actions and deletes as tasks (UPIDs, task
+// status and log), disk resizes, the guest agent's network-get-interfaces,
+// storages and their content, behind PVEAPIToken auth and the faults
+// middleware, over TLS with a self-signed certificate made at start.
 //
 // What makes PVE hard for a client is reproduced on purpose: a clone
 // holds the template's lock file and the new VM's config lock "clone" for
