@@ -152,14 +152,14 @@ func (e *Emulator) Routes() []string {
 
 func (e *Emulator) handlers() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
-		"GET /server":                               e.listServers,
+		"GET /server":                               e.listServers("server", (*server).summary),
 		"GET /server/{n}":                           e.onServer(getServer),
 		"POST /server/{n}":                          e.onServer(renameServer),
 		"GET /server/{n}/cancellation":              e.onServer(e.getCancellation),
 		"POST /server/{n}/cancellation":             e.onServer(e.cancelServer),
 		"DELETE /server/{n}/cancellation":           e.onServer(revokeCancellation),
 		"POST /server/{n}/reversal":                 e.onServer(e.reverseOrder),
-		"GET /reset":                                e.listResets,
+		"GET /reset":                                e.listServers("reset", resetsListed),
 		"GET /reset/{n}":                            e.onServer(resettable(getReset)),
 		"POST /reset/{n}":                           e.onServer(resettable(e.reset)),
 		"GET /wol/{n}":                              e.onServer(wakeable(getWol)),

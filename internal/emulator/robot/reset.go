@@ -17,19 +17,9 @@ func (s *server) resetJSON(withStatus bool) map[string]any {
 	return r
 }
 
-func (e *Emulator) listResets(w http.ResponseWriter, _ *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.servers) == 0 {
-		writeError(w, &apiError{status: http.StatusNotFound, code: codeServerNotFound, message: "No servers found"})
-		return
-	}
-	out := []any{}
-	for _, s := range e.sortedServersLocked() {
-		out = append(out, map[string]any{"reset": s.resetJSON(false)})
-	}
-	writeJSON(w, http.StatusOK, out)
-}
+// resetsListed is a server's reset as GET /reset lists it: without its
+// power state.
+func resetsListed(s *server) map[string]any { return s.resetJSON(false) }
 
 // resettable serves h for a server that takes resets; any other is
 // RESET_NOT_AVAILABLE.

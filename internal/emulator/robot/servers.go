@@ -154,20 +154,23 @@ func (e *Emulator) sortedServersLocked() []*server {
 	return out
 }
 
-// listServers answers every server; with none, Robot answers 404
+// listServers answers every server, each in an envelope named key as
+// show makes it (GET /server, GET /reset); with none, Robot answers 404
 // SERVER_NOT_FOUND rather than an empty list.
-func (e *Emulator) listServers(w http.ResponseWriter, _ *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.servers) == 0 {
-		writeError(w, &apiError{status: http.StatusNotFound, code: codeServerNotFound, message: "No servers found"})
-		return
+func (e *Emulator) listServers(key string, show func(s *server) map[string]any) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if len(e.servers) == 0 {
+			writeError(w, &apiError{status: http.StatusNotFound, code: codeServerNotFound, message: "No servers found"})
+			return
+		}
+		out := []any{}
+		for _, s := range e.sortedServersLocked() {
+			out = append(out, map[string]any{key: show(s)})
+		}
+		writeJSON(w, http.StatusOK, out)
 	}
-	out := []any{}
-	for _, s := range e.sortedServersLocked() {
-		out = append(out, map[string]any{"server": s.summary()})
-	}
-	writeJSON(w, http.StatusOK, out)
 }
 
 func getServer(w http.ResponseWriter, _ *http.Request, s *server) {
