@@ -196,6 +196,26 @@ func (e *Emulator) onNode(h func(w http.ResponseWriter, r *http.Request, n *node
 	}
 }
 
+// onVM serves a /nodes/{node}/qemu/{vmid}/… route as onNode does, once
+// the VM's config is on that node, or PVE's refusal. With unlockedOnly a
+// VM with a config lock is refused as well, as PVE's check_lock does for
+// a route that takes no skiplock.
+func (e *Emulator) onVM(unlockedOnly bool, h func(w http.ResponseWriter, r *http.Request, v *vm)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
+		if err == nil && unlockedOnly {
+			err = v.checkLock()
+		}
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		h(w, r, v)
+	}
+}
+
 // onNodeStorage serves a /nodes/{node}/storage/{storage}/… route as onNode
 // does, once the storage is one the cluster has, or PVE's refusal.
 func (e *Emulator) onNodeStorage(h func(w http.ResponseWriter, r *http.Request, n *node, s storageDef)) http.HandlerFunc {

@@ -7,14 +7,7 @@ import (
 	"strings"
 )
 
-func (e *Emulator) getConfig(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
+func getConfig(w http.ResponseWriter, _ *http.Request, v *vm) {
 	writeData(w, v.configData())
 }
 
@@ -25,8 +18,8 @@ func (e *Emulator) setConfig(async bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
 		v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
-		if err == nil && !boolParam(r, "skiplock") {
-			err = v.checkLock()
+		if err == nil {
+			err = v.checkLockUnlessSkipped(r)
 		}
 		e.mu.Unlock()
 		if err != nil {
@@ -57,10 +50,8 @@ func (e *Emulator) applyConfigLocked(r *http.Request, v *vm) *apiError {
 	if _, gone := e.vms[v.vmid]; !gone {
 		return failf(http.StatusInternalServerError, "Configuration file 'nodes/%s/qemu-server/%d.conf' does not exist", v.node, v.vmid)
 	}
-	if !boolParam(r, "skiplock") {
-		if err := v.checkLock(); err != nil {
-			return err
-		}
+	if err := v.checkLockUnlessSkipped(r); err != nil {
+		return err
 	}
 	if d := r.Form.Get("digest"); d != "" && d != v.digest() {
 		return failf(http.StatusInternalServerError, "detected modified configuration - file changed by other user? Try again.")
@@ -100,19 +91,15 @@ var sizeRE = regexp.MustCompile(`^(\+?)(\d+(?:\.\d+)?[KMGT]?)$`)
 
 // resize is PUT …/resize, a qmresize task in PVE 8: the worker refuses to
 // shrink with "shrinking disks is not supported".
-func (e *Emulator) resize(w http.ResponseWriter, r *http.Request) {
+func (e *Emulator) resize(w http.ResponseWriter, r *http.Request, v *vm) {
+	// The schema's pattern for size is sizeRE's, so a request that gets
+	// here matches; the match splits the sign from the size.
 	m := sizeRE.FindStringSubmatch(r.Form.Get("size"))
 	if m == nil {
 		writeError(w, paramError(map[string]string{"size": "value does not match the regex pattern"}))
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
-	if err == nil && !boolParam(r, "skiplock") {
-		err = v.checkLock()
-	}
-	if err != nil {
+	if err := v.checkLockUnlessSkipped(r); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -139,18 +126,9 @@ func (e *Emulator) resize(w http.ResponseWriter, r *http.Request) {
 // destroy is DELETE …/{vmid}: refused while running or locked; the
 // qmdestroy task keeps the VM listed with lock "destroyed" for
 // DestroyDuration and then removes it.
-func (e *Emulator) destroy(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
-	if err == nil {
-		err = v.checkLock()
-	}
-	if err == nil && v.status == "running" {
-		err = failf(http.StatusInternalServerError, "VM %d is running - destroy failed", v.vmid)
-	}
-	if err != nil {
-		writeError(w, err)
+func (e *Emulator) destroy(w http.ResponseWriter, r *http.Request, v *vm) {
+	if v.status == "running" {
+		writeError(w, failf(http.StatusInternalServerError, "VM %d is running - destroy failed", v.vmid))
 		return
 	}
 	v.lock = "destroyed"

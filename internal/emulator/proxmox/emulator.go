@@ -2,11 +2,10 @@
 // (/api2/json) for the QEMU side of a cluster: nodes and their status,
 // cluster status and resources, the next free VMID, VMs and templates with
 // their configs, each node's VM list, pools, volume info, cloud-init
-// regeneration,
-// clones, power actions and deletes as tasks (UPIDs, task status and log),
-// disk resizes, the guest agent's network-get-interfaces, storages and
-// their content, behind PVEAPIToken auth and the faults middleware, over
-// TLS with a self-signed certificate made at start.
+// regeneration, clones, power actions and deletes as tasks (UPIDs, task
+// status and log), disk resizes, the guest agent's network-get-interfaces,
+// storages and their content, behind PVEAPIToken auth and the faults
+// middleware, over TLS with a self-signed certificate made at start.
 //
 // What makes PVE hard for a client is reproduced on purpose: a clone
 // holds the template's lock file and the new VM's config lock "clone" for
@@ -215,20 +214,20 @@ func (e *Emulator) handlers() map[string]http.HandlerFunc {
 		"GET /nodes/{node}/status": e.onNode(e.nodeStatus),
 		"GET /nodes/{node}/qemu":   e.onNode(e.listVMs),
 		"GET /pools":               e.listPools,
-		"PUT " + vm + "/cloudinit": e.regenerateCloudinit,
+		"PUT " + vm + "/cloudinit": e.onVM(true, regenerateCloudinit),
 		"GET /nodes/{node}/storage/{storage}/content/{volume}": e.onNodeStorage(e.volumeInfo),
 		"GET /cluster/status":                         e.clusterStatus,
 		"GET /cluster/resources":                      e.clusterResources,
 		"GET /cluster/nextid":                         e.nextID,
 		"POST " + vm + "/clone":                       e.clone,
-		"GET " + vm + "/config":                       e.getConfig,
+		"GET " + vm + "/config":                       e.onVM(false, getConfig),
 		"POST " + vm + "/config":                      e.setConfig(true),
 		"PUT " + vm + "/config":                       e.setConfig(false),
-		"PUT " + vm + "/resize":                       e.resize,
-		"GET " + vm + "/status/current":               e.statusCurrent,
+		"PUT " + vm + "/resize":                       e.onVM(false, e.resize),
+		"GET " + vm + "/status/current":               e.onVM(false, e.statusCurrent),
 		"POST " + vm + "/status/{action}":             e.powerAction,
 		"GET " + vm + "/agent/network-get-interfaces": e.agentInterfaces,
-		"DELETE " + vm:                                e.destroy,
+		"DELETE " + vm:                                e.onVM(true, e.destroy),
 		"GET /nodes/{node}/tasks/{upid}/status":       e.taskStatus,
 		"GET /nodes/{node}/tasks/{upid}/log":          e.taskLog,
 		"GET /storage/{storage}":                      e.getStorage,

@@ -259,6 +259,15 @@ func (v *vm) checkLock() *apiError {
 	return nil
 }
 
+// checkLockUnlessSkipped is checkLock for a route that takes skiplock:
+// skiplock=1 passes a locked VM, as PVE lets root do.
+func (v *vm) checkLockUnlessSkipped(r *http.Request) *apiError {
+	if boolParam(r, "skiplock") {
+		return nil
+	}
+	return v.checkLock()
+}
+
 func (e *Emulator) macLocked(vmid int) string {
 	return fmt.Sprintf("BC:24:11:%02X:%02X:%02X", (vmid>>16)&0xff, (vmid>>8)&0xff, vmid&0xff)
 }

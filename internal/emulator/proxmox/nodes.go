@@ -39,27 +39,10 @@ func (e *Emulator) listVMs(w http.ResponseWriter, r *http.Request, n *node) {
 	out := []map[string]any{}
 	for _, id := range ids {
 		v := e.vms[id]
-		entry := map[string]any{
-			"vmid": v.vmid, "name": v.conf["name"], "status": v.status, "cpus": v.cores(),
-			"maxmem": int64(v.memoryMiB()) << 20, "maxdisk": int64(v.diskGiB()) << 30,
-			"mem": 0, "cpu": 0, "uptime": 0, "netin": 0, "netout": 0, "diskread": 0, "diskwrite": 0,
-		}
-		if v.status == "running" {
-			entry["uptime"] = int(e.clock.Now().Sub(v.startedAt).Seconds())
-			entry["mem"] = int64(v.memoryMiB()) << 19
-			entry["pid"] = 100000 + v.vmid%100000
-		}
+		entry := v.statusFields(e.clock.Now())
+		// The list shows QEMU's own status only when asked for in full.
 		if boolParam(r, "full") && v.qmpstatus != "" {
 			entry["qmpstatus"] = v.qmpstatus
-		}
-		if v.template {
-			entry["template"] = 1
-		}
-		if v.lock != "" {
-			entry["lock"] = v.lock
-		}
-		if t := v.conf["tags"]; t != "" {
-			entry["tags"] = t
 		}
 		out = append(out, entry)
 	}
@@ -79,17 +62,7 @@ func (e *Emulator) listPools(w http.ResponseWriter, r *http.Request) {
 // regenerateCloudinit is PUT …/cloudinit: PVE rewrites the cloud-init
 // drive from the config; here the config is all there is, so it checks
 // that there is a VM, unlocked, with a cloud-init drive.
-func (e *Emulator) regenerateCloudinit(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
-	if err == nil {
-		err = v.checkLock()
-	}
-	if err != nil {
-		writeError(w, err)
-		return
-	}
+func regenerateCloudinit(w http.ResponseWriter, _ *http.Request, _ *vm) {
 	writeData(w, nil)
 }
 

@@ -5,47 +5,52 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // actionTasks are the status actions the emulator serves, with the task
 // type each runs as.
 var actionTasks = map[string]string{"start": "qmstart", "stop": "qmstop", "shutdown": "qmshutdown", "reboot": "qmreboot", "reset": "qmreset"}
 
-func (e *Emulator) statusCurrent(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	out := map[string]any{
-		"vmid": v.vmid, "name": v.conf["name"], "status": v.status, "qmpstatus": v.qmpstatus,
-		"cpus": v.cores(), "maxmem": int64(v.memoryMiB()) << 20, "maxdisk": int64(v.diskGiB()) << 30,
-		"uptime": 0, "cpu": 0, "mem": 0, "netin": 0, "netout": 0, "diskread": 0, "diskwrite": 0,
-		"ha": map[string]any{"managed": 0},
+// statusCurrent is GET …/status/current: the VM's figures as the node's
+// list shows them, with QEMU's status, the guest agent and HA beside.
+func (e *Emulator) statusCurrent(w http.ResponseWriter, _ *http.Request, v *vm) {
+	out := v.statusFields(e.clock.Now())
+	out["ha"] = map[string]any{"managed": 0}
+	if v.qmpstatus != "" {
+		out["qmpstatus"] = v.qmpstatus
 	}
 	if v.agentConfigured() {
 		out["agent"] = 1
 	}
-	if v.status == "running" {
-		out["uptime"] = int(e.clock.Now().Sub(v.startedAt).Seconds())
-		out["pid"] = 100000 + v.vmid%100000
-		out["mem"] = int64(v.memoryMiB()) << 19
+	writeData(w, out)
+}
+
+// statusFields are a VM's figures as GET /nodes/{node}/qemu lists them and
+// GET …/status/current answers them, so the two cannot drift apart: the
+// counters PVE keeps are 0 here, and a running VM has an uptime, half its
+// memory in use and a pid.
+func (v *vm) statusFields(now time.Time) map[string]any {
+	f := map[string]any{
+		"vmid": v.vmid, "name": v.conf["name"], "status": v.status, "cpus": v.cores(),
+		"maxmem": int64(v.memoryMiB()) << 20, "maxdisk": int64(v.diskGiB()) << 30,
+		"mem": 0, "cpu": 0, "uptime": 0, "netin": 0, "netout": 0, "diskread": 0, "diskwrite": 0,
 	}
-	if v.qmpstatus == "" {
-		delete(out, "qmpstatus")
+	if v.status == "running" {
+		f["uptime"] = int(now.Sub(v.startedAt).Seconds())
+		f["mem"] = int64(v.memoryMiB()) << 19
+		f["pid"] = 100000 + v.vmid%100000
 	}
 	if v.template {
-		out["template"] = 1
+		f["template"] = 1
 	}
 	if v.lock != "" {
-		out["lock"] = v.lock
+		f["lock"] = v.lock
 	}
 	if t := v.conf["tags"]; t != "" {
-		out["tags"] = t
+		f["tags"] = t
 	}
-	writeData(w, out)
+	return f
 }
 
 func (v *vm) agentConfigured() bool {
@@ -67,8 +72,8 @@ func (e *Emulator) powerAction(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	v, err := e.vmLocked(r.PathValue("node"), r.PathValue("vmid"))
-	if err == nil && !boolParam(r, "skiplock") {
-		err = v.checkLock()
+	if err == nil {
+		err = v.checkLockUnlessSkipped(r)
 	}
 	if err == nil && v.template {
 		err = failf(http.StatusInternalServerError, "you can't %s a vm if it's a template", action)

@@ -44,28 +44,51 @@ func parsePropertyString(keys map[string]*schema, s string) (map[string]string, 
 		if _, dup := out[k]; dup {
 			return nil, "duplicate key in comma-separated list property: " + k
 		}
-		p := keys[k]
-		if p != nil && p.Alias != "" {
-			if p.KeyAlias != "" {
-				if _, dup := out[p.KeyAlias]; dup {
-					return nil, fmt.Sprintf("key alias '%s' is already defined", p.KeyAlias)
-				}
-				out[p.KeyAlias] = k
-			}
-			k, p = p.Alias, keys[p.Alias]
-		}
-		if p == nil {
-			return nil, "invalid key in comma-separated list property: " + k
+		k, msg := resolveAlias(keys, out, k)
+		if msg != "" {
+			return nil, msg
 		}
 		out[k] = v
 	}
+	if msg := checkProperties(keys, out); msg != "" {
+		return nil, msg
+	}
+	return out, ""
+}
+
+// resolveAlias is the key that k stands for: k itself, or the key k is an
+// alias of. A keyAlias pair also records in out the key its alias names
+// ("virtio=BC:…" is macaddr=BC:… with model=virtio), once. The message
+// is "" unless k is no key of the string or its keyAlias is set already.
+func resolveAlias(keys map[string]*schema, out map[string]string, k string) (string, string) {
+	p := keys[k]
+	if p != nil && p.Alias != "" {
+		if p.KeyAlias != "" {
+			if _, dup := out[p.KeyAlias]; dup {
+				return "", fmt.Sprintf("key alias '%s' is already defined", p.KeyAlias)
+			}
+			out[p.KeyAlias] = k
+		}
+		k, p = p.Alias, keys[p.Alias]
+	}
+	if p == nil {
+		return "", "invalid key in comma-separated list property: " + k
+	}
+	return k, ""
+}
+
+// checkProperties holds the parsed values to their keys' schemas, in the
+// keys' order: a value that fails its check, or a key that is neither
+// optional, defaulted nor there, is a reason. The message is "" with no
+// reason, else PVE's "format error" with each.
+func checkProperties(keys map[string]*schema, values map[string]string) string {
 	var reasons []string
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		p := keys[k]
 		if p.Alias != "" {
 			continue
 		}
-		v, ok := out[k]
+		v, ok := values[k]
 		switch {
 		case !ok && p.Optional == 0 && p.Default == nil:
 			reasons = append(reasons, k+": property is missing and it is not optional")
@@ -74,9 +97,9 @@ func parsePropertyString(keys map[string]*schema, s string) (map[string]string, 
 		}
 	}
 	if len(reasons) > 0 {
-		return nil, "format error\n" + strings.Join(reasons, "\n")
+		return "format error\n" + strings.Join(reasons, "\n")
 	}
-	return out, ""
+	return ""
 }
 
 // printPropertyString is PVE's print_property_string: the default key's

@@ -70,31 +70,17 @@ func (k bootKind[A]) write(w http.ResponseWriter, s *server, act *A, withPasswor
 	writeJSON(w, http.StatusOK, map[string]any{k.name: k.show(s, act, withPassword)})
 }
 
-// onServer serves a route of one server: under the lock, once the server
-// the path names is found (lookupLocked answers when it is not).
-func (e *Emulator) onServer(h func(w http.ResponseWriter, r *http.Request, s *server)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if s := e.lookupLocked(w, r); s != nil {
-			h(w, r, s)
-		}
-	}
-}
-
 // get shows the armed activation, with its password, or what is on offer.
-func (k bootKind[A]) get(e *Emulator) http.HandlerFunc {
-	return e.onServer(func(w http.ResponseWriter, _ *http.Request, s *server) {
-		armed, _ := k.slots(s)
-		k.write(w, s, *armed, true)
-	})
+func (k bootKind[A]) get(w http.ResponseWriter, _ *http.Request, s *server) {
+	armed, _ := k.slots(s)
+	k.write(w, s, *armed, true)
 }
 
 // activate arms the kind for the machine's next boot with the keys named
 // by fingerprint and answers the activation with its password. Only one
 // boot configuration is armed at a time (BOOT_ALREADY_ENABLED).
-func (k bootKind[A]) activate(e *Emulator) http.HandlerFunc {
-	arm := e.onServer(func(w http.ResponseWriter, r *http.Request, s *server) {
+func (k bootKind[A]) activate(e *Emulator) serverHandler {
+	return func(w http.ResponseWriter, r *http.Request, s *server) {
 		if missing := missingFields(r.PostForm, k.required...); len(missing) > 0 {
 			writeError(w, missingInput(missing...))
 			return
@@ -109,37 +95,28 @@ func (k bootKind[A]) activate(e *Emulator) http.HandlerFunc {
 			return
 		}
 		k.write(w, s, k.arm(e, s, r.PostForm, keys), true)
-	})
-	return func(w http.ResponseWriter, r *http.Request) {
-		// The form is read before the lock is taken.
-		_ = r.ParseForm()
-		arm(w, r)
 	}
 }
 
 // deactivate withdraws the armed activation, if any, and shows what is on
 // offer.
-func (k bootKind[A]) deactivate(e *Emulator) http.HandlerFunc {
-	return e.onServer(func(w http.ResponseWriter, _ *http.Request, s *server) {
-		if armed, _ := k.slots(s); *armed != nil {
-			k.disarm(s, *armed)
-			*armed = nil
-		}
-		k.write(w, s, nil, false)
-	})
+func (k bootKind[A]) deactivate(w http.ResponseWriter, _ *http.Request, s *server) {
+	if armed, _ := k.slots(s); *armed != nil {
+		k.disarm(s, *armed)
+		*armed = nil
+	}
+	k.write(w, s, nil, false)
 }
 
 // last shows the last activation without its password, as Robot does; a
 // server never given one has none.
-func (k bootKind[A]) last(e *Emulator) http.HandlerFunc {
-	return e.onServer(func(w http.ResponseWriter, _ *http.Request, s *server) {
-		_, last := k.slots(s)
-		if *last == nil {
-			writeError(w, notFound("server %d has never had %s", s.number, k.never))
-			return
-		}
-		k.write(w, s, *last, false)
-	})
+func (k bootKind[A]) last(w http.ResponseWriter, _ *http.Request, s *server) {
+	_, last := k.slots(s)
+	if *last == nil {
+		writeError(w, notFound("server %d has never had %s", s.number, k.never))
+		return
+	}
+	k.write(w, s, *last, false)
 }
 
 // missingFields names the fields of fields that f lacks or leaves empty.
@@ -201,7 +178,7 @@ func (s *server) inactiveBoot(extra map[string]any) map[string]any {
 	return b
 }
 
-func (e *Emulator) getBoot(w http.ResponseWriter, _ *http.Request, s *server) {
+func getBoot(w http.ResponseWriter, _ *http.Request, s *server) {
 	writeJSON(w, http.StatusOK, map[string]any{"boot": map[string]any{
 		"rescue": s.rescueJSON(s.rescue, true),
 		"linux":  s.linuxJSON(s.linux, true),

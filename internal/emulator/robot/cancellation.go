@@ -28,25 +28,14 @@ func (e *Emulator) cancellationJSON(s *server) map[string]any {
 	return map[string]any{"cancellation": c}
 }
 
-func (e *Emulator) getCancellation(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if s := e.lookupLocked(w, r); s != nil {
-		writeJSON(w, http.StatusOK, e.cancellationJSON(s))
-	}
+func (e *Emulator) getCancellation(w http.ResponseWriter, _ *http.Request, s *server) {
+	writeJSON(w, http.StatusOK, e.cancellationJSON(s))
 }
 
 // cancelServer takes cancellation_date ("now" or a date from today on)
 // and an optional cancellation_reason. A server cancelled "now" leaves
 // after Options.CancelDelay; one cancelled for a date leaves at its start.
-func (e *Emulator) cancelServer(w http.ResponseWriter, r *http.Request) {
-	_ = r.ParseForm()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
+func (e *Emulator) cancelServer(w http.ResponseWriter, r *http.Request, s *server) {
 	date := r.PostForm.Get("cancellation_date")
 	if date == "" {
 		writeError(w, missingInput("cancellation_date"))
@@ -77,13 +66,7 @@ func (e *Emulator) cancelServer(w http.ResponseWriter, r *http.Request) {
 
 // revokeCancellation withdraws a cancellation for a date; one for "now"
 // is final, as Robot's immediate cancellation is.
-func (e *Emulator) revokeCancellation(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
+func revokeCancellation(w http.ResponseWriter, _ *http.Request, s *server) {
 	if !s.cancelled || s.cancelledNow {
 		writeError(w, failure(http.StatusConflict, codeConflict, "server %d has no cancellation that can be revoked", s.number))
 		return

@@ -17,50 +17,32 @@ func (s *server) resetJSON(withStatus bool) map[string]any {
 	return r
 }
 
-func (e *Emulator) listResets(w http.ResponseWriter, _ *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.servers) == 0 {
-		writeError(w, &apiError{status: http.StatusNotFound, code: codeServerNotFound, message: "No servers found"})
-		return
+// resetsListed is a server's reset as GET /reset lists it: without its
+// power state.
+func resetsListed(s *server) map[string]any { return s.resetJSON(false) }
+
+// resettable serves h for a server that takes resets; any other is
+// RESET_NOT_AVAILABLE.
+func resettable(h serverHandler) serverHandler {
+	return func(w http.ResponseWriter, r *http.Request, s *server) {
+		if len(s.resets) == 0 {
+			writeError(w, failure(http.StatusNotFound, codeResetNotAvailable, "reset is not available for server %d", s.number))
+			return
+		}
+		h(w, r, s)
 	}
-	out := []any{}
-	for _, s := range e.sortedServersLocked() {
-		out = append(out, map[string]any{"reset": s.resetJSON(false)})
-	}
-	writeJSON(w, http.StatusOK, out)
 }
 
-func (e *Emulator) getReset(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
-	if len(s.resets) == 0 {
-		writeError(w, failure(http.StatusNotFound, codeResetNotAvailable, "reset is not available for server %d", s.number))
-		return
-	}
+func getReset(w http.ResponseWriter, _ *http.Request, s *server) {
 	writeJSON(w, http.StatusOK, map[string]any{"reset": s.resetJSON(true)})
 }
 
 // reset delivers type to the machine. "man" asks a technician: the
 // machine gets a hardware reset and the server takes no other reset for
 // Options.ManualResetDuration.
-func (e *Emulator) reset(w http.ResponseWriter, r *http.Request) {
-	_ = r.ParseForm()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
+func (e *Emulator) reset(w http.ResponseWriter, r *http.Request, s *server) {
 	kind := r.PostForm.Get("type")
 	switch {
-	case len(s.resets) == 0:
-		writeError(w, failure(http.StatusNotFound, codeResetNotAvailable, "reset is not available for server %d", s.number))
-		return
 	case kind == "":
 		writeError(w, missingInput("type"))
 		return
@@ -102,30 +84,23 @@ func (s *server) wolJSON() map[string]any {
 	return map[string]any{"wol": map[string]any{"server_ip": s.ip(), "server_ipv6_net": s.ipv6Net, "server_number": s.number}}
 }
 
-func (e *Emulator) wolServerLocked(w http.ResponseWriter, r *http.Request) *server {
-	s := e.lookupLocked(w, r)
-	if s != nil && !s.wol {
-		writeError(w, failure(http.StatusNotFound, codeWolNotAvailable, "Wake on LAN is not available for server %d", s.number))
-		return nil
-	}
-	return s
-}
-
-func (e *Emulator) getWol(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if s := e.wolServerLocked(w, r); s != nil {
-		writeJSON(w, http.StatusOK, s.wolJSON())
+// wakeable serves h for a server that takes Wake on LAN; any other is
+// WOL_NOT_AVAILABLE.
+func wakeable(h serverHandler) serverHandler {
+	return func(w http.ResponseWriter, r *http.Request, s *server) {
+		if !s.wol {
+			writeError(w, failure(http.StatusNotFound, codeWolNotAvailable, "Wake on LAN is not available for server %d", s.number))
+			return
+		}
+		h(w, r, s)
 	}
 }
 
-func (e *Emulator) sendWol(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.wolServerLocked(w, r)
-	if s == nil {
-		return
-	}
+func getWol(w http.ResponseWriter, _ *http.Request, s *server) {
+	writeJSON(w, http.StatusOK, s.wolJSON())
+}
+
+func sendWol(w http.ResponseWriter, _ *http.Request, s *server) {
 	if err := s.machine.WakeOnLAN(); err != nil {
 		writeError(w, failure(http.StatusInternalServerError, codeWolFailed, "sending Wake on LAN to server %d failed", s.number))
 		return

@@ -20,14 +20,7 @@ const codeServerReversalNotPossible = "SERVER_REVERSAL_NOT_POSSIBLE" // 409
 // is answered as the cancellation's reason. The answer is the server's
 // cancellation, which is what clients decode it as (hrobot-go's
 // ServerReverse reads a cancellation).
-func (e *Emulator) reverseOrder(w http.ResponseWriter, r *http.Request) {
-	_ = r.ParseForm()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
+func (e *Emulator) reverseOrder(w http.ResponseWriter, r *http.Request, s *server) {
 	now := e.now()
 	switch {
 	case s.orderedAt.IsZero():

@@ -116,6 +116,24 @@ func (s *server) detail(withStoragebox bool) map[string]any {
 	return d
 }
 
+// serverHandler serves a route of one server, the one its path names.
+type serverHandler func(w http.ResponseWriter, r *http.Request, s *server)
+
+// onServer serves a route of one server (/server/{n}, /reset/{n},
+// /wol/{n}, /boot/{n}, …): the form read first, so a slow body holds no
+// one else up, then under the lock once the server the path names is
+// found (lookupLocked answers when it is not).
+func (e *Emulator) onServer(h serverHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if s := e.lookupLocked(w, r); s != nil {
+			h(w, r, s)
+		}
+	}
+}
+
 // lookupLocked finds the server the path names, or answers SERVER_NOT_FOUND.
 func (e *Emulator) lookupLocked(w http.ResponseWriter, r *http.Request) *server {
 	n, ok := serverNumber(r)
@@ -136,38 +154,30 @@ func (e *Emulator) sortedServersLocked() []*server {
 	return out
 }
 
-// listServers answers every server; with none, Robot answers 404
+// listServers answers every server, each in an envelope named key as
+// show makes it (GET /server, GET /reset); with none, Robot answers 404
 // SERVER_NOT_FOUND rather than an empty list.
-func (e *Emulator) listServers(w http.ResponseWriter, _ *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.servers) == 0 {
-		writeError(w, &apiError{status: http.StatusNotFound, code: codeServerNotFound, message: "No servers found"})
-		return
-	}
-	out := []any{}
-	for _, s := range e.sortedServersLocked() {
-		out = append(out, map[string]any{"server": s.summary()})
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
-func (e *Emulator) getServer(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if s := e.lookupLocked(w, r); s != nil {
-		writeJSON(w, http.StatusOK, map[string]any{"server": s.detail(true)})
+func (e *Emulator) listServers(key string, show func(s *server) map[string]any) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if len(e.servers) == 0 {
+			writeError(w, &apiError{status: http.StatusNotFound, code: codeServerNotFound, message: "No servers found"})
+			return
+		}
+		out := []any{}
+		for _, s := range e.sortedServersLocked() {
+			out = append(out, map[string]any{key: show(s)})
+		}
+		writeJSON(w, http.StatusOK, out)
 	}
 }
 
-func (e *Emulator) renameServer(w http.ResponseWriter, r *http.Request) {
-	_ = r.ParseForm()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s := e.lookupLocked(w, r)
-	if s == nil {
-		return
-	}
+func getServer(w http.ResponseWriter, _ *http.Request, s *server) {
+	writeJSON(w, http.StatusOK, map[string]any{"server": s.detail(true)})
+}
+
+func renameServer(w http.ResponseWriter, r *http.Request, s *server) {
 	names, ok := r.PostForm["server_name"]
 	if !ok {
 		writeError(w, missingInput("server_name"))
