@@ -68,6 +68,8 @@ type account struct {
 	queues   map[int]chan struct{}
 
 	agents agentMemory
+	// addrs keeps what agents said, for listings; see addressMemory.
+	addrs addressMemory
 	// clones learns how long each template's clones take; see cloneTimes.
 	clones cloneTimes
 	// placed holds the memory creates in flight have placed on nodes.

@@ -148,14 +148,20 @@ func pickAddresses(ifs []iface) addresses {
 }
 
 // addressesAll asks the agents of every running VM of list, at most
-// agentParallel at once.
+// agentParallel at once, except those whose addresses addressMemory still
+// holds.
 func (a *account) addressesAll(ctx context.Context, list []resource) map[int]addresses {
 	out := map[int]addresses{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, agentParallel)
+	now := a.clock.Now()
 	for _, r := range list {
 		if !agentAsked(r) {
+			continue
+		}
+		if ad, ok := a.addrs.recall(r, now); ok {
+			out[r.VMID] = ad
 			continue
 		}
 		wg.Add(1)
@@ -164,6 +170,7 @@ func (a *account) addressesAll(ctx context.Context, list []resource) map[int]add
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			ad := a.addressesOf(ctx, r.Node, r.VMID)
+			a.addrs.remember(r, ad, now)
 			mu.Lock()
 			out[r.VMID] = ad
 			mu.Unlock()

@@ -54,6 +54,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 	var ad addresses
 	if agentAsked(r) {
 		ad = a.addressesOf(ctx, r.Node, vmid)
+		a.addrs.remember(r, ad, a.clock.Now())
 	}
 	return withMarkOf(a.toMachine(r, ad), cfg), nil
 }

@@ -26,6 +26,8 @@ type resource struct {
 	MaxMem   int64  `json:"maxmem"`
 	MaxDisk  int64  `json:"maxdisk"`
 	Type     string `json:"type"`
+	// Uptime is in whole seconds, 0 for a VM that does not run.
+	Uptime int64 `json:"uptime"`
 }
 
 func (r resource) id() string { return strconv.Itoa(r.VMID) }

@@ -42,6 +42,7 @@ func (a *account) Delete(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	a.addrs.forget(r.VMID)
 	if r.Lock == lockDestroyed {
 		return nil
 	}
@@ -74,6 +75,11 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 	if err != nil {
 		return err
 	}
+	// A reset leaves QEMU, and so the uptime, running while the guest
+	// boots again: what a listing remembered of it is gone, also what a
+	// listing in flight remembers after the task.
+	a.addrs.forget(r.VMID)
+	defer a.addrs.forget(r.VMID)
 	running := r.Status == statusRunning
 	var cmd string
 	switch action {

@@ -1,0 +1,96 @@
+package proxmox
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// setClock is a clock a test sets; nothing in these tests waits on it.
+type setClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *setClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *setClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+func (c *setClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// TestListingsReuseAgentAddresses: the listing rounds an apply's waits
+// share ask a running VM's agent again only once its addresses are older
+// than addressReuse, the VM restarted (its uptime fell behind the clock),
+// or this process powered it; a direct read always asks.
+func TestListingsReuseAgentAddresses(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	clock := &setClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a.clock = clock
+	m, err := a.Create(context.Background(), callFor(a, "web"), createReq("web"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vmid, _ := parseID(m.ID)
+	uptime := func(s int64) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.vms[vmid].Uptime = s
+	}
+	const route = "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"
+	asked := f.count(route)
+	steps := []struct {
+		name    string
+		before  func()
+		read    func() (adapter.Machine, error)
+		askedTo int
+	}{
+		{"first listing", func() { uptime(100) }, nil, 1},
+		{"same round again", nil, nil, 0},
+		{"5s later, uptime kept pace", func() { clock.advance(5 * time.Second); uptime(105) }, nil, 0},
+		{"restarted: uptime fell behind", func() { clock.advance(time.Second); uptime(3) }, nil, 1},
+		{"after the restart's read", nil, nil, 0},
+		{"older than addressReuse", func() { clock.advance(addressReuse); uptime(3 + int64(addressReuse/time.Second)) }, nil, 1},
+		{"a direct read", nil, func() (adapter.Machine, error) { return a.Get(context.Background(), m.ID) }, 1},
+		{"powered by this process", func() {
+			if err := a.Power(context.Background(), m.ID, adapter.PowerReset); err != nil {
+				t.Fatal(err)
+			}
+		}, nil, 1},
+	}
+	for _, s := range steps {
+		if s.before != nil {
+			s.before()
+		}
+		read := s.read
+		if read == nil {
+			read = func() (adapter.Machine, error) {
+				list, err := a.List(context.Background())
+				if err != nil || len(list) != 1 {
+					t.Fatalf("%s: listing %+v, %v", s.name, list, err)
+				}
+				return list[0], nil
+			}
+		}
+		got, err := read()
+		if err != nil || got.State != adapter.StateRunning || !got.HasAddress() {
+			t.Fatalf("%s: %+v, %v; want running with its address", s.name, got, err)
+		}
+		now := f.count(route)
+		if now-asked != s.askedTo {
+			t.Errorf("%s: %d agent requests, want %d", s.name, now-asked, s.askedTo)
+		}
+		asked = now
+	}
+}
