@@ -1,7 +1,8 @@
 // Package reliability holds the fault matrix: one Terraform-level test
 // that runs every adapter's operations (create, refresh, update, power,
-// offers, delete) through every class of backend fault with the real
-// terraform binary, checks after each that the backend holds exactly one
+// offers, delete) and the phases of a Robot bootstrap host (claiming,
+// rescue, identifying, installing, rebooting, ready) through every class
+// of backend fault with the real terraform binary, checks after each that the backend holds exactly one
 // machine per resource, that the state agrees with it, that nothing was
 // orphaned or deleted that was not ours, and that a failed run's
 // diagnostic names the cause; and that writes what it saw as the table in

@@ -7,21 +7,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
-
-// requestBound bounds each backend request of the provider the matrix runs,
-// so a request the emulator holds until its client leaves (the hang fault)
-// costs this long, not the adapters' production bound of a minute. It is
-// far above what any answer of the in-process emulators takes, even on a
-// machine whose cores are busy: a write is never sent twice, so one that
-// ran out of it would read as a hang and change the cell.
-const requestBound = 5 * time.Second
 
 // world is one lane's backend: an emulator of its own, reached by this
 // lane's account only, so a fault injected there meets this lane's
@@ -45,6 +36,10 @@ type world interface {
 	unmet() []string
 	// machines lists every machine but templates, as id and name.
 	machines() []machine
+	// look is what a write could change on machine id (its power, labels,
+	// configuration, claim), as text to compare: the foreign machine must
+	// look the same after every step.
+	look(id string) string
 }
 
 type machine struct{ id, name string }
@@ -62,9 +57,11 @@ type lane struct {
 	res     string // the instance's resource name
 	name    string // the machine's name now
 	foreign machine
-	na      string // the current step's reason the fault cannot be shown
-	// stateHeld, before the current step's rerun: whether the state held
-	// the machine, and the machine the backend had.
+	// foreignLook is the foreign machine's look when the world was made.
+	foreignLook string
+	na          string // the current step's reason the fault cannot be shown
+	// before is the lane's machine in the backend before the rerun of a
+	// failed write.
 	before machine
 }
 
@@ -158,19 +155,33 @@ func (l *lane) judge(t *testing.T, op string, written *acctest.Written) (outcome
 		}
 		return "retried, ok", false
 	}
-	d := mine[0]
-	t.Logf("%s %s: %s: %s", l.acct, op, d.Summary, d.Detail)
+	return outcomeOf(t, l.acct+" "+op, l.f, mine[0]), true
+}
+
+// outcomeOf is the cell of a failure whose diagnostic d the provider sent
+// for who (a lane, and its step). It fails the test when d does not end
+// naming one of the fault's causes, and when a request went unanswered on
+// a lane whose fault is not the hang: only the hang lanes run with a short
+// request bound, so there the machine was too slow for the production
+// bound, and the cell would say so instead of what the fault does.
+func outcomeOf(t *testing.T, who string, f fault, d *tfprotov6.Diagnostic) string {
+	t.Helper()
+	t.Logf("%s: %s: %s", who, d.Summary, d.Detail)
 	m := classAtEnd.FindStringSubmatch(d.Detail)
-	if m == nil || !slices.Contains(l.f.causes, adapter.Code(m[1])) {
-		t.Errorf("%s %s: the diagnostic %q does not end naming the cause as one of %v:\n%s", l.acct, op, d.Summary, l.f.causes, d.Detail)
-		return "fails", true
+	if m == nil || !slices.Contains(f.causes, adapter.Code(m[1])) {
+		t.Errorf("%s: the diagnostic %q does not end naming the cause as one of %v:\n%s", who, d.Summary, f.causes, d.Detail)
+		return "fails"
 	}
 	if strings.Contains(d.Detail, "never answered") {
+		if f.class != "hang" {
+			t.Errorf("%s: a request went unanswered for the provider's production bound, although the fault is %q, not a hang: "+
+				"the machine was too slow to answer within it, and the cell would not show what the fault does:\n%s", who, f.title, d.Detail)
+		}
 		// A Transient the provider did not retry until the timeout: the
 		// request went unanswered, and the detail names the endpoint.
-		return "fails: names the silent endpoint", true
+		return "fails: names the silent endpoint"
 	}
-	return "fails: " + causeWords[adapter.Code(m[1])], true
+	return "fails: " + causeWords[adapter.Code(m[1])]
 }
 
 // causeWords say, in a cell, what a failure's diagnostic names.
@@ -184,7 +195,8 @@ var causeWords = map[adapter.Code]string{
 
 // checkHeld checks the lane after a step: with want set, exactly one
 // machine of the lane's in the backend, the one the state holds under its
-// name; without, none in either. The foreign machine is as it was.
+// name; without, none in either. The foreign machine is there, and no
+// write changed it.
 func (l *lane) checkHeld(t *testing.T, st map[string]stateInstance, want bool) {
 	t.Helper()
 	ours := l.ours()
@@ -201,5 +213,8 @@ func (l *lane) checkHeld(t *testing.T, st map[string]stateInstance, want bool) {
 	}
 	if !slices.Contains(l.w.machines(), l.foreign) {
 		t.Errorf("%s: the machine %v made behind the provider's back changed or went; nothing not ours may be touched: %v", l.acct, l.foreign, l.w.machines())
+	}
+	if now := l.w.look(l.foreign.id); now != l.foreignLook {
+		t.Errorf("%s: the machine %v made behind the provider's back was written to; nothing not ours may be touched:\nwas %s\nnow %s", l.acct, l.foreign, l.foreignLook, now)
 	}
 }

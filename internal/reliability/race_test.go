@@ -17,15 +17,13 @@ type rival struct {
 	id  string
 }
 
-// race runs the rival's create to its end just before the lane's own:
-// the two creates race for one name, and the rival's commits first. The
-// backend serialises two creates that arrive together in the same way, so
-// this is the race, without depending on which process the machine
-// schedules first.
+// race runs the rival's create to its end after the lane planned its own
+// and before it applies that plan: the lane's create meets a name another
+// state has just taken. This is not two creates reaching the backend at
+// the same moment, and the guide says so.
 func (r *run) race(l *lane) *rival {
 	r.t.Helper()
 	c := acctest.NewCLI(r.t, l.w.provider()+l.w.account(l.acct)+l.w.instance(l.res, l.acct, l.name, r.be.powerBase, `shutdown_timeout = "10s"`, cellTimeouts))
-	c.SetRequestTimeout(requestBound)
 	c.MustRun("apply", "-auto-approve")
 	ours := l.ours()
 	if len(ours) != 1 {

@@ -38,16 +38,44 @@ var (
 	tables   = []*backend{hcloudBackend, robotBackend, bootstrapBackend, proxmoxBackend}
 )
 
-// cellTimeouts bound every operation of a lane's instance, so that a
-// fault the provider retries until its timeout ends the cell soon; the
-// faults are met once, so every retry that can succeed does so well
-// within them.
+// cellTimeouts bound every operation of a lane's instance. They are far
+// beyond what an operation takes even on a loaded machine: a cell judges
+// what the provider does about a fault, never how fast the machine runs
+// it. Each fault is met once, so a retry that succeeds costs nothing
+// extra.
 const cellTimeouts = `timeouts {
-    create = "30s"
-    read   = "30s"
-    update = "30s"
-    delete = "30s"
+    create = "5m"
+    read   = "5m"
+    update = "5m"
+    delete = "5m"
   }`
+
+// hangBound is the request bound of the provider that runs the hang
+// lanes: a request the emulator holds until its client leaves costs this
+// long, not the adapters' production bound of a minute.
+const hangBound = 5 * time.Second
+
+// laneGroup is the lanes that share one terraform working directory, and
+// so one provider and its request bound: the hang lanes, whose provider
+// gives up on a request after hangBound, and every other, whose provider
+// keeps the production bound, so that no answer a busy machine is slow to
+// give reads as a hang there.
+type laneGroup struct {
+	name string
+	hang bool
+}
+
+var laneGroups = []laneGroup{{name: "hang", hang: true}, {name: "answered"}}
+
+// has reports whether fault f's lanes are the group's.
+func (g laneGroup) has(f fault) bool { return (f.class == "hang") == g.hang }
+
+// bound gives the group's provider its request bound.
+func (g laneGroup) bound(cli *acctest.CLI) {
+	if g.hang {
+		cli.SetRequestTimeout(hangBound)
+	}
+}
 
 // stage is what the configuration holds at one step.
 type stage struct {
@@ -88,17 +116,30 @@ func (r *run) config() string {
 	return b.String()
 }
 
-// runBackend starts one world per fault and runs the operations in turn,
-// every lane's in the same terraform command.
+// runBackend runs the backend's lane groups side by side.
 func runBackend(t *testing.T, be *backend, res *results) {
+	for _, g := range laneGroups {
+		t.Run(g.name, func(t *testing.T) {
+			t.Parallel()
+			runLanes(t, be, g, res)
+		})
+	}
+}
+
+// runLanes starts one world per fault of the group and runs the
+// operations in turn, every lane's in the same terraform command.
+func runLanes(t *testing.T, be *backend, g laneGroup, res *results) {
 	r := &run{t: t, be: be, res: res, st: stage{suffix: "a", instances: true}}
 	for _, f := range matrixFaults {
+		if !g.has(f) {
+			continue
+		}
 		w, foreign := be.newWorld(t)
 		acct := be.name + "-" + f.id
-		r.lanes = append(r.lanes, &lane{f: f, w: w, acct: acct, res: strings.ReplaceAll(acct, "-", "_"), foreign: foreign})
+		r.lanes = append(r.lanes, &lane{f: f, w: w, acct: acct, res: strings.ReplaceAll(acct, "-", "_"), foreign: foreign, foreignLook: w.look(foreign.id)})
 	}
 	r.cli = acctest.NewCLI(t, r.config())
-	r.cli.SetRequestTimeout(requestBound)
+	g.bound(r.cli)
 
 	// The accounts first, so that every fault meets a run in which the
 	// account is already known, as on a real second apply.
@@ -128,8 +169,7 @@ func runBackend(t *testing.T, be *backend, res *results) {
 // a failed write, runs apply again: the rerun a user would. Then every
 // lane must hold exactly what its configuration says.
 func (r *run) step(op string, write bool) {
-	t := r.t
-	t.Helper()
+	r.t.Helper()
 	r.cli.Config(r.config())
 	args := []string{"plan", "-detailed-exitcode"}
 	if op == opOffers {
@@ -139,25 +179,53 @@ func (r *run) step(op string, write bool) {
 		r.cli.MustRun("plan", "-out=step.tfplan")
 		args = []string{"apply", "step.tfplan"}
 	}
+	race := r.armAll(op)
+	start := time.Now()
+	out, runErr := r.cli.Run(args...)
+	r.t.Logf("%s: terraform %s took %s", op, args[0], time.Since(start).Round(time.Millisecond))
+	outcomes, anyFailed := r.judgeAll(op, write)
+	if anyFailed && runErr == nil && op != opRefresh {
+		r.t.Errorf("%s: a lane's diagnostic is an error, yet terraform succeeded:\n%s", op, out)
+	}
+	if !anyFailed && runErr != nil && !(op == opRefresh && exitCode(runErr) == 2) {
+		r.t.Errorf("%s: terraform failed with no lane's error naming its account: %v\n%s", op, runErr, out)
+	}
+	for _, l := range r.lanes {
+		l.w.clear()
+	}
+	if write && anyFailed {
+		r.rerunFailed(op, outcomes)
+	}
+	r.checkAll(op, outcomes)
+	if race != nil {
+		race.check(r.t)
+	}
+}
+
+// armAll arms every lane's fault for op, and brings in the race lane's
+// rival for a create.
+func (r *run) armAll(op string) *rival {
 	var race *rival
 	for _, l := range r.lanes {
-		l.arm(t, op)
+		l.arm(r.t, op)
 		if l.f.id == "race" && op == opCreate {
 			race = r.race(l)
 		}
 	}
-	start := time.Now()
-	out, runErr := r.cli.Run(args...)
-	t.Logf("%s: terraform %s took %s", op, args[0], time.Since(start).Round(time.Millisecond))
+	return race
+}
+
+// judgeAll is every lane's outcome of the step; after a failed write it
+// notes the lane's machine, for the rerun's words.
+func (r *run) judgeAll(op string, write bool) (outcomes map[*lane]string, anyFailed bool) {
 	written := r.cli.Written()
-	outcomes := map[*lane]string{}
-	anyFailed := false
+	outcomes = map[*lane]string{}
 	for _, l := range r.lanes {
 		if l.na != "" {
 			outcomes[l] = "n/a: " + l.na
 			continue
 		}
-		o, failed := l.judge(t, op, written)
+		o, failed := l.judge(r.t, op, written)
 		outcomes[l] = o
 		anyFailed = anyFailed || failed
 		if failed && write {
@@ -167,30 +235,26 @@ func (r *run) step(op string, write bool) {
 			}
 		}
 	}
-	if anyFailed && runErr == nil && op != opRefresh {
-		t.Errorf("%s: a lane's diagnostic is an error, yet terraform succeeded:\n%s", op, out)
-	}
-	if !anyFailed && runErr != nil && !(op == opRefresh && exitCode(runErr) == 2) {
-		t.Errorf("%s: terraform failed with no lane's error naming its account: %v\n%s", op, runErr, out)
-	}
+	return outcomes, anyFailed
+}
+
+// rerunFailed runs apply again, as a user would after a failed run, and
+// adds to each failed cell what the rerun did.
+func (r *run) rerunFailed(op string, outcomes map[*lane]string) {
+	r.cli.MustRun("apply", "-auto-approve")
 	for _, l := range r.lanes {
-		l.w.clear()
-	}
-	if write && anyFailed {
-		r.cli.MustRun("apply", "-auto-approve")
-		for _, l := range r.lanes {
-			if strings.HasPrefix(outcomes[l], "fails") {
-				outcomes[l] += "; " + l.rerunWords(op)
-			}
+		if strings.HasPrefix(outcomes[l], "fails") {
+			outcomes[l] += "; " + l.rerunWords(op)
 		}
 	}
+}
+
+// checkAll checks every lane against the state and records its cell.
+func (r *run) checkAll(op string, outcomes map[*lane]string) {
 	st := r.state()
 	for _, l := range r.lanes {
-		l.checkHeld(t, st, r.st.instances)
+		l.checkHeld(r.t, st, r.st.instances)
 		r.res.set(r.be.name, l.f.id, op, outcomes[l])
-	}
-	if race != nil {
-		race.check(t)
 	}
 }
 

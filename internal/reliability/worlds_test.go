@@ -64,6 +64,15 @@ func (hcloudWorld) instance(res, acct, name string, extra ...string) string {
 	return acctest.InstanceBlock{Resource: res, Account: acct, Name: name, Offer: "cx22", Image: "ubuntu-24.04"}.HCL(extra...)
 }
 
+func (w hcloudWorld) look(id string) string {
+	for _, s := range w.e.Live() {
+		if strconv.FormatInt(s.ID, 10) == id {
+			return fmt.Sprintf("status %s, labels %v, type %s, image %s, restarts %d", s.Status, s.Labels, s.ServerType, s.Image, s.Restarts)
+		}
+	}
+	return "gone"
+}
+
 func (w hcloudWorld) machines() []machine {
 	var out []machine
 	for _, s := range w.e.Live() {
@@ -96,6 +105,30 @@ func (robotWorld) instance(res, acct, name string, extra ...string) string {
 	return acctest.InstanceBlock{Resource: res, Account: acct, Name: name, Offer: "AX42", Image: "Ubuntu-2404-noble-amd64-base"}.HCL(extra...)
 }
 
+// look is, beside the server's name and cancellation, what its machine
+// shows of rescue, installs and the commands run on it: Robot tells
+// nothing else of what was done to a server.
+func (w robotWorld) look(id string) string {
+	n, err := strconv.Atoi(id)
+	if err != nil {
+		return err.Error()
+	}
+	s, ok := w.m.Server(n)
+	if !ok {
+		return "gone"
+	}
+	cancelled, err := w.m.Cancelled(n)
+	if err != nil {
+		return err.Error()
+	}
+	mach, ok := w.m.Farm.Machine(n)
+	if !ok {
+		return "no machine"
+	}
+	st := mach.Status()
+	return fmt.Sprintf("name %q, cancelled %t, rescue armed %t, installs %d, commands %d", s.Name, cancelled, st.Armed, st.Installs, len(mach.Commands()))
+}
+
 func (w robotWorld) machines() []machine {
 	var out []machine
 	for _, s := range w.m.Robot.Servers() {
@@ -124,6 +157,15 @@ func (w proxmoxWorld) provider() string           { return w.p.Provider() }
 func (w proxmoxWorld) account(name string) string { return w.p.AccountNamed(name) }
 func (proxmoxWorld) instance(res, acct, name string, extra ...string) string {
 	return acctest.InstanceBlock{Resource: res, Account: acct, Name: name, Offer: "small", Image: acctest.ProxmoxTemplate}.HCL(extra...)
+}
+
+func (w proxmoxWorld) look(id string) string {
+	for _, v := range w.p.Machines() {
+		if strconv.Itoa(v.VMID) == id {
+			return fmt.Sprintf("status %s, lock %q, config %v", v.Status, v.Lock, v.Config)
+		}
+	}
+	return "gone"
 }
 
 func (w proxmoxWorld) machines() []machine {
