@@ -3,7 +3,7 @@
 // settled there, with the bounded graceful fallbacks (a shutdown that is not
 // done within its bound cuts the power, a reboot that is not done resets).
 // compute_instance (its power attribute, triggers_restart, create and
-// adoption) and the power actions (internal/action) both go through it, so
+// adoption) and the power actions (internal/poweraction) both go through it, so
 // a machine is switched the same way whoever asks.
 //
 // It knows the contract (internal/adapter) and the plugin framework's
