@@ -9,7 +9,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
@@ -61,11 +63,14 @@ func (a *Action) Configure(_ context.Context, req action.ConfigureRequest, resp 
 	a.accounts = acc
 }
 
-// config is the action's configuration.
+// config is the action's configuration, read attribute by attribute since
+// the graceful actions have one more.
 type config struct {
-	Instance        types.Object `tfsdk:"instance"`
-	ShutdownTimeout types.String `tfsdk:"shutdown_timeout"`
-	Timeout         types.String `tfsdk:"timeout"`
+	Instance types.Object
+	Timeout  types.String
+	// ShutdownTimeout is the graceful actions' own attribute; null for
+	// the others, whose schema lacks it.
+	ShutdownTimeout types.String
 }
 
 // target is the instance object the configuration names: what the state
@@ -78,11 +83,14 @@ type target struct {
 	ShutdownTimeout types.String `tfsdk:"shutdown_timeout"`
 }
 
-// read is the configuration, and its instance object when that is known.
-func read(ctx context.Context, get func(context.Context, any) diag.Diagnostics) (config, target, bool, diag.Diagnostics) {
-	var c config
-	var t target
-	diags := get(ctx, &c)
+// read is the configuration, and its instance object when that is known
+// (ok).
+func (a *Action) read(ctx context.Context, cfg tfsdk.Config) (c config, t target, ok bool, diags diag.Diagnostics) {
+	diags.Append(cfg.GetAttribute(ctx, path.Root("instance"), &c.Instance)...)
+	diags.Append(cfg.GetAttribute(ctx, path.Root("timeout"), &c.Timeout)...)
+	if a.kind.graceful {
+		diags.Append(cfg.GetAttribute(ctx, path.Root("shutdown_timeout"), &c.ShutdownTimeout)...)
+	}
 	if diags.HasError() || c.Instance.IsNull() || c.Instance.IsUnknown() {
 		return c, t, false, diags
 	}

@@ -27,7 +27,7 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 		say = func(msg string) { resp.SendProgress(action.InvokeProgressEvent{Message: msg}) }
 	}
 	ctx = withProgress(a.accounts.Logging(ctx), say)
-	c, t, ok, d := read(ctx, req.Config.Get)
+	c, t, ok, d := a.read(ctx, req.Config)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return

@@ -23,7 +23,7 @@ func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, r
 		return
 	}
 	ctx = a.accounts.Logging(ctx)
-	_, t, ok, d := read(ctx, req.Config.Get)
+	_, t, ok, d := a.read(ctx, req.Config)
 	resp.Diagnostics.Append(d...)
 	if !ok || !known(t.Account) {
 		return
