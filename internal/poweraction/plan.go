@@ -142,11 +142,15 @@ func (a *Action) refuseHold(m adapter.Machine, t target, def adapter.Definition,
 				"then invoke the action.", id, m.Name, a.registry.DescribeID(t.Account.ValueString()), a.kind.typeName()))
 		return false
 	case !adapter.Held(m, claim):
+		mine := fmt.Sprintf("instance.claim (%q)", claim)
+		if claim == "" {
+			mine = "this configuration's, which names none (instance.claim is empty)"
+		}
 		diags.AddAttributeError(claimPath, a.summary(), fmt.Sprintf(
-			"Machine %s (%q) on %s is held by another Terraform state: its mark carries another claim than instance.claim (%q), so "+
+			"Machine %s (%q) on %s is held by another Terraform state: its mark carries another claim than %s, so "+
 				"%s does not act on it, as compute_instance would not change it. Invoke the action from the configuration whose state "+
 				"holds the machine; to act on it from here, move it into this state first (`terraform state rm` there, then import it here).",
-			id, m.Name, a.registry.DescribeID(t.Account.ValueString()), claim, a.kind.typeName()))
+			id, m.Name, a.registry.DescribeID(t.Account.ValueString()), mine, a.kind.typeName()))
 		return false
 	}
 	return true

@@ -155,3 +155,6 @@ func TestActionsProto(t *testing.T) {
 		})
 	}
 }
+
+// adapterID is a server id as the emulator takes it.
+func adapterID(id string) (int64, error) { return strconv.ParseInt(id, 10, 64) }
