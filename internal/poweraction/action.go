@@ -129,8 +129,7 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 			MarkdownDescription: "The instance to act on: write the resource itself, `instance = compute_instance.web`. Terraform " +
 				"keeps the attributes below and drops the others. Written out by hand, `account`, `id` and `claim` are the " +
 				"instance's own, as `terraform state show` prints them: the action acts only on a machine that carries the " +
-				"provider's mark and this claim, so it never touches a machine another Terraform state holds. A " +
-				"`compute_bootstrap_host` carries the same three and works too.",
+				"provider's mark and this claim, so it never touches a machine another Terraform state holds.",
 			Attributes: map[string]schema.Attribute{
 				"id":      schema.StringAttribute{Required: true, MarkdownDescription: "The machine's id at the backend."},
 				"account": schema.StringAttribute{Required: true, MarkdownDescription: "The id of the `compute_provider_account` the machine lives on."},
@@ -160,7 +159,12 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 	resp.Schema = schema.Schema{
 		MarkdownDescription: k.summary + "\n\n" + capabilityDoc(a.registry, k) + " Run it with " +
 			"`terraform apply -invoke=action." + k.typeName() + ".NAME` or from a resource's `lifecycle { action_trigger { … } }` " +
-			"(Terraform 1.14 and later).",
+			"(Terraform 1.14 and later; OpenTofu 1.12 has no actions and refuses `action` blocks).\n\n" +
+			"The action reads the machine when the plan is made and again before it acts, and refuses a machine that does not carry " +
+			"the provider's mark, or whose mark carries another claim than `instance.claim`, naming the machine: like " +
+			"`compute_instance`, it acts only on a machine this Terraform state holds. It waits, within `timeout`, until the machine " +
+			"is where it asked, and reports the state it waits on as the action's progress. It changes nothing Terraform " +
+			"records: the next plan shows only what really changed on the machine." + k.nextPlan,
 		Attributes: attrs,
 	}
 }

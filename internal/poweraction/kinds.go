@@ -20,18 +20,28 @@ type kind struct {
 	running bool
 	// summary is the first sentence of the action's documentation.
 	summary string
+	// nextPlan says what the instance's next plan shows after it, when
+	// that is more than nothing.
+	nextPlan string
 }
+
+// offNextPlan is what the next plan shows after a machine was switched off.
+const offNextPlan = " After it, an instance whose configuration says `power = \"on\"` shows `power = \"off\" -> \"on\"` in its next " +
+	"plan, and the next apply starts the machine again: set `power = \"off\"` on the instance to keep it off."
 
 // kinds are the actions, in the order the documentation lists them.
 var kinds = []kind{
 	{action: adapter.PowerOn, goal: power.On,
-		summary: "Starts a stopped machine and waits until it runs with an address. A machine that already runs is left as it is."},
+		summary: "Starts a stopped machine and waits until it runs with an address. A machine that already runs is left as it is.",
+		nextPlan: " After it, an instance whose configuration says `power = \"off\"` shows `power = \"on\" -> \"off\"` in its next plan."},
 	{action: adapter.PowerShutdown, goal: power.Off, graceful: true,
 		summary: "Asks the guest to shut down (ACPI) and waits until the machine is off; when it is not off within `shutdown_timeout`, " +
-			"its power is cut, as `power = \"off\"` does on `compute_instance`. A stopped machine is left as it is."},
+			"its power is cut, as `power = \"off\"` does on `compute_instance`. A stopped machine is left as it is.",
+		nextPlan: offNextPlan},
 	{action: adapter.PowerOff, goal: power.Off,
 		summary: "Cuts the machine's power at once, without asking the guest, and waits until the machine is off. A stopped machine " +
-			"is left as it is."},
+			"is left as it is.",
+		nextPlan: offNextPlan},
 	{action: adapter.PowerReboot, goal: power.Restarted, graceful: true, running: true,
 		summary: "Asks the guest to restart (ACPI) and waits until the machine runs again; when the reboot is not done within " +
 			"`shutdown_timeout` and the backend can reset, the machine is reset, as a change of `triggers_restart` does on " +
