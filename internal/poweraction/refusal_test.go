@@ -52,7 +52,8 @@ func TestActionsRefuseMachinesNotHeldProto(t *testing.T) {
 
 // TestActionsRefuseWhatTheAdapterCannotProto: an action the account's
 // adapter does not offer is refused at plan, on instance.account, naming
-// the action, the adapter and the action to use instead; nothing is read.
+// the action, the adapter and the action to use instead, and again at
+// invoke; nothing is read.
 func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 	t.Parallel()
 	// Robot servers have no graceful shutdown.
@@ -79,7 +80,12 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 	p = acctest.NewProto(t, adapter.NewRegistry(def))
 	loc := adapter.Locator{Kind: "powerless", Name: "p", Settings: map[string]string{"endpoint": "http://127.0.0.1:1", "token": "env://NOBODY"}}
 	for _, a := range actions {
-		diags := errorsOf(p.PlanAction("compute_instance_"+a, instanceOn(loc.String(), "7")))
+		// Invoke checks again: a configuration unknown at plan skips it there.
+		_, invoked := p.InvokeAction("compute_instance_"+a, instanceOn(loc.String(), "7"))
+		diags := errorsOf(p.PlanAction("compute_instance_"+a, instanceOn(loc.String(), "7"))) + "\n" + errorsOf(invoked)
+		if strings.Count(diags, "the powerless adapter cannot do that") != 2 {
+			t.Errorf("compute_instance_%s on an adapter without power is not refused at plan and at invoke:\n%s", a, diags)
+		}
 		for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "the powerless adapter cannot do that (it offers: no power action)", "Remove this action"} {
 			if !strings.Contains(diags, want) {
 				t.Errorf("compute_instance_%s on an adapter without power lacks %q:\n%s", a, want, diags)
