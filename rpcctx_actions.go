@@ -14,7 +14,7 @@ import (
 // them: plugin-go finds them by asserting the optional interface
 // tfprotov6.ProviderServerWithActions on the server it serves, which an
 // embedded ProviderServer does not satisfy.
-var _ tfprotov6.ProviderServerWithActions = releasingServer{}
+var _ tfprotov6.ActionServer = releasingServer{}
 
 // actions is the wrapped server's action half.
 func (s releasingServer) actions() (tfprotov6.ActionServer, error) {

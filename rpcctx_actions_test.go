@@ -17,8 +17,8 @@ import (
 // and InvokeAction on to the framework instead of answering "not
 // implemented"; an invocation runs and completes through it.
 func TestServedProviderHasActions(t *testing.T) {
-	var s tfprotov6.ProviderServer = releasing(providerserver.NewProtocol6(provider.New("test")())())
-	a, ok := s.(tfprotov6.ProviderServerWithActions)
+	s := releasing(providerserver.NewProtocol6(provider.New("test")())())
+	a, ok := s.(tfprotov6.ActionServer)
 	if !ok {
 		t.Fatalf("the served provider %T does not serve actions", s)
 	}

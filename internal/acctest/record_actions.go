@@ -11,7 +11,7 @@ import (
 // plugin-go serves actions only from a server that names their methods
 // (tfprotov6.ProviderServerWithActions), which an embedded ProviderServer
 // does not.
-var _ tfprotov6.ProviderServerWithActions = recorder{}
+var _ tfprotov6.ActionServer = recorder{}
 
 func (r recorder) actions() (tfprotov6.ActionServer, error) {
 	a, ok := r.ProviderServer.(tfprotov6.ActionServer)

@@ -32,7 +32,7 @@ const offNextPlan = " After it, an instance whose configuration says `power = \"
 // kinds are the actions, in the order the documentation lists them.
 var kinds = []kind{
 	{action: adapter.PowerOn, goal: power.On,
-		summary: "Starts a stopped machine and waits until it runs with an address. A machine that already runs is left as it is.",
+		summary:  "Starts a stopped machine and waits until it runs with an address. A machine that already runs is left as it is.",
 		nextPlan: " After it, an instance whose configuration says `power = \"off\"` shows `power = \"on\" -> \"off\"` in its next plan."},
 	{action: adapter.PowerShutdown, goal: power.Off, graceful: true,
 		summary: "Asks the guest to shut down (ACPI) and waits until the machine is off; when it is not off within `shutdown_timeout`, " +
