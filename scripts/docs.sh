@@ -36,8 +36,11 @@ fi
 
 # version_ok BINARY: whether BINARY is Terraform 1.14 or later.
 version_ok() {
-	local v
-	v=$(TF_CLI_CONFIG_FILE=/dev/null CHECKPOINT_DISABLE=1 "$1" version 2>/dev/null | grep -m 1 -oE '^Terraform v[0-9]+\.[0-9]+' | cut -c12-) || return 1
+	local out v
+	# The whole output first: a reader that stops at the first match would
+	# cut the binary's pipe, and pipefail would count its SIGPIPE.
+	out=$(TF_CLI_CONFIG_FILE=/dev/null CHECKPOINT_DISABLE=1 "$1" version 2>/dev/null) || true
+	v=$(grep -oE '^Terraform v[0-9]+\.[0-9]+' <<<"$out" | head -n 1 | cut -c12-) || return 1
 	[[ -n $v ]] && { ((${v%%.*} > 1)) || ((${v%%.*} == 1 && ${v#*.} >= 14)); }
 }
 if ! version_ok "$(command -v terraform)"; then
