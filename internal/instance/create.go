@@ -3,8 +3,6 @@ package instance
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -13,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
 
@@ -106,7 +105,7 @@ func (r *Resource) settleCreated(ctx context.Context, acc *adapter.Cached, plan 
 	if err != nil {
 		tfdiag.AddError(&resp.Diagnostics, nil, "Unable to create instance",
 			fmt.Sprintf("Machine %s (%q) was created but did not become %s. It is saved in state and tainted, so the next apply replaces it; "+
-				"if it only needs more time, raise timeouts.create.", m.ID, creq.Name, goal.state()), err)
+				"if it only needs more time, raise timeouts.create.", m.ID, creq.Name, goal.State()), err)
 		return
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, m)...)
@@ -169,12 +168,12 @@ func (r *Resource) saveCreated(ctx context.Context, plan *model, m adapter.Machi
 // settle waits for a new or adopted machine to come up, then switches its
 // power to what the configuration asks: a machine adopted from an
 // interrupted apply may have been created with the other power setting.
-func (r *Resource) settle(ctx context.Context, acc *adapter.Cached, id string, goal powerGoal, bound time.Duration, diags *diag.Diagnostics) (adapter.Machine, error) {
-	m, err := r.waitState(ctx, acc, id, adapter.StateRunning, adapter.StateStopped)
-	if err != nil || m.State == goal.state() {
-		return withID(m, id), err
+func (r *Resource) settle(ctx context.Context, acc *adapter.Cached, id string, goal power.Goal, bound time.Duration, diags *diag.Diagnostics) (adapter.Machine, error) {
+	m, err := r.powerPath().Wait(ctx, acc, id, adapter.StateRunning, adapter.StateStopped)
+	if err != nil || m.State == goal.State() {
+		return power.WithID(m, id), err
 	}
-	return r.powerTo(ctx, acc, id, goal, bound, diags)
+	return r.powerPath().To(ctx, acc, id, goal, bound, diags)
 }
 
 // findGrace bounds the one look-up after a create that was cut short. It runs
@@ -213,45 +212,6 @@ func (r *Resource) open(diags *diag.Diagnostics, summary string, account types.S
 		return nil, adapter.Locator{}, "", false
 	}
 	return acc, loc, scope, true
-}
-
-// waitState polls the machine, as fresh as a direct read, until it reaches
-// one of wants; running also needs an address. A machine in state
-// error, or gone, ends the wait at once.
-func (r *Resource) waitState(ctx context.Context, acc *adapter.Cached, id string, wants ...adapter.State) (adapter.Machine, error) {
-	names := make([]string, len(wants))
-	for i, w := range wants {
-		names[i] = string(w)
-	}
-	want := strings.Join(names, " or ")
-	var last adapter.Machine
-	schedule := pollBackoff
-	if acc.SharedPolls() {
-		schedule = roundBackoff
-	}
-	err := adapter.WaitFor(ctx, r.clock(), schedule, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
-		// Every wait on the account shares one read per round.
-		m, err := r.retryRead(ctx, id, acc.Poll)
-		if err != nil {
-			if adapter.IsNotFound(err) {
-				return false, &adapter.Error{Code: adapter.InvalidState, Err: err,
-					Message: fmt.Sprintf("machine %s disappeared while waiting for it to be %s", id, want)}
-			}
-			return false, err
-		}
-		last = m
-		// The raw state as is: it is the backend's status word, which state
-		// keeps in raw_state anyway, and often says why the wait goes on.
-		adapter.ReportState(ctx, fmt.Sprintf("%s (raw: %s)", m.State, m.RawState))
-		switch {
-		case m.State == adapter.StateError:
-			return false, adapter.Errorf(adapter.InvalidState, "machine %s is in state error (backend status %q)", id, m.RawState)
-		case slices.Contains(wants, m.State) && (m.State != adapter.StateRunning || m.HasAddress()):
-			return true, nil
-		}
-		return false, nil
-	})
-	return last, err
 }
 
 // target opens the account recorded in state and takes the machine's own id

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
 
@@ -75,7 +76,7 @@ func (r *Resource) deleteMachine(ctx context.Context, acc *adapter.Cached, machi
 	if err != nil {
 		return err
 	}
-	return adapter.WaitFor(ctx, r.clock(), pollBackoff, fmt.Sprintf("machine %s to be gone or released", machineID), func(ctx context.Context) (bool, error) {
+	return adapter.WaitFor(ctx, r.clock(), power.PollBackoff, fmt.Sprintf("machine %s to be gone or released", machineID), func(ctx context.Context) (bool, error) {
 		m, err := r.fresh(ctx, acc, machineID)
 		if adapter.IsNotFound(err) {
 			return true, nil

@@ -28,18 +28,7 @@ func (r *Resource) read(ctx context.Context, acc *adapter.Cached, id string, unr
 
 // fresh is a direct read that bypasses the listing: the waits and
 // read-backs of create, update and delete, which must see the machine as
-// it is now. Being part of an apply, it rides out what writes ride out,
-// an unreachable endpoint included, until the operation's timeout.
+// it is now (power.Path.Fresh).
 func (r *Resource) fresh(ctx context.Context, acc *adapter.Cached, id string) (adapter.Machine, error) {
-	return r.retryRead(ctx, id, acc.Fresh)
-}
-
-func (r *Resource) retryRead(ctx context.Context, id string, get func(context.Context, string) (adapter.Machine, error)) (adapter.Machine, error) {
-	var m adapter.Machine
-	err := adapter.Retry(ctx, r.clock(), adapter.DefaultBackoff, "read machine "+id, func(ctx context.Context) error {
-		var err error
-		m, err = get(ctx, id)
-		return err
-	})
-	return m, err
+	return r.powerPath().Fresh(ctx, acc, id)
 }

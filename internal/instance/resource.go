@@ -23,21 +23,6 @@ const (
 	defaultDeleteTimeout = 10 * time.Minute
 )
 
-// pollBackoff paces waits for a machine to settle that read it directly:
-// machines take seconds to minutes, so polls start at one second and level
-// off at ten.
-var pollBackoff = adapter.Backoff{Initial: time.Second, Max: 10 * time.Second}
-
-// roundBackoff paces a wait whose checks join the account's shared listing
-// rounds (adapter.Cached.Poll), which the contract already spaces
-// (adapter.PollInterval, stretched as the rate budget runs out): for its
-// first half minute a wait joins the next round at once, so it sees every
-// round. A wait that slept its own second on top of the rounds' spacing saw
-// one round in two, and a machine that ran after 5s was seen at 7s, once
-// per wave of an apply. Checking every round costs the API nothing per
-// machine: one listing serves every wait of the round.
-var roundBackoff = adapter.Backoff{Initial: 50 * time.Millisecond, Max: 10 * time.Second, Steady: 30}
-
 // typeName is the resource's type name; the provider's type name is
 // "compute".
 const typeName = "compute_instance"

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
@@ -37,7 +38,7 @@ func restartRequested(plan, state model) bool {
 // switch wins over a restart: a machine switched on boots afresh, one
 // switched off needs no restart. A machine that is not running is not
 // restarted: a restart never starts a machine.
-func powerChange(ctx context.Context, plan, state model, current adapter.Machine) (powerGoal, bool) {
+func powerChange(ctx context.Context, plan, state model, current adapter.Machine) (power.Goal, bool) {
 	switch {
 	case !plan.Power.Equal(state.Power):
 		return goalOf(plan.Power.ValueString()), true
@@ -48,12 +49,12 @@ func powerChange(ctx context.Context, plan, state model, current adapter.Machine
 			map[string]any{"machine_id": current.ID, "state": string(current.State)})
 		return 0, false
 	}
-	return goalRestarted, true
+	return power.Restarted, true
 }
 
 // refuseRestart refuses, at plan, a restart the account's adapter cannot do.
 func refuseRestart(plan, state *model, def adapter.Definition, diags *diag.Diagnostics) {
-	if !restartRequested(*plan, *state) || canRestart(def.Capabilities) {
+	if !restartRequested(*plan, *state) || power.CanRestart(def.Capabilities) {
 		return
 	}
 	diags.AddAttributeError(path.Root("triggers_restart"), "Unable to restart machine",

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
 
@@ -124,11 +125,11 @@ func settledAtPlan(diags *diag.Diagnostics, summary string, plan, state model, m
 
 // updatePower switches the machine on or off, or restarts it, through the
 // one power path (powerTo), and returns the machine as its wait last read it.
-func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID string, plan model, goal powerGoal, diags *diag.Diagnostics) (adapter.Machine, bool) {
-	m, err := r.powerTo(ctx, acc, machineID, goal, plan.shutdownTimeout(), diags)
+func (r *Resource) updatePower(ctx context.Context, acc *adapter.Cached, machineID string, plan model, goal power.Goal, diags *diag.Diagnostics) (adapter.Machine, bool) {
+	m, err := r.powerPath().To(ctx, acc, machineID, goal, plan.shutdownTimeout(), diags)
 	if err != nil {
 		what := "Switching machine %s (%q) " + goal.String()
-		if goal == goalRestarted {
+		if goal == power.Restarted {
 			what = "Restarting machine %s (%q)"
 		}
 		tfdiag.AddError(diags, fields, "Unable to update instance",

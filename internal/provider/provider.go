@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -22,6 +23,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/instance"
 	"github.com/seedcompute/terraform-provider-compute/internal/machines"
 	"github.com/seedcompute/terraform-provider-compute/internal/offers"
+	"github.com/seedcompute/terraform-provider-compute/internal/poweraction"
 )
 
 // TypeName is the provider's type name, the prefix of every resource type.
@@ -169,6 +171,7 @@ func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureR
 	})
 	resp.ResourceData = accounts
 	resp.DataSourceData = accounts
+	resp.ActionData = accounts
 }
 
 func (p *computeProvider) Resources(context.Context) []func() resource.Resource {
@@ -186,6 +189,14 @@ func (p *computeProvider) DataSources(context.Context) []func() datasource.DataS
 		func() datasource.DataSource { return offers.New(reg) },
 		func() datasource.DataSource { return machines.New(reg) },
 	}
+}
+
+var _ provider.ProviderWithActions = (*computeProvider)(nil)
+
+// Actions are the power actions of compute_instance (Terraform 1.14 and
+// later run them; older releases and OpenTofu ignore them).
+func (p *computeProvider) Actions(context.Context) []func() action.Action {
+	return poweraction.All(p.registry)
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

@@ -1,4 +1,4 @@
-package instance
+package power
 
 import (
 	"testing"
@@ -16,15 +16,15 @@ import (
 // its first minutes it checks every ten seconds.
 func TestWaitsOnSharedRoundsSeeEveryRound(t *testing.T) {
 	for attempt := 1; attempt <= 30; attempt++ {
-		if d := roundBackoff.Delay(attempt); d > adapter.PollInterval/10 {
+		if d := RoundBackoff.Delay(attempt); d > adapter.PollInterval/10 {
 			t.Fatalf("check %d of a wait on shared rounds sleeps %s first, which skips the round after it (rounds are %s apart)",
 				attempt, d, adapter.PollInterval)
 		}
 	}
-	if d := roundBackoff.Delay(60); d != 10*time.Second {
+	if d := RoundBackoff.Delay(60); d != 10*time.Second {
 		t.Errorf("a wait past its first minutes checks every %s, want 10s", d)
 	}
-	if d := pollBackoff.Delay(1); d < time.Second {
+	if d := PollBackoff.Delay(1); d < time.Second {
 		t.Errorf("a wait that reads the machine directly checks again after %s, want at least a second", d)
 	}
 }

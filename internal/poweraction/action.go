@@ -1,0 +1,190 @@
+package poweraction
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/power"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
+)
+
+// defaultTimeout bounds an invocation, its waits and retries included: what
+// compute_instance gives an update.
+const defaultTimeout = 10 * time.Minute
+
+// Action is one power action of compute_instance.
+type Action struct {
+	kind     kind
+	registry *adapter.Registry
+	accounts *adapter.Accounts // nil until the provider is configured
+}
+
+var (
+	_ action.ActionWithConfigure  = (*Action)(nil)
+	_ action.ActionWithModifyPlan = (*Action)(nil)
+)
+
+// All returns every power action for the adapter kinds in reg; the provider
+// lists them.
+func All(reg *adapter.Registry) []func() action.Action {
+	out := make([]func() action.Action, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, func() action.Action { return &Action{kind: k, registry: reg} })
+	}
+	return out
+}
+
+func (a *Action) Metadata(_ context.Context, _ action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = a.kind.typeName()
+}
+
+func (a *Action) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	acc, ok := req.ProviderData.(*adapter.Accounts)
+	if !ok {
+		resp.Diagnostics.AddError("Unable to configure action", fmt.Sprintf("%s expected *adapter.Accounts, got %T; this is a bug in the provider.",
+			a.kind.typeName(), req.ProviderData))
+		return
+	}
+	a.accounts = acc
+}
+
+// config is the action's configuration, read attribute by attribute since
+// the graceful actions have one more.
+type config struct {
+	Instance types.Object
+	Timeout  types.String
+	// ShutdownTimeout is the graceful actions' own attribute; null for
+	// the others, whose schema lacks it.
+	ShutdownTimeout types.String
+}
+
+// target is the instance object the configuration names: what the state
+// holds of it.
+type target struct {
+	ID              types.String `tfsdk:"id"`
+	Account         types.String `tfsdk:"account"`
+	Claim           types.String `tfsdk:"claim"`
+	Name            types.String `tfsdk:"name"`
+	ShutdownTimeout types.String `tfsdk:"shutdown_timeout"`
+}
+
+// read is the configuration, and its instance object when that is known
+// (ok).
+func (a *Action) read(ctx context.Context, cfg tfsdk.Config) (c config, t target, ok bool, diags diag.Diagnostics) {
+	diags.Append(cfg.GetAttribute(ctx, path.Root("instance"), &c.Instance)...)
+	diags.Append(cfg.GetAttribute(ctx, path.Root("timeout"), &c.Timeout)...)
+	if a.kind.graceful {
+		diags.Append(cfg.GetAttribute(ctx, path.Root("shutdown_timeout"), &c.ShutdownTimeout)...)
+	}
+	if diags.HasError() || c.Instance.IsNull() || c.Instance.IsUnknown() {
+		return c, t, false, diags
+	}
+	diags.Append(c.Instance.As(ctx, &t, basetypes.ObjectAsOptions{})...)
+	return c, t, !diags.HasError(), diags
+}
+
+// bound is the graceful action's shutdown_timeout: the action's own, else
+// the instance's, else the default.
+func (c config) bound(t target) time.Duration {
+	for _, v := range []types.String{c.ShutdownTimeout, t.ShutdownTimeout} {
+		if !v.IsNull() {
+			return tftimeouts.ParseBound(v.ValueString(), !v.IsUnknown(), power.DefaultShutdownTimeout)
+		}
+	}
+	return power.DefaultShutdownTimeout
+}
+
+// timeout is how long the invocation may take.
+func (c config) timeout() time.Duration {
+	if c.Timeout.IsNull() || c.Timeout.IsUnknown() {
+		return defaultTimeout
+	}
+	d, err := time.ParseDuration(c.Timeout.ValueString())
+	if err != nil || d <= 0 {
+		return defaultTimeout
+	}
+	return d
+}
+
+func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	k := a.kind
+	attrs := map[string]schema.Attribute{
+		"instance": schema.SingleNestedAttribute{
+			Required: true,
+			MarkdownDescription: "The instance to act on: write the resource itself, `instance = compute_instance.web`. Terraform " +
+				"keeps the attributes below and drops the others. Written out by hand, `account`, `id` and `claim` are the " +
+				"instance's own, as `terraform state show` prints them: the action acts only on a machine that carries the " +
+				"provider's mark and this claim, so it never touches a machine another Terraform state holds.",
+			Attributes: map[string]schema.Attribute{
+				"id":      schema.StringAttribute{Required: true, MarkdownDescription: "The machine's id at the backend."},
+				"account": schema.StringAttribute{Required: true, MarkdownDescription: "The id of the `compute_provider_account` the machine lives on."},
+				"claim": schema.StringAttribute{Optional: true, MarkdownDescription: "The claim of the state that holds the machine " +
+					"(the instance's computed `claim`). Empty or null only for a machine that carries no claim yet."},
+				"name": schema.StringAttribute{Optional: true, MarkdownDescription: "The machine's name, for messages."},
+				"shutdown_timeout": schema.StringAttribute{Optional: true, MarkdownDescription: "The instance's `shutdown_timeout`, " +
+					"which graceful actions use unless they set their own."},
+			},
+		},
+		"timeout": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "How long the action may take, its waits and retries included: a positive duration such as `\"15m\"`. " +
+				"Default `" + tftimeouts.Short(defaultTimeout) + "`.",
+			Validators: []validator.String{tftimeouts.Positive("timeout", defaultTimeout)},
+		},
+	}
+	if k.graceful {
+		attrs["shutdown_timeout"] = schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "How long the guest is given to " + map[bool]string{true: "reboot", false: "shut down"}[k.goal == power.Restarted] +
+				" before the hard fallback, as on `compute_instance`; `\"0s\"` falls back at once. Default: the instance's " +
+				"`shutdown_timeout`, else `" + tftimeouts.Short(power.DefaultShutdownTimeout) + "`.",
+			Validators: []validator.String{tftimeouts.Bound(power.DefaultShutdownTimeout)},
+		}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: k.summary + "\n\n" + capabilityDoc(a.registry, k) + " Run it with " +
+			"`terraform apply -invoke=action." + k.typeName() + ".NAME` or from a resource's `lifecycle { action_trigger { … } }` " +
+			"(Terraform 1.14 and later; OpenTofu 1.12 has no actions and refuses `action` blocks).\n\n" +
+			"The action reads the machine when the plan is made and again before it acts, and refuses a machine that does not carry " +
+			"the provider's mark, or whose mark carries another claim than `instance.claim`, naming the machine: like " +
+			"`compute_instance`, it acts only on a machine this Terraform state holds. It waits, within `timeout`, until the machine " +
+			"is where it asked, and reports the state it waits on as the action's progress. It changes nothing Terraform " +
+			"records: the next plan shows only what really changed on the machine." + k.nextPlan,
+		Attributes: attrs,
+	}
+}
+
+// capabilityDoc says which adapters offer the action.
+func capabilityDoc(reg *adapter.Registry, k kind) string {
+	if reg == nil {
+		return ""
+	}
+	var yes, no []string
+	for _, d := range reg.Definitions() {
+		if d.Capabilities.Offers(k.action) {
+			yes = append(yes, "`"+d.Kind+"`")
+		} else {
+			no = append(no, "`"+d.Kind+"`")
+		}
+	}
+	s := "Offered by the adapters " + strings.Join(yes, ", ") + "."
+	if len(no) > 0 {
+		s += " Refused at plan on " + strings.Join(no, ", ") + ", which cannot do it."
+	}
+	return s
+}

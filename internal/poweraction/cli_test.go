@@ -1,0 +1,117 @@
+package poweraction_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+)
+
+// web is an instance named name on e's account, and the action kind named
+// "web" on it.
+func web(e *acctest.Emulator, name, kind string, extra ...string) string {
+	return e.Account() + fmt.Sprintf(`
+resource "compute_instance" "web" {
+  account  = compute_provider_account.test.id
+  name     = %q
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+  %s
+}
+
+action "compute_instance_%s" "web" {
+  config {
+    instance = compute_instance.web
+  }
+}
+`, name, strings.Join(extra, "\n  "), kind)
+}
+
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestInvokeRebootCLI: `terraform apply -invoke` reboots the instance once,
+// and the next plan is empty.
+func TestInvokeRebootCLI(t *testing.T) {
+	t.Parallel()
+	acctest.SkipWithoutActions(t)
+	e := acctest.NewEmulator(t)
+	cli := acctest.NewCLI(t, web(e, "act-1", "reboot"))
+	cli.MustRun("apply", "-auto-approve")
+	e.ResetStats()
+	out := cli.MustRun("apply", "-auto-approve", "-invoke=action.compute_instance_reboot.web")
+	t.Log(out)
+	s := server(t, e, "act-1")
+	if s.Restarts != 1 || e.Stats()["POST /servers/{id}/actions/reboot"] != 1 {
+		t.Errorf("after the invoke: %d restarts, %d reboot requests; want one each", s.Restarts, e.Stats()["POST /servers/{id}/actions/reboot"])
+	}
+	plan := cli.MustRun("plan", "-detailed-exitcode")
+	if !strings.Contains(plan, "No changes.") {
+		t.Errorf("the plan after the reboot is not empty:\n%s", plan)
+	}
+
+	// A machine switched off by an action, which its configuration wants
+	// on, shows the change in the next plan: what really changed.
+	cli.Write("off.tf", `
+action "compute_instance_power_off" "web" {
+  config {
+    instance = compute_instance.web
+  }
+}
+`)
+	cli.MustRun("apply", "-auto-approve", "-invoke=action.compute_instance_power_off.web")
+	if s := server(t, e, "act-1"); s.Status != "off" {
+		t.Fatalf("after power_off the server is %s", s.Status)
+	}
+	plan, err := cli.Run("plan", "-detailed-exitcode")
+	if err == nil || !strings.Contains(flat(plan), `~ power = "off" -> "on"`) {
+		t.Errorf("the plan after power_off does not switch the machine back on (%v):\n%s", err, plan)
+	}
+}
+
+// TestInvokeRefusesAnotherStatesMachineCLI: a configuration that names a
+// machine another state holds, by its account and id, is refused at plan,
+// before anything is invoked, naming the machine; nothing is sent.
+func TestInvokeRefusesAnotherStatesMachineCLI(t *testing.T) {
+	t.Parallel()
+	acctest.SkipWithoutActions(t)
+	e := acctest.NewEmulator(t)
+	holder := acctest.NewCLI(t, web(e, "held-1", "reboot"))
+	holder.MustRun("apply", "-auto-approve")
+	s := server(t, e, "held-1")
+
+	other := acctest.NewCLI(t, e.Account()+fmt.Sprintf(`
+action "compute_instance_reboot" "theirs" {
+  config {
+    instance = {
+      account = compute_provider_account.test.id
+      id      = "%d"
+    }
+  }
+}
+`, s.ID))
+	// That configuration's own account first: -invoke plans nothing else.
+	other.MustRun("apply", "-auto-approve")
+	e.ResetStats()
+	out, err := other.Run("apply", "-auto-approve", "-invoke=action.compute_instance_reboot.theirs")
+	t.Log(out)
+	if err == nil {
+		t.Fatalf("the invoke of another state's machine succeeded:\n%s", out)
+	}
+	if got := flat(out); !strings.Contains(got, fmt.Sprintf("Machine %d (\"held-1\")", s.ID)) || !strings.Contains(got, "is held by another Terraform state") {
+		t.Errorf("the refusal does not name machine %d and its holder:\n%s", s.ID, out)
+	}
+	if n := e.Stats()["POST /servers/{id}/actions/reboot"]; n != 0 || server(t, e, "held-1").Restarts != 0 {
+		t.Errorf("the refused invoke sent %d reboots", n)
+	}
+}
+
+func server(t *testing.T, e *acctest.Emulator, name string) emu.Server {
+	t.Helper()
+	s, ok := e.ServerNamed(name)
+	if !ok {
+		t.Fatalf("server %s is missing", name)
+	}
+	return s
+}

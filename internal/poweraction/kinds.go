@@ -1,0 +1,67 @@
+package poweraction
+
+import (
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/power"
+)
+
+// kind is one action: what it asks the machine, in the contract's terms.
+type kind struct {
+	// action is the power action whose capability the adapter must declare
+	// (adapter.Capabilities.Offers), and its name in available_actions.
+	action adapter.PowerAction
+	// goal is where the power path brings the machine.
+	goal power.Goal
+	// graceful actions ask the guest first and fall back after
+	// shutdown_timeout: they take that attribute.
+	graceful bool
+	// running actions act on a running machine only: a reboot or a reset
+	// never starts a machine.
+	running bool
+	// summary is the first sentence of the action's documentation.
+	summary string
+	// nextPlan says what the instance's next plan shows after it, when
+	// that is more than nothing.
+	nextPlan string
+}
+
+// offNextPlan is what the next plan shows after a machine was switched off.
+const offNextPlan = " After it, an instance whose configuration says `power = \"on\"` shows `power = \"off\" -> \"on\"` in its next " +
+	"plan, and the next apply starts the machine again: set `power = \"off\"` on the instance to keep it off."
+
+// kinds are the actions, in the order the documentation lists them.
+var kinds = []kind{
+	{action: adapter.PowerOn, goal: power.On,
+		summary:  "Starts a stopped machine and waits until it runs with an address. A machine that already runs is left as it is.",
+		nextPlan: " After it, an instance whose configuration says `power = \"off\"` shows `power = \"on\" -> \"off\"` in its next plan."},
+	{action: adapter.PowerShutdown, goal: power.Off, graceful: true,
+		summary: "Asks the guest to shut down (ACPI) and waits until the machine is off; when it is not off within `shutdown_timeout`, " +
+			"its power is cut, as `power = \"off\"` does on `compute_instance`. A stopped machine is left as it is.",
+		nextPlan: offNextPlan},
+	{action: adapter.PowerOff, goal: power.Off,
+		summary: "Cuts the machine's power at once, without asking the guest, and waits until the machine is off. A stopped machine " +
+			"is left as it is.",
+		nextPlan: offNextPlan},
+	{action: adapter.PowerReboot, goal: power.Restarted, graceful: true, running: true,
+		summary: "Asks the guest to restart (ACPI) and waits until the machine runs again; when the reboot is not done within " +
+			"`shutdown_timeout` and the backend can reset, the machine is reset, as a change of `triggers_restart` does on " +
+			"`compute_instance`. Refused on a machine that is not running: a reboot never starts a machine."},
+	{action: adapter.PowerReset, goal: power.Restarted, running: true,
+		summary: "Cuts the power and starts the machine again at once, without asking the guest, and waits until it runs again. " +
+			"Refused on a machine that is not running."},
+}
+
+// typeName is the action's type name: compute_instance_ and the power
+// action's name as available_actions lists it.
+func (k kind) typeName() string { return "compute_instance_" + string(k.action) }
+
+// noun is the action as a message names it.
+func (k kind) noun() string {
+	switch k.action {
+	case adapter.PowerOn:
+		return "power on"
+	case adapter.PowerOff:
+		return "power off"
+	}
+	return string(k.action)
+}

@@ -1,0 +1,174 @@
+package poweraction
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+)
+
+// ModifyPlan refuses, before anything is invoked, what the action could
+// only fail at: an adapter without the capability, and, once the instance
+// is known, a machine the plan's one read finds unmarked or held by another
+// state. A read that cannot tell now (a backend down) leaves the judgement
+// to Invoke, which reads the machine again before it acts.
+func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	if a.accounts == nil {
+		return
+	}
+	ctx = a.accounts.Logging(ctx)
+	_, t, ok, d := a.read(ctx, req.Config)
+	resp.Diagnostics.Append(d...)
+	if !ok || !known(t.Account) {
+		return
+	}
+	acc, def, ok := a.open(t, &resp.Diagnostics)
+	if !ok || !a.capable(def, t, &resp.Diagnostics) || !known(t.ID) || t.Claim.IsUnknown() {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, adapter.ProofBound)
+	defer cancel()
+	m, err := acc.Get(rctx, t.ID.ValueString())
+	switch {
+	case adapter.IsNotFound(err):
+		resp.Diagnostics.AddAttributeError(idPath, a.summary(), a.gone(t, def))
+	case err != nil:
+		adapter.LoggerFrom(ctx).Info(ctx, "the machine could not be read at plan; the action reads it again before it acts",
+			map[string]any{"machine_id": t.ID.ValueString(), "code": string(adapter.CodeOf(err))})
+	default:
+		a.refuseHold(m, t, def, &resp.Diagnostics)
+	}
+}
+
+// The attributes refusals point at.
+var (
+	accountPath = path.Root("instance").AtName("account")
+	idPath      = path.Root("instance").AtName("id")
+	claimPath   = path.Root("instance").AtName("claim")
+)
+
+// summary is every refusal's summary.
+func (a *Action) summary() string { return "Unable to " + a.kind.noun() + " machine" }
+
+// open opens the instance's account and its adapter's definition.
+func (a *Action) open(t target, diags *diag.Diagnostics) (*adapter.Cached, adapter.Definition, bool) {
+	acc, loc, err := a.accounts.Open(t.Account.ValueString())
+	var def adapter.Definition
+	if err == nil {
+		def, err = a.accounts.Registry.Definition(loc.Kind)
+	}
+	if err != nil {
+		diags.AddAttributeError(accountPath, a.summary(), fmt.Sprintf("instance.account must be a compute_provider_account's id, "+
+			"as compute_instance's account attribute holds it (write instance = compute_instance.NAME): %s", tfdiag.Message(err)))
+		return nil, def, false
+	}
+	return acc, def, true
+}
+
+// capable refuses an action the account's adapter does not offer, naming the
+// account and the actions that would do instead.
+func (a *Action) capable(def adapter.Definition, t target, diags *diag.Diagnostics) bool {
+	if def.Capabilities.Offers(a.kind.action) {
+		return true
+	}
+	diags.AddAttributeError(accountPath, a.summary(), fmt.Sprintf(
+		"%s asks machine %s on %s to %s, but the %s adapter cannot do that (it offers: %s). %s",
+		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), a.kind.noun(), def.Kind,
+		offered(def.Capabilities), a.insteadOf(def.Capabilities)))
+	return false
+}
+
+// offered lists the power actions caps offer, as the action types name them.
+func offered(caps adapter.Capabilities) string {
+	s := ""
+	for _, k := range kinds {
+		if caps.Offers(k.action) {
+			if s != "" {
+				s += ", "
+			}
+			s += k.typeName()
+		}
+	}
+	if s == "" {
+		return "no power action"
+	}
+	return s
+}
+
+// insteadOf is the way out of a refused action: the nearest one the
+// adapter offers, or removing the action.
+func (a *Action) insteadOf(caps adapter.Capabilities) string {
+	var alt []adapter.PowerAction
+	switch a.kind.action {
+	case adapter.PowerShutdown:
+		alt = []adapter.PowerAction{adapter.PowerOff}
+	case adapter.PowerReboot:
+		alt = []adapter.PowerAction{adapter.PowerReset}
+	case adapter.PowerReset:
+		alt = []adapter.PowerAction{adapter.PowerReboot}
+	}
+	for _, k := range kinds {
+		for _, al := range alt {
+			if k.action == al && caps.Offers(al) {
+				return fmt.Sprintf("Use %s instead (%s), or remove this action.", k.typeName(), al.Description())
+			}
+		}
+	}
+	return "Remove this action from the configuration (and from any action_trigger that names it)."
+}
+
+// refuseHold refuses a machine the instance's state does not hold, as
+// Update does: one without the provider's mark, or whose mark carries
+// another claim.
+func (a *Action) refuseHold(m adapter.Machine, t target, def adapter.Definition, diags *diag.Diagnostics) bool {
+	id, claim := t.ID.ValueString(), t.Claim.ValueString()
+	switch {
+	case def.MarkLost(m, claim):
+		diags.AddAttributeError(idPath, a.summary(), fmt.Sprintf(
+			"Machine %s (%q) on %s lost the provider's mark since this state took it (its name was changed outside Terraform), so %s "+
+				"does not act on it. Run terraform apply once: it writes the mark back. Then invoke the action.",
+			id, m.Name, a.registry.DescribeID(t.Account.ValueString()), a.kind.typeName()))
+		return false
+	case !m.Managed:
+		diags.AddAttributeError(idPath, a.summary(), fmt.Sprintf(
+			"Machine %s (%q) on %s does not carry the provider's mark, so %s does not act on it: the provider powers only machines "+
+				"it manages. If the machine was just imported into a compute_instance, run terraform apply once so the mark is written, "+
+				"then invoke the action.", id, m.Name, a.registry.DescribeID(t.Account.ValueString()), a.kind.typeName()))
+		return false
+	case !adapter.Held(m, claim):
+		mine := fmt.Sprintf("instance.claim (%q)", claim)
+		if claim == "" {
+			mine = "this configuration's, which names none (instance.claim is empty)"
+		}
+		diags.AddAttributeError(claimPath, a.summary(), fmt.Sprintf(
+			"Machine %s (%q) on %s is held by another Terraform state: its mark carries another claim than %s, so "+
+				"%s does not act on it, as compute_instance would not change it. Invoke the action from the configuration whose state "+
+				"holds the machine; to act on it from here, move it into this state first (`terraform state rm` there, then import it here).",
+			id, m.Name, a.registry.DescribeID(t.Account.ValueString()), mine, a.kind.typeName()))
+		return false
+	}
+	return true
+}
+
+// gone is the refusal of a machine the backend proved absent.
+func (a *Action) gone(t target, def adapter.Definition) string {
+	return fmt.Sprintf("Machine %s on %s no longer exists (the %s backend says so), so there is nothing to %s. Run terraform plan: its "+
+		"refresh removes the instance from the state, and the next apply creates it anew.",
+		t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), def.Kind, a.kind.noun())
+}
+
+// known reports whether every value is known and not null.
+func known(vs ...types.String) bool {
+	for _, v := range vs {
+		if v.IsNull() || v.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,146 @@
+package poweraction_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/provider"
+)
+
+var actions = []string{"power_on", "power_off", "shutdown", "reboot", "reset"}
+
+// TestActionsRefuseMachinesNotHeldProto: no action acts on a machine this
+// state does not hold, at plan or at invoke (the machine may change hands
+// between the two): one without the provider's mark, one whose mark carries
+// another state's claim, and one named by id without any claim. Each
+// refusal names the machine, and nothing is sent.
+func TestActionsRefuseMachinesNotHeldProto(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil)
+	mine, theirs := adapter.NewClaim(), adapter.NewClaim()
+	for _, c := range []struct {
+		name, claim string
+		labels      map[string]string
+		path, want  string
+	}{
+		{"unmarked", mine, nil, `AttributeName("instance").AttributeName("id")`, "does not carry the provider's mark"},
+		{"other-claim", mine, held(theirs), `AttributeName("instance").AttributeName("claim")`, "is held by another Terraform state"},
+		{"no-claim", "", held(theirs), `AttributeName("instance").AttributeName("claim")`, "is held by another Terraform state"},
+	} {
+		id := r.server("refuse-"+c.name, "running", c.labels)
+		for _, a := range actions {
+			name := "compute_instance_" + a
+			r.e.ResetStats()
+			plan := r.p.PlanAction(name, r.config(id, c.claim, nil))
+			_, invoke := r.p.InvokeAction(name, r.config(id, c.claim, nil))
+			for when, diags := range map[string]string{"plan": errorsOf(plan), "invoke": errorsOf(invoke)} {
+				if !strings.Contains(diags, c.path+": ") || !strings.Contains(diags, c.want) || !strings.Contains(diags, "Machine "+id+" ") {
+					t.Errorf("%s of %s on the %s machine: want an error on %s naming machine %s and saying %q, got:\n%s",
+						when, name, c.name, c.path, id, c.want, diags)
+				}
+			}
+			if calls := r.powerCalls(); len(calls) > 0 {
+				t.Errorf("%s on the %s machine sent %v", name, c.name, calls)
+			}
+		}
+	}
+}
+
+// TestActionsRefuseWhatTheAdapterCannotProto: an action the account's
+// adapter does not offer is refused at plan, on instance.account, naming
+// the action, the adapter and the action to use instead, and again at
+// invoke; nothing is read.
+func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
+	t.Parallel()
+	// Robot servers have no graceful shutdown.
+	robot := adapter.Locator{Kind: "robot", Name: "metal", Settings: map[string]string{
+		"endpoint": "http://127.0.0.1:1", "user": "env://NOBODY", "password": "env://NOBODY",
+	}}
+	p := acctest.NewProto(t, provider.DefaultRegistry())
+	diags := errorsOf(p.PlanAction("compute_instance_shutdown", instanceOn(robot.String(), "321")))
+	for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_shutdown asks machine 321", "the robot adapter cannot do that",
+		"Use compute_instance_power_off instead"} {
+		if !strings.Contains(diags, want) {
+			t.Errorf("the refused shutdown lacks %q:\n%s", want, diags)
+		}
+	}
+
+	// An adapter without power at all refuses every action.
+	reg := provider.DefaultRegistry()
+	def, err := reg.Definition("hcloud")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def.Kind = "powerless"
+	def.Capabilities = adapter.Capabilities{adapter.CapUpdate, adapter.CapList}
+	p = acctest.NewProto(t, adapter.NewRegistry(def))
+	loc := adapter.Locator{Kind: "powerless", Name: "p", Settings: map[string]string{"endpoint": "http://127.0.0.1:1", "token": "env://NOBODY"}}
+	for _, a := range actions {
+		// Invoke checks again: a configuration unknown at plan skips it there.
+		_, invoked := p.InvokeAction("compute_instance_"+a, instanceOn(loc.String(), "7"))
+		diags := errorsOf(p.PlanAction("compute_instance_"+a, instanceOn(loc.String(), "7"))) + "\n" + errorsOf(invoked)
+		if strings.Count(diags, "the powerless adapter cannot do that") != 2 {
+			t.Errorf("compute_instance_%s on an adapter without power is not refused at plan and at invoke:\n%s", a, diags)
+		}
+		for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "the powerless adapter cannot do that (it offers: no power action)", "Remove this action"} {
+			if !strings.Contains(diags, want) {
+				t.Errorf("compute_instance_%s on an adapter without power lacks %q:\n%s", a, want, diags)
+			}
+		}
+	}
+}
+
+// instanceOn is an action's configuration naming machine id on account.
+func instanceOn(account, id string) map[string]tftypes.Value {
+	null := tftypes.NewValue(tftypes.String, nil)
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"id": tftypes.String, "account": tftypes.String, "claim": tftypes.String, "name": tftypes.String, "shutdown_timeout": tftypes.String,
+	}}
+	return map[string]tftypes.Value{"instance": tftypes.NewValue(typ, map[string]tftypes.Value{
+		"id": acctest.String(id), "account": acctest.String(account), "claim": acctest.String(adapter.NewClaim()), "name": null, "shutdown_timeout": null,
+	})}
+}
+
+// TestRebootRefusesStoppedMachineProto: a reboot or a reset never starts a
+// machine; the refusal names the way out.
+func TestRebootRefusesStoppedMachineProto(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil)
+	claim := adapter.NewClaim()
+	id := r.server("stopped-1", "off", held(claim))
+	for _, a := range []string{"reboot", "reset"} {
+		_, diags := r.p.InvokeAction("compute_instance_"+a, r.config(id, claim, nil))
+		if got := errorsOf(diags); !strings.Contains(got, "acts on a running machine only") || !strings.Contains(got, "compute_instance_power_on") {
+			t.Errorf("%s of a stopped machine: %s", a, got)
+		}
+	}
+	if calls, s := r.powerCalls(), r.status(id); len(calls) > 0 || s.Status != "off" {
+		t.Errorf("sent %v, server %s; want nothing sent and the server off", calls, s.Status)
+	}
+}
+
+// TestShutdownFallsBackProto: a guest that ignores the shutdown request is
+// powered off once shutdown_timeout has passed, with the instance's own
+// warning; the action's shutdown_timeout wins over the instance's.
+func TestShutdownFallsBackProto(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil)
+	claim := adapter.NewClaim()
+	id := r.server("deaf-1", "running", held(claim))
+	n, _ := adapterID(id)
+	r.e.SetIgnoresACPI(n, true)
+	_, diags := r.p.InvokeAction("compute_instance_shutdown", r.config(id, claim, map[string]tftypes.Value{"shutdown_timeout": acctest.String("3s")}))
+	if acctest.HasError(diags) {
+		t.Fatalf("invoke: %s", errorsOf(diags))
+	}
+	if w := warningsOf(diags); !strings.Contains(w, "Machine powered off hard") || !strings.Contains(w, "within shutdown_timeout (3s)") {
+		t.Errorf("warnings: %s", w)
+	}
+	if calls, s := r.powerCalls(), r.status(id); calls["shutdown"] != 1 || calls["poweroff"] < 1 || s.Status != "off" {
+		t.Errorf("sent %v, server %s; want a shutdown, then poweroff, and the server off", calls, s.Status)
+	}
+}
