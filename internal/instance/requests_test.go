@@ -3,8 +3,10 @@ package instance_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
 // requestCountN is how many instances TestInstanceRequestCounts applies and
@@ -32,20 +34,29 @@ resource "compute_instance" "web" {
 `, requestCountN))
 
 	e.ResetStats()
+	start := time.Now()
 	cli.MustRun("apply", "-auto-approve")
+	took := time.Since(start)
 	apply := e.Stats()
 	if got := apply["POST /servers"]; got != requestCountN {
 		t.Errorf("the apply of %d instances sent %d creates, want %d: %v", requestCountN, got, requestCountN, apply)
 	}
-	// The waits share listing rounds, one a second, whose number depends on
-	// how Terraform spreads the creates over time; what does not depend on
-	// timing is that no machine is read on its own, and that the rest is a
-	// fixed cost per run: in the plan, and again in the apply (a provider
-	// process each), one listing of the locations that serves the account's
-	// check, the catalog and the API's confirmation, the server types and
-	// the images; in the apply also the write probe (7 requests).
+	// The waits share listing rounds, one a PollInterval at most, whose
+	// number depends on how Terraform spreads the creates over time; what
+	// does not depend on timing is that no machine is read on its own, that
+	// the listings are no more than the rounds the apply's time allows (a
+	// slow machine only loosens that bound; a listing per wait and round
+	// breaks it), and that the rest is a fixed cost per run: in the plan,
+	// and again in the apply (a provider process each), one listing of the
+	// locations that serves the account's check, the catalog and the API's
+	// confirmation, the server types and the images; in the apply also the
+	// write probe (7 requests).
 	if got := apply["GET /servers/{id}"]; got > 0 {
 		t.Errorf("the apply read %d machines one by one, want them read from shared listings: %v", got, apply)
+	}
+	if got, rounds := apply["GET /servers"], int(took/adapter.PollInterval)+3; got > rounds {
+		t.Errorf("the apply of %d instances listed the servers %d times in %s, want at most %d: one listing per round shared by every wait",
+			requestCountN, got, took.Round(time.Millisecond), rounds)
 	}
 	for route, want := range map[string]int{"GET /locations": 2, "GET /server_types": 2, "GET /images": 2, "PUT /ssh_keys/{id}": 1} {
 		if got := apply[route]; got > want {
