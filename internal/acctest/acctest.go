@@ -141,11 +141,17 @@ func clock() adapter.Clock {
 }
 
 // FactoriesWithRequestTimeout is Factories with every backend request
-// bounded by d, for tests of an endpoint that does not answer: the
-// production bound would make them wait seconds per request.
-func FactoriesWithRequestTimeout(d time.Duration) map[string]func() (tfprotov6.ProviderServer, error) {
+// bounded by what bound returns when Terraform starts the provider (0: each
+// adapter's own), for tests of an endpoint that does not answer: the
+// production bound would make them wait seconds per request. A test gives
+// the short bound only to the steps that meet the silence, so that the
+// ordinary steps around them do not fail on a busy machine.
+func FactoriesWithRequestTimeout(bound func() time.Duration) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"compute": providerserver.NewProtocol6WithError(provider.New("test", provider.WithClock(FastClock{}), provider.WithRequestTimeout(d))()),
+		"compute": func() (tfprotov6.ProviderServer, error) {
+			p := provider.New("test", provider.WithClock(FastClock{}), provider.WithRequestTimeout(bound()))()
+			return providerserver.NewProtocol6WithError(p)()
+		},
 	}
 }
 
