@@ -163,8 +163,9 @@ var HetznerCloud = &Backend{
 	destroyed: func(*Target) error { return nil },
 }
 
-// hcloudInstanceSettings sets what Hetzner Cloud lifecycle tests create: the variables'
-// values, read from env on an account and from the process otherwise.
+// hcloudInstanceSettings sets what Hetzner Cloud lifecycle tests create: the
+// variables' values, read from env on an account and from the process
+// otherwise.
 func hcloudInstanceSettings(tg *Target, env map[string]string) {
 	get := func(k, fallback string) string {
 		v := env[k]
