@@ -44,6 +44,11 @@ const serveEnv = "COMPUTE_ACCTEST_SERVE_PROVIDER"
 // CLI.SetRequestTimeout).
 const requestTimeoutEnv = "COMPUTE_ACCTEST_REQUEST_TIMEOUT"
 
+// realClockEnv, set in a terraform process's environment, has the provider
+// it starts wait on the wall clock instead of FastClock (see
+// CLI.UseRealClock).
+const realClockEnv = "COMPUTE_ACCTEST_REAL_CLOCK"
+
 // Main is every Terraform-layer test package's TestMain.
 func Main(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
@@ -107,6 +112,9 @@ func setup() (string, error) {
 // started (see CLI).
 func serve() {
 	opts := []provider.Option{provider.WithClock(clock())}
+	if os.Getenv(realClockEnv) != "" {
+		opts = []provider.Option{provider.WithClock(adapter.RealClock{})}
+	}
 	if d, err := time.ParseDuration(os.Getenv(requestTimeoutEnv)); err == nil && d > 0 {
 		opts = append(opts, provider.WithRequestTimeout(d))
 	}

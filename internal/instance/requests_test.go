@@ -7,6 +7,8 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
 // requestCountN is how many instances TestInstanceRequestCounts applies and
@@ -19,7 +21,7 @@ const requestCountN = 6
 // instances on one account costs one listing page per 50 machines and the
 // account's check, whatever N, and never a read per machine; an apply of N
 // costs N creates, and beyond them a fixed cost per run and the waits'
-// shared listing rounds, never a read per machine. It costs about 10s.
+// shared listing rounds, never a read per machine. It costs about 20s.
 func TestInstanceRequestCounts(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
@@ -33,6 +35,17 @@ resource "compute_instance" "web" {
 }
 `, requestCountN))
 
+	// Shared listing rounds are PollInterval apart on the wall clock, which
+	// bounds them by the time the apply took (FastClock spaces them by a
+	// hundredth of it, which would bound nothing). Each create takes a few
+	// seconds of wall time, not a number of polls, so that the waits last
+	// several rounds and a wait that lists on its own, as often as its
+	// schedule allows, stands out (polls would end every create after a
+	// round or two, whoever sent them).
+	cli.UseRealClock()
+	if err := e.SetActionPace(emu.ActionPace{Duration: faults.Duration(3 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
 	e.ResetStats()
 	start := time.Now()
 	cli.MustRun("apply", "-auto-approve")
