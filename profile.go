@@ -5,16 +5,17 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"strconv"
 	"time"
 )
 
 // heapProfileEnv names a path prefix under which a provider started with
-// -debug writes a heap profile every heapProfileEvery (PREFIX.1, PREFIX.2,
-// …), for a look with `go tool pprof` at where its memory goes while
-// Terraform drives it (tools/bench runs the provider this way). It is read
-// in debug mode only, so a provider Terraform starts never pays for it, and
-// it listens on nothing.
+// -debug writes a heap profile every heapProfileEvery, for a look with `go
+// tool pprof` at where its memory goes while Terraform drives it
+// (tools/bench runs the provider this way). Two files are kept, however long
+// the run: PREFIX.latest, the last profile, and PREFIX.largest, the one
+// taken when the heap in use was the largest so far. It is read in debug
+// mode only, so a provider Terraform starts never pays for it, and it
+// listens on nothing.
 const heapProfileEnv = "TF_COMPUTE_HEAP_PROFILE"
 
 const heapProfileEvery = 2 * time.Second
@@ -27,9 +28,19 @@ func writeHeapProfiles(prefix string) {
 		return
 	}
 	go func() {
-		for n := 1; ; n++ {
-			time.Sleep(heapProfileEvery)
-			if err := writeHeapProfile(prefix + "." + strconv.Itoa(n)); err != nil {
+		tick := time.NewTicker(heapProfileEvery)
+		defer tick.Stop()
+		var largest uint64
+		for range tick.C {
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			err := writeHeapProfile(prefix + ".latest")
+			if err == nil && m.HeapAlloc > largest {
+				largest = m.HeapAlloc
+				err = writeHeapProfile(prefix + ".largest")
+			}
+			if err != nil {
 				fmt.Fprintln(os.Stderr, "heap profile:", err)
 				return
 			}
@@ -37,15 +48,19 @@ func writeHeapProfiles(prefix string) {
 	}()
 }
 
+// writeHeapProfile writes the heap profile to path, through a file beside
+// it, so that a reader never sees half a profile.
 func writeHeapProfile(path string) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	f, err := os.OpenFile(path+".tmp", os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
-	runtime.GC()
 	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
 		_ = f.Close()
 		return err
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(path+".tmp", path)
 }

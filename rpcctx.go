@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,12 +28,28 @@ func releasing(s tfprotov6.ProviderServer) tfprotov6.ProviderServer { return rel
 type releasingServer struct{ tfprotov6.ProviderServer }
 
 // release returns a context that reads through to ctx until done is called,
-// and from then on carries no value and reports the request as over
-// (context.Canceled); its Done channel is ctx's.
+// and from then on carries no value and reports the request as over. Its
+// Done channel is its own, closed when ctx ends or at done, whichever comes
+// first, and Err is nil until then: Done and Err always agree, as the
+// context.Context contract requires of code that checks Err and then waits
+// on Done.
 func release(ctx context.Context) (context.Context, func()) {
-	r := &releasable{done: ctx.Done()}
+	r := &releasable{done: make(chan struct{})}
 	r.inner.Store(&ctx)
-	return r, func() { r.inner.Store(&answered) }
+	stop := context.AfterFunc(ctx, func() { r.end(ctx.Err()) })
+	return r, func() {
+		r.inner.Store(&answered)
+		stop()
+		r.end(context.Canceled)
+	}
+}
+
+// released runs one request of the framework's server f on a context that
+// lets go of ctx when f has answered.
+func released[Q, R any](ctx context.Context, req Q, f func(context.Context, Q) (R, error)) (R, error) {
+	ctx, done := release(ctx)
+	defer done()
+	return f(ctx, req)
 }
 
 // answered is what a released context reads through to.
@@ -44,59 +61,61 @@ var answered = func() context.Context {
 
 type releasable struct {
 	inner atomic.Pointer[context.Context]
-	done  <-chan struct{}
+	done  chan struct{}
+	once  sync.Once
+	err   error // set once, before done is closed
+}
+
+// end closes done with err, once.
+func (r *releasable) end(err error) {
+	r.once.Do(func() {
+		r.err = err
+		close(r.done)
+	})
 }
 
 func (r *releasable) ctx() context.Context                    { return *r.inner.Load() }
 func (r *releasable) Deadline() (deadline time.Time, ok bool) { return r.ctx().Deadline() }
 func (r *releasable) Done() <-chan struct{}                   { return r.done }
-func (r *releasable) Err() error                              { return r.ctx().Err() }
 func (r *releasable) Value(key any) any                       { return r.ctx().Value(key) }
 
+func (r *releasable) Err() error {
+	select {
+	case <-r.done:
+		return r.err
+	default:
+		return nil
+	}
+}
+
 func (s releasingServer) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	ctx, done := release(ctx)
-	defer done()
-	return s.ProviderServer.ValidateResourceConfig(ctx, req)
+	return released(ctx, req, s.ProviderServer.ValidateResourceConfig)
 }
 
 func (s releasingServer) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
-	ctx, done := release(ctx)
-	defer done()
-	return s.ProviderServer.UpgradeResourceState(ctx, req)
+	return released(ctx, req, s.ProviderServer.UpgradeResourceState)
 }
 
 func (s releasingServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	ctx, done := release(ctx)
-	defer done()
-	return s.ProviderServer.ReadResource(ctx, req)
+	return released(ctx, req, s.ProviderServer.ReadResource)
 }
 
 func (s releasingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	ctx, done := release(ctx)
-	defer done()
-	return s.ProviderServer.PlanResourceChange(ctx, req)
+	return released(ctx, req, s.ProviderServer.PlanResourceChange)
 }
 
 func (s releasingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
-	ctx, done := release(ctx)
-	defer done()
-	return s.ProviderServer.ApplyResourceChange(ctx, req)
+	return released(ctx, req, s.ProviderServer.ApplyResourceChange)
 }
 
 func (s releasingServer) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
-	ctx, done := release(ctx)
-	defer done()
-	return s.ProviderServer.ImportResourceState(ctx, req)
+	return released(ctx, req, s.ProviderServer.ImportResourceState)
 }
 
 func (s releasingServer) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	ctx, done := release(ctx)
-	defer done()
-	return s.ProviderServer.ValidateDataResourceConfig(ctx, req)
+	return released(ctx, req, s.ProviderServer.ValidateDataResourceConfig)
 }
 
 func (s releasingServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	ctx, done := release(ctx)
-	defer done()
-	return s.ProviderServer.ReadDataSource(ctx, req)
+	return released(ctx, req, s.ProviderServer.ReadDataSource)
 }

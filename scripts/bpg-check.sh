@@ -45,8 +45,9 @@ unset TF_PLUGIN_CACHE_DIR
 "$work/emulator" -listen 127.0.0.1:0 >"$work/emulator.out" 2>"$work/emulator.err" &
 emu=$!
 trap 'kill "$emu" 2>/dev/null || true' EXIT
-for _ in $(seq 1 600); do
-	grep -q '^proxmox-token ' "$work/emulator.out" 2>/dev/null && break
+# Waited for as long as it runs, however busy the machine: an emulator that
+# stopped is the failure.
+until grep -q '^proxmox-token ' "$work/emulator.out" 2>/dev/null; do
 	kill -0 "$emu" 2>/dev/null || fail "the emulator stopped: $(cat "$work/emulator.err")"
 	sleep 0.1
 done

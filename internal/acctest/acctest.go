@@ -44,6 +44,11 @@ const serveEnv = "COMPUTE_ACCTEST_SERVE_PROVIDER"
 // CLI.SetRequestTimeout).
 const requestTimeoutEnv = "COMPUTE_ACCTEST_REQUEST_TIMEOUT"
 
+// realClockEnv, set in a terraform process's environment, has the provider
+// it starts wait on the wall clock instead of FastClock (see
+// CLI.UseRealClock).
+const realClockEnv = "COMPUTE_ACCTEST_REAL_CLOCK"
+
 // Main is every Terraform-layer test package's TestMain.
 func Main(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
@@ -107,6 +112,9 @@ func setup() (string, error) {
 // started (see CLI).
 func serve() {
 	opts := []provider.Option{provider.WithClock(clock())}
+	if os.Getenv(realClockEnv) != "" {
+		opts = []provider.Option{provider.WithClock(adapter.RealClock{})}
+	}
 	if d, err := time.ParseDuration(os.Getenv(requestTimeoutEnv)); err == nil && d > 0 {
 		opts = append(opts, provider.WithRequestTimeout(d))
 	}
@@ -141,11 +149,17 @@ func clock() adapter.Clock {
 }
 
 // FactoriesWithRequestTimeout is Factories with every backend request
-// bounded by d, for tests of an endpoint that does not answer: the
-// production bound would make them wait seconds per request.
-func FactoriesWithRequestTimeout(d time.Duration) map[string]func() (tfprotov6.ProviderServer, error) {
+// bounded by what bound returns when Terraform starts the provider (0: each
+// adapter's own), for tests of an endpoint that does not answer: the
+// production bound would make them wait seconds per request. A test gives
+// the short bound only to the steps that meet the silence, so that the
+// ordinary steps around them do not fail on a busy machine.
+func FactoriesWithRequestTimeout(bound func() time.Duration) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"compute": providerserver.NewProtocol6WithError(provider.New("test", provider.WithClock(FastClock{}), provider.WithRequestTimeout(d))()),
+		"compute": func() (tfprotov6.ProviderServer, error) {
+			p := provider.New("test", provider.WithClock(FastClock{}), provider.WithRequestTimeout(bound()))()
+			return providerserver.NewProtocol6WithError(p)()
+		},
 	}
 }
 

@@ -153,19 +153,20 @@ var HetznerCloud = &Backend{
 	local: func(t testing.TB, tg *Target) {
 		tg.emu = NewEmulator(t)
 		tg.Settings = map[string]string{"token": "env://" + TokenEnv, "endpoint": tg.emu.Endpoint}
-		hcloudWhat(tg, nil)
+		hcloudInstanceSettings(tg, nil)
 	},
 	remote: func(tg *Target, env map[string]string) {
 		tg.Settings = map[string]string{"token": "env://" + RealTokenEnv, "endpoint": env[EndpointEnv]}
-		hcloudWhat(tg, env)
+		hcloudInstanceSettings(tg, env)
 	},
 	marked:    func(_ *Target, m adapter.Machine) bool { return m.Labels[SweepLabel] == SweepValue },
 	destroyed: func(*Target) error { return nil },
 }
 
-// hcloudWhat sets what Hetzner Cloud lifecycle tests create: the variables'
-// values, read from env on an account and from the process otherwise.
-func hcloudWhat(tg *Target, env map[string]string) {
+// hcloudInstanceSettings sets what Hetzner Cloud lifecycle tests create: the
+// variables' values, read from env on an account and from the process
+// otherwise.
+func hcloudInstanceSettings(tg *Target, env map[string]string) {
 	get := func(k, fallback string) string {
 		v := env[k]
 		if env == nil {
@@ -207,7 +208,7 @@ var HetznerRobot = &Backend{
 		if err != nil {
 			key = env[RobotSSHKeyFileEnv]
 		}
-		tg.MachineID, tg.Image = env[RobotServerEnv], envOrIn(env, RobotImageEnv, RobotImage)
+		tg.MachineID, tg.Image = env[RobotServerEnv], variableOr(env, RobotImageEnv, RobotImage)
 		tg.Settings = map[string]string{
 			"user": "env://" + RobotUserEnv, "password": "env://" + RobotPasswordEnv, "endpoint": env[RobotEndpointEnv],
 			"ssh_key": env[RobotSSHKeyEnv], "ssh_private_key": "file://" + key, "ssh_port": env[RobotSSHPortEnv],
@@ -263,8 +264,9 @@ func proxmoxSettings(tg *Target, endpoint, token, fingerprint, node string) {
 	}
 }
 
-// envOrIn is env[name], or fallback when it is empty.
-func envOrIn(env map[string]string, name, fallback string) string {
+// variableOr is the variable name of the set env (an account's, not the
+// process's; see envOr), or fallback when it is empty.
+func variableOr(env map[string]string, name, fallback string) string {
 	if v := env[name]; v != "" {
 		return v
 	}

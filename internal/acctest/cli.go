@@ -109,6 +109,12 @@ func (c *CLI) Setenv(key, value string) { c.env = append(c.env, key+"="+value) }
 // adapter's production bound.
 func (c *CLI) SetRequestTimeout(d time.Duration) { c.Setenv(requestTimeoutEnv, d.String()) }
 
+// UseRealClock has the provider that later commands start wait on the wall
+// clock, as in production, instead of FastClock: shared listing rounds are
+// then PollInterval apart, so a test can bound them by the time a command
+// took, a bound that a slow machine only loosens.
+func (c *CLI) UseRealClock() { c.Setenv(realClockEnv, "1") }
+
 // Write writes a file into the working directory.
 func (c *CLI) Write(name, text string) {
 	c.t.Helper()

@@ -94,6 +94,8 @@ func (tg *Target) String() string {
 	return tg.Backend.Title + " at " + where + " (" + tg.Kind.String() + ")"
 }
 
+// envOr is the process's environment variable name, or fallback when it
+// is empty.
 func envOr(name, fallback string) string {
 	if v := os.Getenv(name); v != "" {
 		return v

@@ -36,14 +36,24 @@ func (g *gatedAdapter) Update(_ context.Context, id string, _ UpdateRequest) (Ma
 	return Machine{ID: id}, nil
 }
 
-// within fails the test when ch does not deliver: a bound, so that a
-// broken round fails instead of hanging the suite.
-func within(t *testing.T, what string, ch <-chan struct{}) {
+// within waits for ch for as long as the test may run: until shortly before
+// go test's -timeout ends the binary, so that a hang fails naming what did not
+// happen, and never sooner, however busy the machine is.
+func within[T any](t *testing.T, what string, ch <-chan T) T {
 	t.Helper()
+	var expired <-chan time.Time
+	if deadline, ok := t.Deadline(); ok {
+		left := time.Until(deadline)
+		timer := time.NewTimer(left - left/20)
+		defer timer.Stop()
+		expired = timer.C
+	}
 	select {
-	case <-ch:
-	case <-time.After(time.Minute):
-		t.Fatalf("%s did not happen", what)
+	case v := <-ch:
+		return v
+	case <-expired:
+		t.Fatalf("%s did not happen before the test's deadline", what)
+		panic("unreachable")
 	}
 }
 

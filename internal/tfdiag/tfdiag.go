@@ -16,8 +16,8 @@ package tfdiag
 
 import (
 	"errors"
-	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -86,10 +86,33 @@ func AddError(diags *diag.Diagnostics, at Attribute, summary, detail string, err
 // name it already.
 func named(err error) string {
 	msg := Message(err)
-	if f := adapter.FieldOf(err); f != "" && !regexp.MustCompile(`\b`+regexp.QuoteMeta(f)+`\b`).MatchString(msg) {
+	if f := adapter.FieldOf(err); f != "" && !mentions(msg, f) {
 		return f + ": " + msg
 	}
 	return msg
+}
+
+// mentions reports whether msg has word as a word of its own: not inside a
+// longer identifier (user_data is not named by user_data_file).
+func mentions(msg, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(msg[i:], word)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(word)
+		before, _ := utf8.DecodeLastRuneInString(msg[:start])
+		after, _ := utf8.DecodeRuneInString(msg[end:])
+		if !wordRune(before) && !wordRune(after) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+// wordRune is a character of an identifier, as regexp's \b counts them.
+func wordRune(r rune) bool {
+	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
 
 // AddWarning is AddError's warning twin.

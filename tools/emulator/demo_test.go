@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -33,15 +32,7 @@ func startRunLines(t *testing.T, args ...string) (map[string][]string, string) {
 		w.Close()
 	}()
 	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("run returned %v after cancel", err)
-			}
-		case <-time.After(time.Minute):
-			t.Error("run did not stop after cancel")
-		}
+		stopped(t, cancel, done)
 	})
 	lines := map[string][]string{}
 	br := bufio.NewReader(r)

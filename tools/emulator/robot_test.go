@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestRunServesRobot: the robot line names the webservice behind the
@@ -75,13 +74,5 @@ func TestRunServesRobot(t *testing.T) {
 	if _, body = get(root+"/_emulator/stats", "", ""); strings.Contains(string(body), "GET /server\"") {
 		t.Errorf("hcloud stats count Robot's requests: %s", body)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run returned %v after cancel", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("run did not stop after cancel")
-	}
+	stopped(t, cancel, done)
 }

@@ -65,15 +65,7 @@ func TestRunServesHcloudAndControlAPI(t *testing.T) {
 		t.Errorf("stats %v %v", stats, err)
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run returned %v after cancel", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("run did not stop after cancel")
-	}
+	stopped(t, cancel, done)
 	if resp, err := http.Get(root + "/_emulator/stats"); err == nil {
 		_ = resp.Body.Close()
 		t.Error("still serving after shutdown")
@@ -261,5 +253,35 @@ func TestRunRejectsBadActionPace(t *testing.T) {
 		if err := run(context.Background(), args, io.Discard); err == nil || !strings.Contains(err.Error(), args[0]) {
 			t.Errorf("%v: %v, want a refusal naming the flag", args, err)
 		}
+	}
+}
+
+// stopped cancels a run and checks that it returns without error.
+func stopped(t *testing.T, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
+	cancel()
+	if err := within(t, "run's return after cancel", done); err != nil {
+		t.Errorf("run returned %v after cancel", err)
+	}
+}
+
+// within waits for ch for as long as the test may run: until shortly before
+// go test's -timeout ends the binary, so that a hang fails naming what did not
+// happen, and never sooner, however busy the machine is.
+func within[T any](t *testing.T, what string, ch <-chan T) T {
+	t.Helper()
+	var expired <-chan time.Time
+	if deadline, ok := t.Deadline(); ok {
+		left := time.Until(deadline)
+		timer := time.NewTimer(left - left/20)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	select {
+	case v := <-ch:
+		return v
+	case <-expired:
+		t.Fatalf("%s did not happen before the test's deadline", what)
+		panic("unreachable")
 	}
 }

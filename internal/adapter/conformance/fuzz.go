@@ -29,7 +29,7 @@ type Answer struct {
 }
 
 // answerBudget is how many requests one call may make of an Answer before
-// its context is canceled: more than any read or delete makes of a backend
+// its context is cancelled: more than any read or delete makes of a backend
 // that answers it at once.
 const answerBudget = 64
 

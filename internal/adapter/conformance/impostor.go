@@ -54,6 +54,7 @@ func endpointNotTheAPI(t *testing.T, s *suite) {
 	if u := s.UnknownRoute; u != nil {
 		all = append(all[:len(all):len(all)], impostor{"every route answers the API's own answer for an unknown path", u.Status, "application/json", u.Body})
 	}
+	reached := 0
 	for _, imp := range all {
 		t.Run(imp.name, func(t *testing.T) {
 			settings := s.ServeImpostor(t, imp)
@@ -66,37 +67,45 @@ func endpointNotTheAPI(t *testing.T, s *suite) {
 			if err != nil {
 				return
 			}
-			id := s.MissingID
-			calls := []struct {
-				what string
-				run  func(ctx context.Context) error
-			}{
-				{"Get", func(ctx context.Context) error { _, err := a.Get(ctx, id); return err }},
-				{"Delete", func(ctx context.Context) error { return a.Delete(ctx, id) }},
-			}
-			if l, ok := a.(adapter.Lister); ok {
-				calls = append(calls, struct {
-					what string
-					run  func(ctx context.Context) error
-				}{"List", func(ctx context.Context) error { _, err := l.List(ctx); return err }})
-			}
-			if c, ok := a.(adapter.Checker); ok {
-				calls = append(calls, struct {
-					what string
-					run  func(ctx context.Context) error
-				}{"Check", c.Check})
-			}
-			for _, c := range calls {
+			reached++
+			for _, c := range impostorCalls(a, s.MissingID) {
 				err := c.run(s.ctx(t))
 				switch {
 				case err == nil:
-					t.Errorf("%s(%s) against an endpoint where %s: succeeded, want an error that says the endpoint is not the API", c.what, id, imp.name)
+					t.Errorf("%s(%s) against an endpoint where %s: succeeded, want an error that says the endpoint is not the API", c.what, s.MissingID, imp.name)
 				case adapter.IsNotFound(err):
-					t.Errorf("%s(%s) against an endpoint where %s: NotFound (%v); a machine in state would be forgotten", c.what, id, imp.name, err)
+					t.Errorf("%s(%s) against an endpoint where %s: NotFound (%v); a machine in state would be forgotten", c.what, s.MissingID, imp.name, err)
 				}
 			}
 		})
 	}
+	// An adapter that refuses every impostor's settings made no call, and
+	// the subtests above passed without checking anything.
+	if reached == 0 {
+		t.Fatalf("the adapter refused the settings of all %d impostor endpoints, so no call reached one; ServeImpostor's settings must be ones the adapter accepts", len(all))
+	}
+}
+
+// impostorCall is one call that reads or removes a machine.
+type impostorCall struct {
+	what string
+	run  func(ctx context.Context) error
+}
+
+// impostorCalls are the calls of a that read or remove machine id: Get,
+// Delete, and List and Check where a offers them.
+func impostorCalls(a adapter.Adapter, id string) []impostorCall {
+	calls := []impostorCall{
+		{"Get", func(ctx context.Context) error { _, err := a.Get(ctx, id); return err }},
+		{"Delete", func(ctx context.Context) error { return a.Delete(ctx, id) }},
+	}
+	if l, ok := a.(adapter.Lister); ok {
+		calls = append(calls, impostorCall{"List", func(ctx context.Context) error { _, err := l.List(ctx); return err }})
+	}
+	if c, ok := a.(adapter.Checker); ok {
+		calls = append(calls, impostorCall{"Check", c.Check})
+	}
+	return calls
 }
 
 // PointAt returns a copy of settings whose endpoint setting (named key)

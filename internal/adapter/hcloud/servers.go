@@ -136,11 +136,13 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 	return nil
 }
 
-// powerStates are the status a switch leaves a server in, and the one it
-// shows on the way there.
-var powerStates = map[adapter.PowerAction][2]hcloud.ServerStatus{
-	adapter.PowerOn:  {hcloud.ServerStatusRunning, hcloud.ServerStatusStarting},
-	adapter.PowerOff: {hcloud.ServerStatusOff, hcloud.ServerStatusStopping},
+// powerState is the status a switch leaves a server in (settled), and the
+// one it shows on the way there (passing).
+type powerState struct{ settled, passing hcloud.ServerStatus }
+
+var powerStates = map[adapter.PowerAction]powerState{
+	adapter.PowerOn:  {settled: hcloud.ServerStatusRunning, passing: hcloud.ServerStatusStarting},
+	adapter.PowerOff: {settled: hcloud.ServerStatusOff, passing: hcloud.ServerStatusStopping},
 }
 
 // reachedAfterSilence reads server id after its power request went
@@ -149,6 +151,10 @@ var powerStates = map[adapter.PowerAction][2]hcloud.ServerStatus{
 // action asks for, waiting while it shows the way there. Any other status,
 // a server gone, or a wait that fails is no proof: the unanswered request
 // stays the error, and is not sent again here.
+//
+// It cannot share waitAction's wait: that one follows the action the
+// answer named, and an unanswered request named none, so only the server's
+// own status can tell whether the switch took place.
 func (a *account) reachedAfterSilence(ctx context.Context, what string, id int64, action adapter.PowerAction) bool {
 	want := powerStates[action]
 	reached := false
@@ -163,8 +169,8 @@ func (a *account) reachedAfterSilence(ctx context.Context, what string, id int64
 			return true, nil
 		}
 		adapter.ReportState(ctx, string(s.Status))
-		reached = s.Status == want[0]
-		return s.Status != want[1], nil
+		reached = s.Status == want.settled
+		return s.Status != want.passing, nil
 	})
 	return err == nil && reached
 }

@@ -366,15 +366,31 @@ func TestCloneQueueHonoursTheContext(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- a.clone(ctx, "create VM", tpl, node{Node: "pve1"}, 100001, "queued", adapter.Mark{}) }()
 	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) || !adapter.Is(err, adapter.Transient) {
-			t.Errorf("cancelled in the queue: %v", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the create still waits in the queue after its context ended")
+	if err := within(t, "the create's return from the queue after its context ended", done); !errors.Is(err, context.Canceled) || !adapter.Is(err, adapter.Transient) {
+		t.Errorf("cancelled in the queue: %v", err)
 	}
 	if n := f.count(routeClone); n != 0 {
 		t.Errorf("%d clones sent", n)
+	}
+}
+
+// within waits for ch for as long as the test may run: until shortly before
+// go test's -timeout ends the binary, so that a hang fails naming what did not
+// happen, and never sooner, however busy the machine is.
+func within[T any](t *testing.T, what string, ch <-chan T) T {
+	t.Helper()
+	var expired <-chan time.Time
+	if deadline, ok := t.Deadline(); ok {
+		left := time.Until(deadline)
+		timer := time.NewTimer(left - left/20)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	select {
+	case v := <-ch:
+		return v
+	case <-expired:
+		t.Fatalf("%s did not happen before the test's deadline", what)
+		panic("unreachable")
 	}
 }

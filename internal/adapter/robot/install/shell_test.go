@@ -13,6 +13,12 @@ import (
 // { }), a comment, an escape, or a first word that is an assignment. It is
 // the oracle of what the generated lines mean, deliberately stricter than
 // the shells: a line it accepts is the same words to every shell.
+//
+// The emulator's SSH host has a tokenizer of its own
+// (internal/emulator/sshhost/parse.go) that reads much the same way. The
+// copy is deliberate: the oracle must not share code, or a mistake, with
+// the emulator the generated lines run against, and a test package may not
+// import the emulator's internals.
 func shellWords(line string) ([]string, error) {
 	var words []string
 	var cur strings.Builder
