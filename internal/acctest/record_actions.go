@@ -45,6 +45,9 @@ func (r recorder) PlanAction(ctx context.Context, req *tfprotov6.PlanActionReque
 	return resp, err
 }
 
+// progressSummary marks a progress message kept beside the diagnostics.
+const progressSummary = "progress"
+
 // InvokeAction keeps the diagnostics of the completed event, and the
 // progress messages as warnings would be kept: a search for a secret
 // covers everything an action sent.
@@ -64,7 +67,11 @@ func (r recorder) InvokeAction(ctx context.Context, req *tfprotov6.InvokeActionR
 			case tfprotov6.CompletedInvokeActionEventType:
 				r.w.add(t.Diagnostics)
 			case tfprotov6.ProgressInvokeActionEventType:
-				r.w.add([]*tfprotov6.Diagnostic{{Severity: tfprotov6.DiagnosticSeverityInvalid, Summary: "progress", Detail: t.Message}})
+				// Kept as a diagnostic of no severity, so the search for a
+				// secret reads it; not one the provider sent.
+				progress := &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityInvalid, Detail: t.Message}
+				progress.Summary = progressSummary
+				r.w.add([]*tfprotov6.Diagnostic{progress})
 			}
 			if !yield(ev) {
 				return

@@ -19,7 +19,7 @@ import (
 // the backend nothing.
 func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	if a.accounts == nil {
-		resp.Diagnostics.AddError(a.summary(), "The provider is not configured; this is a bug in the provider.")
+		resp.Diagnostics.AddError(a.kind.Refused, "The provider is not configured; this is a bug in the provider.")
 		return
 	}
 	say := func(string) {}
@@ -33,7 +33,7 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 		return
 	}
 	if !ok || !known(t.Account, t.ID) || t.Claim.IsUnknown() {
-		resp.Diagnostics.AddAttributeError(idPath, a.summary(), "The instance's account, id and claim must be known when the action runs; "+
+		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, "The instance's account, id and claim must be known when the action runs; "+
 			"this is a bug in the provider or Terraform, since Terraform runs an action only once its configuration is known.")
 		return
 	}
@@ -59,7 +59,7 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 		say(fmt.Sprintf("machine %s is %s already: nothing to %s", id, m.State, k.noun()))
 		return
 	case k.running && m.State != adapter.StateRunning:
-		resp.Diagnostics.AddAttributeError(idPath, a.summary(), fmt.Sprintf(
+		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, fmt.Sprintf(
 			"Machine %s (%q) is %s (backend status %q), and a %s acts on a running machine only: it never starts one. "+
 				"Start it with compute_instance_power_on, or wait until the backend has finished what it is doing with it.",
 			id, m.Name, m.State, m.RawState, k.noun()))
@@ -93,9 +93,9 @@ func settled(m adapter.Machine, k kind) bool {
 // failed reports an invocation that failed while doing what.
 func (a *Action) failed(t target, def adapter.Definition, doing string, err error, resp *action.InvokeResponse) {
 	if adapter.IsNotFound(err) {
-		resp.Diagnostics.AddAttributeError(idPath, a.summary(), a.gone(t, def))
+		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.gone(t, def))
 		return
 	}
-	tfdiag.AddError(&resp.Diagnostics, nil, a.summary(), fmt.Sprintf("%s of machine %s on %s failed while %s. %s",
+	tfdiag.AddError(&resp.Diagnostics, nil, a.kind.Refused, fmt.Sprintf("%s of machine %s on %s failed while %s. %s",
 		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), doing, tfdiag.WayOut(err)), err)
 }

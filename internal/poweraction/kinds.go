@@ -20,6 +20,9 @@ type kind struct {
 	running bool
 	// summary is the first sentence of the action's documentation.
 	summary string
+	// Refused is every refusal's and failure's summary, a literal so that
+	// the summary scan of internal/tfdiag checks its pattern.
+	Refused string
 	// nextPlan says what the instance's next plan shows after it, when
 	// that is more than nothing.
 	nextPlan string
@@ -31,22 +34,22 @@ const offNextPlan = " After it, an instance whose configuration says `power = \"
 
 // kinds are the actions, in the order the documentation lists them.
 var kinds = []kind{
-	{action: adapter.PowerOn, goal: power.On,
+	{action: adapter.PowerOn, goal: power.On, Refused: "Unable to power on machine",
 		summary:  "Starts a stopped machine and waits until it runs with an address. A machine that already runs is left as it is.",
 		nextPlan: " After it, an instance whose configuration says `power = \"off\"` shows `power = \"on\" -> \"off\"` in its next plan."},
-	{action: adapter.PowerShutdown, goal: power.Off, graceful: true,
+	{action: adapter.PowerShutdown, goal: power.Off, graceful: true, Refused: "Unable to shut down machine",
 		summary: "Asks the guest to shut down (ACPI) and waits until the machine is off; when it is not off within `shutdown_timeout`, " +
 			"its power is cut, as `power = \"off\"` does on `compute_instance`. A stopped machine is left as it is.",
 		nextPlan: offNextPlan},
-	{action: adapter.PowerOff, goal: power.Off,
+	{action: adapter.PowerOff, goal: power.Off, Refused: "Unable to power off machine",
 		summary: "Cuts the machine's power at once, without asking the guest, and waits until the machine is off. A stopped machine " +
 			"is left as it is.",
 		nextPlan: offNextPlan},
-	{action: adapter.PowerReboot, goal: power.Restarted, graceful: true, running: true,
+	{action: adapter.PowerReboot, goal: power.Restarted, graceful: true, running: true, Refused: "Unable to reboot machine",
 		summary: "Asks the guest to restart (ACPI) and waits until the machine runs again; when the reboot is not done within " +
 			"`shutdown_timeout` and the backend can reset, the machine is reset, as a change of `triggers_restart` does on " +
 			"`compute_instance`. Refused on a machine that is not running: a reboot never starts a machine."},
-	{action: adapter.PowerReset, goal: power.Restarted, running: true,
+	{action: adapter.PowerReset, goal: power.Restarted, running: true, Refused: "Unable to reset machine",
 		summary: "Cuts the power and starts the machine again at once, without asking the guest, and waits until it runs again. " +
 			"Refused on a machine that is not running."},
 }

@@ -37,7 +37,7 @@ func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, r
 	m, err := acc.Get(rctx, t.ID.ValueString())
 	switch {
 	case adapter.IsNotFound(err):
-		resp.Diagnostics.AddAttributeError(idPath, a.summary(), a.gone(t, def))
+		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.gone(t, def))
 	case err != nil:
 		adapter.LoggerFrom(ctx).Info(ctx, "the machine could not be read at plan; the action reads it again before it acts",
 			map[string]any{"machine_id": t.ID.ValueString(), "code": string(adapter.CodeOf(err))})
@@ -53,8 +53,6 @@ var (
 	claimPath   = path.Root("instance").AtName("claim")
 )
 
-// summary is every refusal's summary.
-func (a *Action) summary() string { return "Unable to " + a.kind.noun() + " machine" }
 
 // open opens the instance's account and its adapter's definition.
 func (a *Action) open(t target, diags *diag.Diagnostics) (*adapter.Cached, adapter.Definition, bool) {
@@ -64,7 +62,7 @@ func (a *Action) open(t target, diags *diag.Diagnostics) (*adapter.Cached, adapt
 		def, err = a.accounts.Registry.Definition(loc.Kind)
 	}
 	if err != nil {
-		diags.AddAttributeError(accountPath, a.summary(), fmt.Sprintf("instance.account must be a compute_provider_account's id, "+
+		diags.AddAttributeError(accountPath, a.kind.Refused, fmt.Sprintf("instance.account must be a compute_provider_account's id, "+
 			"as compute_instance's account attribute holds it (write instance = compute_instance.NAME): %s", tfdiag.Message(err)))
 		return nil, def, false
 	}
@@ -77,7 +75,7 @@ func (a *Action) capable(def adapter.Definition, t target, diags *diag.Diagnosti
 	if def.Capabilities.Offers(a.kind.action) {
 		return true
 	}
-	diags.AddAttributeError(accountPath, a.summary(), fmt.Sprintf(
+	diags.AddAttributeError(accountPath, a.kind.Refused, fmt.Sprintf(
 		"%s asks machine %s on %s to %s, but the %s adapter cannot do that (it offers: %s). %s",
 		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), a.kind.noun(), def.Kind,
 		offered(def.Capabilities), a.insteadOf(def.Capabilities)))
@@ -130,13 +128,13 @@ func (a *Action) refuseHold(m adapter.Machine, t target, def adapter.Definition,
 	id, claim := t.ID.ValueString(), t.Claim.ValueString()
 	switch {
 	case def.MarkLost(m, claim):
-		diags.AddAttributeError(idPath, a.summary(), fmt.Sprintf(
+		diags.AddAttributeError(idPath, a.kind.Refused, fmt.Sprintf(
 			"Machine %s (%q) on %s lost the provider's mark since this state took it (its name was changed outside Terraform), so %s "+
 				"does not act on it. Run terraform apply once: it writes the mark back. Then invoke the action.",
 			id, m.Name, a.registry.DescribeID(t.Account.ValueString()), a.kind.typeName()))
 		return false
 	case !m.Managed:
-		diags.AddAttributeError(idPath, a.summary(), fmt.Sprintf(
+		diags.AddAttributeError(idPath, a.kind.Refused, fmt.Sprintf(
 			"Machine %s (%q) on %s does not carry the provider's mark, so %s does not act on it: the provider powers only machines "+
 				"it manages. If the machine was just imported into a compute_instance, run terraform apply once so the mark is written, "+
 				"then invoke the action.", id, m.Name, a.registry.DescribeID(t.Account.ValueString()), a.kind.typeName()))
@@ -146,7 +144,7 @@ func (a *Action) refuseHold(m adapter.Machine, t target, def adapter.Definition,
 		if claim == "" {
 			mine = "this configuration's, which names none (instance.claim is empty)"
 		}
-		diags.AddAttributeError(claimPath, a.summary(), fmt.Sprintf(
+		diags.AddAttributeError(claimPath, a.kind.Refused, fmt.Sprintf(
 			"Machine %s (%q) on %s is held by another Terraform state: its mark carries another claim than %s, so "+
 				"%s does not act on it, as compute_instance would not change it. Invoke the action from the configuration whose state "+
 				"holds the machine; to act on it from here, move it into this state first (`terraform state rm` there, then import it here).",
