@@ -53,7 +53,6 @@ var (
 	claimPath   = path.Root("instance").AtName("claim")
 )
 
-
 // open opens the instance's account and its adapter's definition.
 func (a *Action) open(t target, diags *diag.Diagnostics) (*adapter.Cached, adapter.Definition, bool) {
 	acc, loc, err := a.accounts.Open(t.Account.ValueString())
