@@ -20,14 +20,9 @@ import (
 const defaultReadTimeout = 5 * time.Minute
 
 type model struct {
-	Accounts   []types.String `tfsdk:"accounts"`
-	Managed    types.Bool     `tfsdk:"managed"`
-	NamePrefix types.String   `tfsdk:"name_prefix"`
-	NameRegex  types.String   `tfsdk:"name_regex"`
-	Labels     types.Map      `tfsdk:"labels"`
-	States     types.Set      `tfsdk:"states"`
-	Machines   types.List     `tfsdk:"machines"`
-	Timeouts   timeouts.Value `tfsdk:"timeouts"`
+	Filters
+	Machines types.List     `tfsdk:"machines"`
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
 var machineTypes = map[string]attr.Type{
