@@ -37,11 +37,9 @@ func newFilter(ctx context.Context, m *Filters) (filter, diag.Diagnostics) {
 	if !m.Labels.IsNull() {
 		diags.Append(m.Labels.ElementsAs(ctx, &f.labels, false)...)
 	}
-	if !m.States.IsNull() {
-		var names []string
-		diags.Append(m.States.ElementsAs(ctx, &names, false)...)
+	if m.States != nil {
 		f.states = map[adapter.State]bool{}
-		for _, n := range names {
+		for _, n := range m.States {
 			f.states[adapter.State(n)] = true
 		}
 	}

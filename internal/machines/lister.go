@@ -22,7 +22,9 @@ type Filters struct {
 	NamePrefix types.String   `tfsdk:"name_prefix"`
 	NameRegex  types.String   `tfsdk:"name_regex"`
 	Labels     types.Map      `tfsdk:"labels"`
-	States     types.Set      `tfsdk:"states"`
+	// States reads a set (compute_machines) and a list (a list block,
+	// which has no sets) alike.
+	States []string `tfsdk:"states"`
 }
 
 // Lister lists the machines of the accounts Filters name. Registry is

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -80,6 +81,7 @@ type computeProvider struct {
 var (
 	_ provider.Provider                   = (*computeProvider)(nil)
 	_ provider.ProviderWithValidateConfig = (*computeProvider)(nil)
+	_ provider.ProviderWithListResources  = (*computeProvider)(nil)
 )
 
 func (p *computeProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -169,6 +171,7 @@ func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureR
 	})
 	resp.ResourceData = accounts
 	resp.DataSourceData = accounts
+	resp.ListResourceData = accounts
 }
 
 func (p *computeProvider) Resources(context.Context) []func() resource.Resource {
@@ -185,6 +188,16 @@ func (p *computeProvider) DataSources(context.Context) []func() datasource.DataS
 	return []func() datasource.DataSource{
 		func() datasource.DataSource { return offers.New(reg) },
 		func() datasource.DataSource { return machines.New(reg) },
+	}
+}
+
+// ListResources are the list resources of `terraform query` (Terraform
+// 1.14 and later), under the type names of the resources they find.
+func (p *computeProvider) ListResources(context.Context) []func() list.ListResource {
+	reg := p.registry
+	return []func() list.ListResource{
+		func() list.ListResource { return instance.NewList(reg) },
+		func() list.ListResource { return bootstrap.NewList(reg) },
 	}
 }
 
