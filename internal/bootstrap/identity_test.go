@@ -103,3 +103,31 @@ import {
 		},
 	})
 }
+
+// TestRobotHostListProto runs compute_bootstrap_host's list resource
+// through the protocol, as terraform query does, so that it is covered
+// under any terraform on PATH: each rented server is a host taken as it
+// is, phase ready, with no image (Robot does not report one), and its
+// identity.
+func TestRobotHostListProto(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMetal(t)
+	n, _ := m.AddServer(t, "")
+	account, number := robotAccount(t, m), strconv.Itoa(n)
+	p := acctest.NewProto(t, provider.DefaultRegistry())
+	got := p.List("compute_bootstrap_host", map[string]tftypes.Value{
+		"accounts": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{acctest.String(account)}),
+	}, true)
+	if len(got) != 1 || acctest.HasError(got[0].Diagnostics) {
+		t.Fatalf("list: %+v, want the one server", got)
+	}
+	r := got[0]
+	if r.Identity["account"] != account || r.Identity["id"] != number {
+		t.Errorf("identity %v, want the account and id %s", r.Identity, number)
+	}
+	for attr, want := range map[string]string{"id": number, "machine_id": number, "account": account, "phase": string(adapter.PhaseReady), "image": ""} {
+		if r.Resource[attr] != want {
+			t.Errorf("resource %s = %q, want %q (resource %v)", attr, r.Resource[attr], want, r.Resource)
+		}
+	}
+}
