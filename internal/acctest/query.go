@@ -53,7 +53,7 @@ type ListResult struct {
 // result when include; the test fails when the call does.
 func (p *Proto) List(resource string, config map[string]tftypes.Value, include bool) []ListResult {
 	p.t.Helper()
-	s, ok := p.srv.(tfprotov6.ProviderServerWithListResource)
+	s, ok := p.srv.(tfprotov6.ListResourceServer)
 	if !ok {
 		p.t.Fatalf("the provider server (%T) has no list resources", p.srv)
 	}

@@ -12,8 +12,8 @@ import (
 // recorder embeds, so without these a query through a recorded provider
 // would find no list resources.
 
-func (r recorder) lists() (tfprotov6.ProviderServerWithListResource, error) {
-	s, ok := r.ProviderServer.(tfprotov6.ProviderServerWithListResource)
+func (r recorder) lists() (tfprotov6.ListResourceServer, error) {
+	s, ok := r.ProviderServer.(tfprotov6.ListResourceServer)
 	if !ok {
 		return nil, fmt.Errorf("the recorded provider server (%T) has no list resources", r.ProviderServer)
 	}
