@@ -16,6 +16,8 @@ func (c *CLI) Query(list string) (out, generated string) {
 	c.t.Helper()
 	c.Write("fleet.tfquery.hcl", list)
 	out = c.MustRun("query", "-generate-config-out=fleet.tf")
+	// Shown under go test -v: what a user running the query sees.
+	c.t.Logf("terraform query -generate-config-out=fleet.tf\n%s\nfleet.tf:\n%s", out, c.Read("fleet.tf"))
 	return out, c.Read("fleet.tf")
 }
 
@@ -34,9 +36,11 @@ func (c *CLI) FillNull(generated, attr, value string) string {
 // EmptyPlan fails the test unless a plan finds nothing to change.
 func (c *CLI) EmptyPlan(when string) {
 	c.t.Helper()
-	if out, err := c.Run("plan", "-detailed-exitcode", "-input=false"); err != nil {
+	out, err := c.Run("plan", "-detailed-exitcode", "-input=false")
+	if err != nil {
 		c.t.Fatalf("the plan %s is not empty (%v):\n%s", when, err, out)
 	}
+	c.t.Logf("terraform plan -detailed-exitcode %s: exit 0\n%s", when, out)
 }
 
 // ListResult is one result of a list resource, as the protocol carries

@@ -58,6 +58,7 @@ list "compute_bootstrap_host" "db" {
 	}
 	c.Write("fleet.tf", c.FillNull(gen, "image", strconv.Quote(robotImage)))
 	plan = c.MustRun("plan", "-input=false")
+	t.Logf("terraform plan (the generated configuration)\n%s", plan)
 	if !strings.Contains(plan, "3 to import, 0 to add, 3 to change, 0 to destroy") {
 		t.Errorf("the plan should import the three servers and only write their marks:\n%s", plan)
 	}

@@ -40,6 +40,7 @@ func TestProxmoxQueryAdoptsFleet(t *testing.T) {
 	}
 	c.Write("fleet.tf", c.FillNull(gen, "image", strconv.Quote(acctest.ProxmoxTemplate)))
 	plan = c.MustRun("plan", "-input=false")
+	t.Logf("terraform plan (the generated configuration)\n%s", plan)
 	if !strings.Contains(plan, "3 to import, 0 to add, 3 to change, 0 to destroy") {
 		t.Errorf("the plan should import the three VMs and only write their marks:\n%s", plan)
 	}

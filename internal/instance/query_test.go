@@ -56,6 +56,7 @@ func TestInstanceQueryAdoptsFleet(t *testing.T) {
 		t.Errorf("the query found db-1, which its filters leave out:\n%s", out)
 	}
 	plan := c.MustRun("plan", "-input=false")
+	t.Logf("terraform plan (the generated configuration)\n%s", plan)
 	if !strings.Contains(plan, "3 to import, 0 to add, 3 to change, 0 to destroy") || strings.Count(plan, "managed           = false -> true") != 3 {
 		t.Errorf("the plan of the generated configuration should import the three and write their marks, nothing else:\n%s", plan)
 	}
