@@ -79,7 +79,8 @@ func TestInstanceQueryAdoptsFleet(t *testing.T) {
 // terraform query does, so that it is covered under any terraform on PATH:
 // each result has the machine's name and id, its identity and, when asked
 // for, the resource an import would hold; the filters apply; a list block
-// naming an account that is not one is refused on its index.
+// naming an account not applied yet, or one that is not an account, is
+// refused on its index.
 func TestInstanceListProto(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
@@ -115,6 +116,12 @@ func TestInstanceListProto(t *testing.T) {
 	}
 	if without := p.List("compute_instance", config, false); len(without) != 1 || without[0].Resource != nil || without[0].Identity["id"] != id {
 		t.Errorf("list without the resource: %+v, want the identity alone", without)
+	}
+	config["accounts"] = tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})
+	unapplied := p.List("compute_instance", config, false)
+	if len(unapplied) != 1 || !regexp.MustCompile(`accounts\[0\] is not known yet.*apply`).MatchString(
+		strings.Join(acctest.Diagnostics(unapplied[0].Diagnostics, tfprotov6.DiagnosticSeverityError), "\n")) {
+		t.Errorf("list of an account not applied yet: %+v, want one error on accounts[0] saying to apply it first", unapplied)
 	}
 	config["accounts"] = tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{acctest.String("not-an-account")})
 	refused := p.List("compute_instance", config, false)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -75,6 +76,9 @@ func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *l
 	diags := req.Config.Get(ctx, &f)
 	var all []Found
 	if !diags.HasError() {
+		unknownAccounts(f.Accounts, &diags)
+	}
+	if !diags.HasError() {
 		all = l.lister.List(ctx, f, defaultReadTimeout, adapter.DefaultUnreachable, &diags)
 	}
 	if diags.HasError() {
@@ -103,4 +107,16 @@ func (l *ListResource) result(ctx context.Context, req list.ListRequest, f Found
 		r.Diagnostics.Append(l.Object(ctx, f, r.Resource)...)
 	}
 	return r
+}
+
+// unknownAccounts refuses an account id that is not known yet: a query
+// reads the state, so an account that was never applied has no id there.
+func unknownAccounts(ids []types.String, diags *diag.Diagnostics) {
+	for i, id := range ids {
+		if id.IsUnknown() {
+			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), summary, fmt.Sprintf(
+				"accounts[%d] is not known yet: the compute_provider_account it names has not been applied. Run terraform apply "+
+					"for the account first, then terraform query.", i))
+		}
+	}
 }
