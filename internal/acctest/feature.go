@@ -51,7 +51,7 @@ func has(line string, f Feature) (bool, string) {
 	if program == "OpenTofu" {
 		first = f.OpenTofu
 		if first == "" {
-			return false, "no OpenTofu release has it yet"
+			return false, "no OpenTofu release the tests know of has it"
 		}
 	}
 	got, err := version.NewVersion(v)
