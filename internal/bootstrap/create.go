@@ -24,7 +24,7 @@ import (
 // taints it.
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx = r.accounts.Logging(ctx)
-	defer tfidentity.Follow(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	const summary = "Unable to create bootstrap host"
 	var plan, config model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

@@ -22,7 +22,7 @@ import (
 // running.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	ctx = r.accounts.Logging(ctx)
-	defer tfidentity.Follow(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State, &req.State)
 	const summary = "Unable to read bootstrap host"
 	var state model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -101,7 +101,7 @@ func takeImported(state *model, m adapter.Machine) {
 // files, first_boot and the rest, which cannot be read back) without
 // replacing or installing anything.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defer tfidentity.Follow(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	id, byIdentity, diags := tfidentity.ImportID(ctx, req)
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {

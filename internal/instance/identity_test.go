@@ -26,7 +26,8 @@ import (
 // identity, an import by identity finds a machine the provider did not
 // create and keeps the identity through the read after it, a state without
 // identity gets it on its refresh, an import by id gives the same
-// identity, and a malformed identity is refused as such.
+// identity, a refresh that finds the machine gone removes it without an
+// error, and a malformed identity is refused as such.
 func TestInstanceIdentityProto(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
@@ -83,6 +84,14 @@ func TestInstanceIdentityProto(t *testing.T) {
 	}
 	if got := p.IdentityOf("compute_instance", byID.ImportedResources[0].Identity); got["account"] != account || got["id"] != legacy {
 		t.Errorf("identity after import by id: %v, want account and id %s", got, legacy)
+	}
+
+	// A refresh that finds the machine gone removes it without an error,
+	// also from a state without identity.
+	e.RemoveServer(mustInt(t, legacy))
+	gone := p.Read(&bare)
+	if acctest.HasError(gone.Diagnostics) {
+		t.Errorf("read of a machine gone, from a state without identity: %v", acctest.Diagnostics(gone.Diagnostics, tfprotov6.DiagnosticSeverityError))
 	}
 
 	bad := p.Import("compute_instance", "", p.Identity("compute_instance", map[string]tftypes.Value{
@@ -150,4 +159,13 @@ resource "compute_instance" "web" {
 			},
 		},
 	})
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

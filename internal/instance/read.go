@@ -22,7 +22,7 @@ import (
 // warning says so and what to do.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	ctx = r.accounts.Logging(ctx)
-	defer tfidentity.Follow(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State, &req.State)
 	const summary = "Unable to read instance"
 	var state model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -144,7 +144,7 @@ func readFailed(ctx context.Context, state model, account, endpoint, machineID s
 // could not have given fails here, with the form it expects. The id is
 // shown only redacted: it may hold a secret pasted in the wrong place.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defer tfidentity.Follow(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	id, byIdentity, diags := tfidentity.ImportID(ctx, req)
 	resp.Diagnostics.Append(diags...)
 	if diags.HasError() {

@@ -22,7 +22,7 @@ import (
 // first apply after an import writes the mark and this state's claim.
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	ctx = r.accounts.Logging(ctx)
-	defer tfidentity.Follow(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	const summary = "Unable to update instance"
 	var plan, state model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

@@ -55,22 +55,30 @@ func Schema(what string) identityschema.Schema {
 	}
 }
 
-// Follow sets identity to the account and id state holds once both are
-// known, and leaves it as it was otherwise. Each operation defers it, so
-// every path that leaves a machine in state (a partial create included)
-// leaves its identity beside it. identity is nil under a Terraform without
-// identity support.
-func Follow(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
-	if identity == nil || state == nil || state.Raw.IsNull() {
+// Follow sets identity to the account and id the first of states that is
+// not null holds, once both are known, and leaves it as it was otherwise.
+// Each operation defers it, so every path that leaves a machine in state (a
+// partial create included) leaves its identity beside it. A read that
+// removes the machine passes the prior state after its own: the framework
+// wants an identity back from every read, and one from a Terraform that
+// sent none (1.11) would otherwise be null. identity is nil under a
+// Terraform without identity support.
+func Follow(ctx context.Context, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics, states ...*tfsdk.State) {
+	if identity == nil {
 		return
 	}
-	var m Model
-	diags.Append(state.GetAttribute(ctx, path.Root(Account), &m.Account)...)
-	diags.Append(state.GetAttribute(ctx, path.Root(ID), &m.ID)...)
-	if !known(m.Account) || !known(m.ID) {
+	for _, state := range states {
+		if state == nil || state.Raw.IsNull() {
+			continue
+		}
+		var m Model
+		diags.Append(state.GetAttribute(ctx, path.Root(Account), &m.Account)...)
+		diags.Append(state.GetAttribute(ctx, path.Root(ID), &m.ID)...)
+		if known(m.Account) && known(m.ID) {
+			diags.Append(identity.Set(ctx, m)...)
+		}
 		return
 	}
-	diags.Append(identity.Set(ctx, m)...)
 }
 
 // Plan gives a planned update the identity its apply will leave: the
