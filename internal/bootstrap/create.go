@@ -11,6 +11,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 )
 
 // Create claims the machine (keyed by the account's scope and the hostname,
@@ -23,6 +24,7 @@ import (
 // taints it.
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx = r.accounts.Logging(ctx)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	const summary = "Unable to create bootstrap host"
 	var plan, config model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

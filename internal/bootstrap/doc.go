@@ -11,7 +11,11 @@
 // adapter may refuse more, and then does so at apply, after the claim. File contents (content_wo, and what a secret
 // reference resolves to) never reach state, plan, logs or diagnostics.
 //
-// It imports internal/adapter, internal/tfdiag and internal/tftimeouts,
-// never a concrete adapter: whether an account can bootstrap is its
+// Its identity and list resource are compute_instance's kind: the account
+// and the machine's id (internal/tfidentity), and compute_machines' listing
+// shaped as hosts taken as they are (list.go).
+//
+// It imports internal/adapter, internal/machines, internal/tfdiag,
+// internal/tfidentity and internal/tftimeouts, never a concrete adapter: whether an account can bootstrap is its
 // definition's capability.
 package bootstrap

@@ -16,6 +16,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 )
 
 // ModifyPlan refuses an account whose adapter cannot bootstrap, and decides
@@ -66,6 +67,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		resumePlan(&plan)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	tfidentity.Plan(ctx, &resp.Plan, resp.Identity, &resp.Diagnostics)
 }
 
 // keepOutputs carries the outputs over: an in-place change that does not

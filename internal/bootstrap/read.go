@@ -10,6 +10,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
@@ -21,6 +22,7 @@ import (
 // running.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	ctx = r.accounts.Logging(ctx)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State, &req.State)
 	const summary = "Unable to read bootstrap host"
 	var state model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -99,7 +101,13 @@ func takeImported(state *model, m adapter.Machine) {
 // files, first_boot and the rest, which cannot be read back) without
 // replacing or installing anything.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	loc, machineID, err := adapter.ParseInstanceID(req.ID)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
+	id, byIdentity, diags := tfidentity.ImportID(ctx, req)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() {
+		return
+	}
+	loc, machineID, err := adapter.ParseInstanceID(id)
 	if err == nil && r.accounts != nil {
 		// As the account spells its id (Checked): defaults filled, the
 		// endpoint canonical.
@@ -114,8 +122,8 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to import bootstrap host",
-			fmt.Sprintf("The import id %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
-				"compute_provider_account's id and MACHINE_ID the machine's own id at the backend.", adapter.Quoted(adapter.RedactID(req.ID)), tfdiag.Message(err)))
+			fmt.Sprintf("The %s %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
+				"compute_provider_account's id and MACHINE_ID the machine's own id at the backend.", tfidentity.Named(byIdentity), adapter.Quoted(adapter.RedactID(id)), tfdiag.Message(err)))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)

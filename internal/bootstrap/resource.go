@@ -13,6 +13,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfstate"
 )
 
@@ -29,6 +30,7 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*Resource)(nil)
 	_ resource.ResourceWithImportState    = (*Resource)(nil)
 	_ resource.ResourceWithValidateConfig = (*Resource)(nil)
+	_ resource.ResourceWithIdentity       = (*Resource)(nil)
 	_ resource.ResourceWithUpgradeState   = (*Resource)(nil)
 )
 
@@ -38,6 +40,15 @@ func New(reg *adapter.Registry) resource.Resource { return &Resource{registry: r
 
 func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = typeName
+	// The identity holds the account, which a re-point changes in place
+	// (repoint.go) while the machine stays the same one.
+	resp.ResourceBehavior.MutableIdentity = true
+}
+
+// IdentitySchema is the account and the machine's id (Terraform 1.12 and
+// later), which an import block's identity names a machine by.
+func (r *Resource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = tfidentity.Schema("host")
 }
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

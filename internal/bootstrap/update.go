@@ -9,6 +9,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 )
 
 // Update changes only what the machine does not depend on (location and
@@ -18,6 +19,7 @@ import (
 // the configuration and writes the mark onto a machine that has none.
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	ctx = r.accounts.Logging(ctx)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	const summary = "Unable to update bootstrap host"
 	var plan, state, config model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

@@ -13,6 +13,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 )
 
 // Create asks for the machine with a key derived from the account's scope
@@ -25,6 +26,7 @@ import (
 // docs/guides/interrupted-applies.md).
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx = r.accounts.Logging(ctx)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	const summary = "Unable to create instance"
 	var plan model
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

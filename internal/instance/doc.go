@@ -7,8 +7,11 @@
 // listing, and deletes only what carries the provider's mark. Power goes one
 // way (power.go): off is a graceful shutdown bounded by shutdown_timeout,
 // then a hard poweroff; a change of triggers_restart (restart.go) is a
-// reboot bounded the same way, then a reset.
+// reboot bounded the same way, then a reset. Its identity (the account and
+// the machine's id, internal/tfidentity) follows the state through every
+// operation; its list resource (list.go) is compute_machines' listing shaped
+// as instances for terraform query.
 //
-// It imports internal/adapter, internal/tfdiag and internal/tftimeouts, never
-// a concrete adapter.
+// It imports internal/adapter, internal/machines, internal/tfdiag,
+// internal/tfidentity and internal/tftimeouts, never a concrete adapter.
 package instance

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
@@ -21,6 +22,7 @@ import (
 // warning says so and what to do.
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	ctx = r.accounts.Logging(ctx)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State, &req.State)
 	const summary = "Unable to read instance"
 	var state model
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -142,7 +144,13 @@ func readFailed(ctx context.Context, state model, account, endpoint, machineID s
 // could not have given fails here, with the form it expects. The id is
 // shown only redacted: it may hold a secret pasted in the wrong place.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	loc, machineID, err := adapter.ParseInstanceID(req.ID)
+	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
+	id, byIdentity, diags := tfidentity.ImportID(ctx, req)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() {
+		return
+	}
+	loc, machineID, err := adapter.ParseInstanceID(id)
 	if err == nil && r.accounts != nil {
 		// Fill the account's defaults and spell the endpoint as the
 		// account does (a trailing slash is the same account), so the
@@ -156,9 +164,9 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to import instance",
-			fmt.Sprintf("The import id %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
+			fmt.Sprintf("The %s %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
 				"compute_provider_account's id (its id attribute) and MACHINE_ID the machine's own id at the backend.",
-				adapter.Quoted(adapter.RedactID(req.ID)), tfdiag.Message(err)))
+				tfidentity.Named(byIdentity), adapter.Quoted(adapter.RedactID(id)), tfdiag.Message(err)))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfstate"
 )
 
@@ -37,6 +38,7 @@ var (
 	_ resource.ResourceWithConfigure    = (*Resource)(nil)
 	_ resource.ResourceWithModifyPlan   = (*Resource)(nil)
 	_ resource.ResourceWithImportState  = (*Resource)(nil)
+	_ resource.ResourceWithIdentity     = (*Resource)(nil)
 	_ resource.ResourceWithUpgradeState = (*Resource)(nil)
 )
 
@@ -46,6 +48,15 @@ func New(reg *adapter.Registry) resource.Resource { return &Resource{registry: r
 
 func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = typeName
+	// The identity holds the account, which a re-point changes in place
+	// (repoint.go) while the machine stays the same one.
+	resp.ResourceBehavior.MutableIdentity = true
+}
+
+// IdentitySchema is the account and the machine's id (Terraform 1.12 and
+// later), which an import block's identity names a machine by.
+func (r *Resource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = tfidentity.Schema("instance")
 }
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -134,6 +145,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		r.checkCatalog(ctx, &plan, userData, def, location.IsNull() && !plan.Location.IsUnknown(), resp)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	tfidentity.Plan(ctx, &resp.Plan, resp.Identity, &resp.Diagnostics)
 	if !creating && !resp.Plan.Raw.Equal(req.State.Raw) {
 		// Whatever the update does, it reads the machine last, and what the
 		// backend can do to it then is known only then.

@@ -28,7 +28,9 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 		MarkdownDescription: "One machine on an account. `name` and `labels` are checked against the rules of the " +
 			"account's backend, and `offer_id`, `image` and `location` against the account's catalog, at plan time. Create is idempotent: an apply that was interrupted after the " +
 			"backend accepted the machine finds it again when it is simply run again. Import with " +
-			"`ACCOUNT_ID/MACHINE_ID` (or an `import` block); a machine the provider did not create is marked as " +
+			"`ACCOUNT_ID/MACHINE_ID` (or an `import` block, by that id or, on Terraform 1.12 and later and OpenTofu 1.12, by " +
+			"`identity = { account, id }`; on Terraform 1.14 and later `terraform query` over the list resource of the same name " +
+			"finds every machine to import); a machine the provider did not create is marked as " +
 			"managed by the first apply after its import, and is never changed, powered or deleted before. " +
 			"Default timeouts: create, update and delete 10m, read 5m.",
 		Attributes: map[string]schema.Attribute{

@@ -3,7 +3,6 @@ package machines
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -62,20 +61,7 @@ func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureReques
 // and again with the values a read gets, so an id known only at apply is
 // refused then, before the read.
 func (d *DataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var ids types.List
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("accounts"), &ids)...)
-	if resp.Diagnostics.HasError() || ids.IsNull() || ids.IsUnknown() || d.registry == nil {
-		return
-	}
-	for i, v := range ids.Elements() {
-		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
-			continue
-		}
-		if detail, ok := checkInventory(d.registry, i, s.ValueString()); !ok {
-			resp.Diagnostics.AddAttributeError(path.Root("accounts").AtListIndex(i), invalidArgument, detail)
-		}
-	}
+	Lister{Registry: d.registry}.Validate(ctx, req.Config, &resp.Diagnostics)
 }
 
 // Read lists every account's machines, retrying an inventory whose backend
@@ -90,45 +76,16 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.accounts == nil {
-		resp.Diagnostics.AddError(summary, "The provider is not configured; this is a bug in the provider.")
-		return
-	}
 	timeout, diags := m.Timeouts.Read(ctx, defaultReadTimeout)
 	resp.Diagnostics.Append(diags...)
-	keep, diags := newFilter(ctx, &m)
-	resp.Diagnostics.Append(diags...)
-	targets := d.open(m.Accounts, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// Terraform's own context tells a stopped command from a spent timeout.
-	command := ctx
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	rp := adapter.PlanReads(tftimeouts.UnreachableOf(m.Timeouts.Object, adapter.DefaultUnreachable))
-	all := []found{}
-	for _, t := range targets {
-		var ms []adapter.Machine
-		err := t.acc.PlanRead(ctx, rp, "list the machines of accounts["+strconv.Itoa(t.index)+"]", func(ctx context.Context) error {
-			var err error
-			ms, err = t.inventory.Inventory(ctx)
-			return err
-		})
-		if err != nil {
-			addListError(command, &resp.Diagnostics, t, err)
-			continue
-		}
-		for _, mc := range ms {
-			if keep.keep(mc) {
-				all = append(all, found{Machine: mc, account: t.listed, id: adapter.InstanceID(t.locator, mc.ID)})
-			}
-		}
-	}
+	all := Lister{Registry: d.registry, Accounts: d.accounts}.List(ctx, m.Filters, timeout,
+		tftimeouts.UnreachableOf(m.Timeouts.Object, adapter.DefaultUnreachable), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sortMachines(all)
 	m.Machines, diags = toList(ctx, all)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -149,16 +106,16 @@ type target struct {
 
 // open checks and opens every listed account, reporting each refusal on
 // its list index.
-func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target {
+func (l Lister) open(ids []types.String, diags *diag.Diagnostics) []target {
 	var out []target
 	seen := map[string]int{}
 	for i, id := range ids {
 		p := path.Root("accounts").AtListIndex(i)
-		acc, loc, err := d.accounts.Open(id.ValueString())
+		acc, loc, err := l.Accounts.Open(id.ValueString())
 		if err == nil {
 			// Filled defaults: the instance id matches what an import of it
 			// and compute_provider_account compute from the same settings.
-			loc, err = d.accounts.Registry.Checked(loc)
+			loc, err = l.Accounts.Registry.Checked(loc)
 		}
 		if err != nil {
 			// Redacted: a secret pasted into an id must not be printed back.
@@ -177,7 +134,7 @@ func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target 
 		// The same account in two spellings of its id (settings in another
 		// order, a default left out) would list each of its machines twice.
 		// Messages name the account, never its whole id.
-		shown := d.registry.Label(loc)
+		shown := l.Registry.Label(loc)
 		if first, dup := seen[loc.Key()]; dup {
 			diags.AddAttributeError(p, summary,
 				fmt.Sprintf("%s is the same account as accounts[%d]; list each account once, or its machines appear twice.",
@@ -185,7 +142,7 @@ func (d *DataSource) open(ids []types.String, diags *diag.Diagnostics) []target 
 			continue
 		}
 		seen[loc.Key()] = i
-		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, acc: acc, inventory: inv, endpoint: endpointOf(d.registry, loc)})
+		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, acc: acc, inventory: inv, endpoint: endpointOf(l.Registry, loc)})
 	}
 	return out
 }
@@ -200,7 +157,7 @@ func endpointOf(reg *adapter.Registry, loc adapter.Locator) string {
 	return tfdiag.Endpoint(def, loc.Settings, reg.Environment())
 }
 
-func toList(ctx context.Context, all []found) (types.List, diag.Diagnostics) {
+func toList(ctx context.Context, all []Found) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	elems := make([]attr.Value, 0, len(all))
 	for _, f := range all {
@@ -211,9 +168,9 @@ func toList(ctx context.Context, all []found) (types.List, diag.Diagnostics) {
 			created = types.StringValue(f.CreatedAt.UTC().Format(time.RFC3339))
 		}
 		elems = append(elems, types.ObjectValueMust(machineTypes, map[string]attr.Value{
-			"id":                  types.StringValue(f.id),
+			"id":                  types.StringValue(f.ImportID),
 			"machine_id":          types.StringValue(f.ID),
-			"account":             types.StringValue(f.account),
+			"account":             types.StringValue(f.Account),
 			"name":                types.StringValue(f.Name),
 			"managed":             types.BoolValue(f.Managed),
 			"state":               types.StringValue(string(f.State)),

@@ -22,7 +22,7 @@ type filter struct {
 	states  map[adapter.State]bool
 }
 
-func newFilter(ctx context.Context, m *model) (filter, diag.Diagnostics) {
+func newFilter(ctx context.Context, m *Filters) (filter, diag.Diagnostics) {
 	var f filter
 	var diags diag.Diagnostics
 	if !m.Managed.IsNull() {
@@ -37,11 +37,9 @@ func newFilter(ctx context.Context, m *model) (filter, diag.Diagnostics) {
 	if !m.Labels.IsNull() {
 		diags.Append(m.Labels.ElementsAs(ctx, &f.labels, false)...)
 	}
-	if !m.States.IsNull() {
-		var names []string
-		diags.Append(m.States.ElementsAs(ctx, &names, false)...)
+	if m.States != nil {
 		f.states = map[adapter.State]bool{}
-		for _, n := range names {
+		for _, n := range m.States {
 			f.states[adapter.State(n)] = true
 		}
 	}
@@ -64,18 +62,18 @@ func (f filter) keep(m adapter.Machine) bool {
 	return true
 }
 
-// found is a machine with the account it was listed from.
-type found struct {
+// Found is a machine with the account it was listed from.
+type Found struct {
 	adapter.Machine
-	account string // as listed in accounts
-	id      string // the instance id compute_instance imports
+	Account  string // as listed in accounts
+	ImportID string // ACCOUNT_ID/MACHINE_ID, what an import of it takes
 }
 
 // sortMachines orders by account, name and machine id: a total order, so
 // the list never depends on the order a backend answers in.
-func sortMachines(all []found) {
-	slices.SortFunc(all, func(a, b found) int {
-		return cmp.Or(cmp.Compare(a.account, b.account), cmp.Compare(a.Name, b.Name), compareIDs(a.ID, b.ID))
+func sortMachines(all []Found) {
+	slices.SortFunc(all, func(a, b Found) int {
+		return cmp.Or(cmp.Compare(a.Account, b.Account), cmp.Compare(a.Name, b.Name), compareIDs(a.ID, b.ID))
 	})
 }
 

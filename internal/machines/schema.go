@@ -20,14 +20,9 @@ import (
 const defaultReadTimeout = 5 * time.Minute
 
 type model struct {
-	Accounts   []types.String `tfsdk:"accounts"`
-	Managed    types.Bool     `tfsdk:"managed"`
-	NamePrefix types.String   `tfsdk:"name_prefix"`
-	NameRegex  types.String   `tfsdk:"name_regex"`
-	Labels     types.Map      `tfsdk:"labels"`
-	States     types.Set      `tfsdk:"states"`
-	Machines   types.List     `tfsdk:"machines"`
-	Timeouts   timeouts.Value `tfsdk:"timeouts"`
+	Filters
+	Machines types.List     `tfsdk:"machines"`
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
 var machineTypes = map[string]attr.Type{
@@ -57,41 +52,35 @@ func dataSourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema 
 			"import marks each machine as managed. Reading it changes nothing. No match yields `[]`, never an error.",
 		Attributes: map[string]schema.Attribute{
 			"accounts": schema.ListAttribute{
-				ElementType: types.StringType,
-				Required:    true,
-				MarkdownDescription: "Ids of the `compute_provider_account`s whose machines to list, e.g. " +
-					"`[compute_provider_account.cloud.id]`. At least one, each listed once, each of an adapter that can list " +
-					"every machine of an account.",
-				Validators: []validator.List{tfvalidate.Accounts{Summary: invalidArgument, What: "machines"}},
+				ElementType:         types.StringType,
+				Required:            true,
+				MarkdownDescription: docAccounts,
+				Validators:          []validator.List{tfvalidate.Accounts{Summary: invalidArgument, What: "machines"}},
 			},
 			"managed": schema.BoolAttribute{
-				Optional: true,
-				MarkdownDescription: "`true`: only machines that carry the provider's mark; `false`: only machines it did not " +
-					"create or has not adopted yet, the ones to import. Unset: both.",
+				Optional:            true,
+				MarkdownDescription: docManaged,
 			},
 			"name_prefix": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Only machines whose name starts with this, e.g. `web-`. Unset: every name.",
+				MarkdownDescription: docNamePrefix,
 				Validators:          []validator.String{notEmpty{"name_prefix", "a prefix such as \"web-\""}},
 			},
 			"name_regex": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Only machines whose name matches this regular expression (RE2 syntax, as Terraform's " +
-					"`regex` function), anywhere in the name unless anchored, e.g. `^web-[0-9]+$`. Unset: every name.",
-				Validators: []validator.String{regexCheck{}},
+				Optional:            true,
+				MarkdownDescription: docNameRegex,
+				Validators:          []validator.String{regexCheck{}},
 			},
 			"labels": schema.MapAttribute{
-				ElementType: types.StringType,
-				Optional:    true,
-				MarkdownDescription: "Only machines that carry every one of these labels with exactly this value, e.g. " +
-					"`{ role = \"web\" }`; other labels do not matter. The provider's own marks are not labels here. Unset: no filter.",
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: docLabels,
 			},
 			"states": schema.SetAttribute{
-				ElementType: types.StringType,
-				Optional:    true,
-				MarkdownDescription: "Only machines in one of these states: `pending`, `running`, `stopped`, `rescue`, " +
-					"`deleting`, `deleted`, `error` or `unknown`. Unset: every state, including machines being deleted.",
-				Validators: []validator.Set{statesCheck{}},
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: docStates,
+				Validators:          []validator.Set{statesCheck{}},
 			},
 			"machines": schema.ListNestedAttribute{
 				Computed: true,

@@ -11,14 +11,14 @@ import (
 // TestSortMachinesIsTotal: whatever order the accounts answer in, the list
 // comes out the same: by account, name, then machine id in numeric order.
 func TestSortMachinesIsTotal(t *testing.T) {
-	m := func(account, name, id string) found {
-		return found{Machine: adapter.Machine{ID: id, Name: name}, account: account}
+	m := func(account, name, id string) Found {
+		return Found{Machine: adapter.Machine{ID: id, Name: name}, Account: account}
 	}
-	machines := []found{
+	machines := []Found{
 		m("b", "web", "7"), m("a", "web", "10"), m("a", "web", "9"), m("a", "db", "11"),
 		m("a", "web", "009"), m("a", "api", "x-2"), m("a", "api", "x-10"),
 	}
-	key := func(f found) string { return fmt.Sprintf("%s %s %s", f.account, f.Name, f.ID) }
+	key := func(f Found) string { return fmt.Sprintf("%s %s %s", f.Account, f.Name, f.ID) }
 	var want []string
 	for i := range machines {
 		shuffled := append(slices.Clone(machines[i:]), machines[:i]...)

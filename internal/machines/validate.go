@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -84,17 +87,32 @@ func (statesCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if len(req.ConfigValue.Elements()) == 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, invalidArgument,
+	checkStates(req.ConfigValue.Elements(), func(_ int, v attr.Value) path.Path { return req.Path.AtSetValue(v) }, req.Path, &resp.Diagnostics)
+}
+
+// ValidateList is ValidateSet for a list resource's states, which the
+// list block schema can hold only as a list.
+func (statesCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	checkStates(req.ConfigValue.Elements(), func(i int, _ attr.Value) path.Path { return req.Path.AtListIndex(i) }, req.Path, &resp.Diagnostics)
+}
+
+// checkStates refuses no states and a value that is not a state, on the
+// element's path (at).
+func checkStates(elems []attr.Value, at func(int, attr.Value) path.Path, p path.Path, diags *diag.Diagnostics) {
+	if len(elems) == 0 {
+		diags.AddAttributeError(p, invalidArgument,
 			"states is empty, which matches no machine; list states such as [\"running\", \"stopped\"], or leave states out for every state.")
 		return
 	}
-	for _, v := range req.ConfigValue.Elements() {
+	for i, v := range elems {
 		s, ok := v.(types.String)
 		if !ok || s.IsNull() || s.IsUnknown() || isState(s.ValueString()) {
 			continue
 		}
-		resp.Diagnostics.AddAttributeError(req.Path.AtSetValue(s), invalidArgument, fmt.Sprintf(
+		diags.AddAttributeError(at(i, v), invalidArgument, fmt.Sprintf(
 			"states holds %q, which is not a machine state; use %s.", s.ValueString(), stateNames()))
 	}
 }

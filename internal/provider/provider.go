@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -82,6 +83,7 @@ type computeProvider struct {
 var (
 	_ provider.Provider                   = (*computeProvider)(nil)
 	_ provider.ProviderWithValidateConfig = (*computeProvider)(nil)
+	_ provider.ProviderWithListResources  = (*computeProvider)(nil)
 )
 
 func (p *computeProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -172,6 +174,7 @@ func (p *computeProvider) Configure(ctx context.Context, req provider.ConfigureR
 	resp.ResourceData = accounts
 	resp.DataSourceData = accounts
 	resp.ActionData = accounts
+	resp.ListResourceData = accounts
 }
 
 func (p *computeProvider) Resources(context.Context) []func() resource.Resource {
@@ -197,6 +200,16 @@ var _ provider.ProviderWithActions = (*computeProvider)(nil)
 // later run them; older releases and OpenTofu ignore them).
 func (p *computeProvider) Actions(context.Context) []func() action.Action {
 	return poweraction.All(p.registry)
+}
+
+// ListResources are the list resources of `terraform query` (Terraform
+// 1.14 and later), under the type names of the resources they find.
+func (p *computeProvider) ListResources(context.Context) []func() list.ListResource {
+	reg := p.registry
+	return []func() list.ListResource{
+		func() list.ListResource { return instance.NewList(reg) },
+		func() list.ListResource { return bootstrap.NewList(reg) },
+	}
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

@@ -1,0 +1,72 @@
+package bootstrap_test
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	robotemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
+)
+
+// TestRobotHostQueryAdoptsFleet adopts three rented servers as hosts with
+// `terraform query -generate-config-out` (Terraform 1.14 and later). Robot
+// does not report the image a server runs, so the generated configuration
+// has every attribute but image, and its plan fails naming image; with the
+// image written in, the plan imports the three and only writes their
+// marks, the apply installs nothing, and the next plan is empty.
+func TestRobotHostQueryAdoptsFleet(t *testing.T) {
+	t.Parallel()
+	acctest.Require(t, acctest.Query)
+	m := acctest.NewMetal(t)
+	var numbers []int
+	for _, n := range []string{"db-1", "db-2", "db-3"} {
+		s, err := m.Robot.AddServer(robotemu.ServerSeed{Name: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		numbers = append(numbers, s.Number)
+	}
+	if _, err := m.Robot.AddServer(robotemu.ServerSeed{Name: "kept-by-ops"}); err != nil {
+		t.Fatal(err)
+	}
+	c := acctest.NewCLI(t, m.Account())
+	c.MustRun("apply", "-auto-approve", "-input=false")
+	out, gen := c.Query(`
+list "compute_bootstrap_host" "db" {
+  provider         = compute
+  include_resource = true
+  config {
+    accounts    = [compute_provider_account.robot.id]
+    name_prefix = "db-"
+    managed     = false
+  }
+}
+`)
+	for _, n := range numbers {
+		if !strings.Contains(out, "id="+strconv.Itoa(n)) || !regexp.MustCompile(`machine_id\s+= "`+strconv.Itoa(n)+`"`).MatchString(gen) {
+			t.Errorf("server %d is not in the query's output or the generated configuration:\n%s\n%s", n, out, gen)
+		}
+	}
+	if strings.Contains(out, "kept-by-ops") {
+		t.Errorf("the query found kept-by-ops, which its filters leave out:\n%s", out)
+	}
+	plan, err := c.Run("plan", "-input=false")
+	if err == nil || !acctest.Match(`Missing Configuration for Required Attribute .* the image attribute`).MatchString(plan) {
+		t.Errorf("the plan of the generated configuration: %v, want it to ask for the image:\n%s", err, plan)
+	}
+	c.Write("fleet.tf", c.FillNull(gen, "image", strconv.Quote(robotImage)))
+	plan = c.MustRun("plan", "-input=false")
+	t.Logf("terraform plan (the generated configuration)\n%s", plan)
+	if !strings.Contains(plan, "3 to import, 0 to add, 3 to change, 0 to destroy") {
+		t.Errorf("the plan should import the three servers and only write their marks:\n%s", plan)
+	}
+	c.MustRun("apply", "-auto-approve", "-input=false")
+	for _, n := range numbers {
+		if err := installsOn(m.Machine(t, n), 0)(nil); err != nil {
+			t.Error(err)
+		}
+	}
+	c.EmptyPlan("after the apply of the generated configuration")
+}

@@ -1,0 +1,57 @@
+package machines
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/tfvalidate"
+)
+
+// What the accounts and filters mean, said alike by compute_machines and
+// the list resources.
+const (
+	docAccounts = "Ids of the `compute_provider_account`s whose machines to list, e.g. " +
+		"`[compute_provider_account.cloud.id]`. At least one, each listed once, each of an adapter that can list " +
+		"every machine of an account."
+	docManaged = "`true`: only machines that carry the provider's mark; `false`: only machines it did not " +
+		"create or has not adopted yet, the ones to import. Unset: both."
+	docNamePrefix = "Only machines whose name starts with this, e.g. `web-`. Unset: every name."
+	docNameRegex  = "Only machines whose name matches this regular expression (RE2 syntax, as Terraform's " +
+		"`regex` function), anywhere in the name unless anchored, e.g. `^web-[0-9]+$`. Unset: every name."
+	docLabels = "Only machines that carry every one of these labels with exactly this value, e.g. " +
+		"`{ role = \"web\" }`; other labels do not matter. The provider's own marks are not labels here. Unset: no filter."
+	docStates = "Only machines in one of these states: `pending`, `running`, `stopped`, `rescue`, " +
+		"`deleting`, `deleted`, `error` or `unknown`. Unset: every state, including machines being deleted."
+)
+
+// ListSchema is the configuration of a list resource over machines (a
+// `list` block of `terraform query`, Terraform 1.14 and later): the
+// accounts and filters of compute_machines; what names the resource each
+// result is ("compute_instance").
+func ListSchema(what, more string) schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "Every machine of one or more accounts that matches the filters, as `" + what + "`, for `terraform query`: " +
+			"each result carries the machine's identity (its account and id), so that `terraform query -generate-config-out=FILE` " +
+			"writes an `import` block and a `" + what + "` block for it; with `include_resource = true` each result holds the " +
+			"whole resource too. The filters are those of the `compute_machines` data source, which adopts a fleet on Terraform " +
+			"before 1.14 and on OpenTofu." + more,
+		Attributes: map[string]schema.Attribute{
+			"accounts": schema.ListAttribute{
+				ElementType:         types.StringType,
+				Required:            true,
+				MarkdownDescription: docAccounts,
+				Validators:          []validator.List{tfvalidate.Accounts{Summary: invalidArgument, What: "machines"}},
+			},
+			"managed":     schema.BoolAttribute{Optional: true, MarkdownDescription: docManaged},
+			"name_prefix": schema.StringAttribute{Optional: true, MarkdownDescription: docNamePrefix, Validators: []validator.String{notEmpty{"name_prefix", "a prefix such as \"web-\""}}},
+			"name_regex":  schema.StringAttribute{Optional: true, MarkdownDescription: docNameRegex, Validators: []validator.String{regexCheck{}}},
+			"labels":      schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: docLabels},
+			// A list: list blocks have no sets.
+			"states": schema.ListAttribute{
+				ElementType: types.StringType, Optional: true, MarkdownDescription: docStates,
+				Validators: []validator.List{statesCheck{}},
+			},
+		},
+	}
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// The list resource calls of `terraform query` pass through with the
+// request's own context, as the action calls do: the framework streams a
+// listing's results while Terraform reads them, after ListResource has
+// returned. plugin-go finds them by asserting tfprotov6.ListResourceServer
+// on the server it serves, which an embedded ProviderServer does not
+// satisfy.
+var _ tfprotov6.ListResourceServer = releasingServer{}
+
+// lists is the wrapped server's list resource half.
+func (s releasingServer) lists() (tfprotov6.ListResourceServer, error) {
+	l, ok := s.ProviderServer.(tfprotov6.ListResourceServer)
+	if !ok {
+		return nil, fmt.Errorf("the provider server %T serves no list resources; this is a bug in the provider", s.ProviderServer)
+	}
+	return l, nil
+}
+
+func (s releasingServer) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
+	l, err := s.lists()
+	if err != nil {
+		return nil, err
+	}
+	return l.ValidateListResourceConfig(ctx, req)
+}
+
+func (s releasingServer) ListResource(ctx context.Context, req *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
+	l, err := s.lists()
+	if err != nil {
+		return nil, err
+	}
+	return l.ListResource(ctx, req)
+}
