@@ -94,3 +94,35 @@ func TestListingsReuseAgentAddresses(t *testing.T) {
 		asked = now
 	}
 }
+
+// TestListingMixesRecalledAndAsked: one listing takes some VMs' addresses
+// from memory while it asks the agents of others; under -race (make test
+// runs this package with it) the two kinds of answer must not collide.
+func TestListingMixesRecalledAndAsked(t *testing.T) {
+	f := newFake(t)
+	a := testAccount(t, f, nil)
+	var ids []int
+	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
+		m, err := a.Create(context.Background(), callFor(a, name), createReq(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vmid, _ := parseID(m.ID)
+		ids = append(ids, vmid)
+	}
+	f.mu.Lock()
+	for i, vmid := range ids {
+		f.vms[vmid].Uptime = 100
+		// Every other guest's agent is not running: asked each time.
+		f.vms[vmid].agent = i%2 == 0
+	}
+	f.mu.Unlock()
+	// The fake lists its VMs in random order; enough listings put a
+	// remembered VM after an asked one.
+	for range 20 {
+		list, err := a.List(context.Background())
+		if err != nil || len(list) != len(ids) {
+			t.Fatalf("listing %+v, %v", list, err)
+		}
+	}
+}

@@ -161,7 +161,10 @@ func (a *account) addressesAll(ctx context.Context, list []resource) map[int]add
 			continue
 		}
 		if ad, ok := a.addrs.recall(r, now); ok {
+			// The asking goroutines write out too.
+			mu.Lock()
 			out[r.VMID] = ad
+			mu.Unlock()
 			continue
 		}
 		wg.Add(1)
