@@ -145,6 +145,10 @@ func WayOut(err error) string {
 			"the backend may have done it), so it was not retried further and a longer timeout would not help. " +
 			"Check that the account's endpoint is right and the backend is up, then run the command again."
 	}
+	if adapter.LimitPastTimeout(err) {
+		return "The backend's rate limit lets the next request through only after this operation's timeout, so the provider failed at once " +
+			"instead of waiting; a longer timeout would not help. Run the command again after the time the error below names."
+	}
 	switch adapter.CodeOf(err) {
 	case adapter.Transient:
 		return "The backend failed or could not be reached, and kept failing while the provider retried it until the timeout. " +

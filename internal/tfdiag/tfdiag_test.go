@@ -103,4 +103,8 @@ func TestWayOutTellsRetriedFailuresApart(t *testing.T) {
 	if !strings.Contains(silent, "never answered") || !strings.Contains(silent, "endpoint") || strings.Contains(silent, "raise the timeouts") {
 		t.Errorf("a silent endpoint: %q", silent)
 	}
+	past := WayOut(&adapter.Error{Code: adapter.RateLimited, Err: adapter.ErrLimitPastTimeout})
+	if !strings.Contains(past, "would not help") || strings.Contains(past, "raise the timeouts") {
+		t.Errorf("a rate limit past the timeout: %q", past)
+	}
 }
