@@ -283,7 +283,7 @@ func (r *Resource) checkAtPlan(ctx context.Context, diags *diag.Diagnostics, b b
 		}
 		tfdiag.AddWarning(diags, nil, "Account not checked",
 			fmt.Sprintf("The %s adapter's health check of compute_provider_account failed at plan%s, so its apply, and every "+
-				"instance on it, will fail unless this is mended first. %s", b.kind, on, tfdiag.WayOut(err)), err)
+				"instance on it, will fail unless this is mended first. %s", b.kind, on, tfdiag.PlanWayOut(err)), err)
 		return
 	}
 	addSettingError(diags, b, "Unable to use account configuration",

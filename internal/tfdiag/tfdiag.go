@@ -129,6 +129,24 @@ func sentence(msg string) string {
 	return strings.ToUpper(msg[:1]) + msg[1:]
 }
 
+// PlanWayOut is WayOut for a check a plan made once and left to the apply:
+// the plan did not retry a backend that failed or asked to slow down (the
+// apply does, until its timeout), so WayOut's account of retries until the
+// timeout would not be what happened.
+func PlanWayOut(err error) string {
+	if adapter.NoAnswer(err) || adapter.LimitPastTimeout(err) {
+		return WayOut(err)
+	}
+	switch adapter.CodeOf(err) {
+	case adapter.Transient:
+		return "The backend failed or could not be reached when the plan tried it (once, without retrying); the apply checks again, " +
+			"retrying until its timeout. If it keeps failing, check the account's endpoint and that the backend is up."
+	case adapter.RateLimited:
+		return "The backend asked to slow down when the plan tried it (once, without waiting); the apply checks again, waiting as the backend asks."
+	}
+	return WayOut(err)
+}
+
 // WayOut is the usual next step for an error of each code, for details that
 // have nothing more specific to say.
 //

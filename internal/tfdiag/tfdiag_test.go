@@ -108,3 +108,20 @@ func TestWayOutTellsRetriedFailuresApart(t *testing.T) {
 		t.Errorf("a rate limit past the timeout: %q", past)
 	}
 }
+
+// TestPlanWayOutSaysWhatThePlanDid: a plan checks once and leaves retries
+// to the apply, so its way out never claims retries until the timeout.
+func TestPlanWayOutSaysWhatThePlanDid(t *testing.T) {
+	for _, err := range []error{
+		adapter.Errorf(adapter.Transient, "the API failed (HTTP 503 unavailable)"),
+		adapter.Errorf(adapter.RateLimited, "rate limit exceeded"),
+	} {
+		got := PlanWayOut(err)
+		if strings.Contains(got, "until the timeout") || strings.Contains(got, "raise the timeouts") || !strings.Contains(got, "the apply checks again") {
+			t.Errorf("PlanWayOut(%v) = %q: want what the plan did (once) and that the apply checks again", err, got)
+		}
+	}
+	if got, want := PlanWayOut(adapter.Errorf(adapter.QuotaExceeded, "limit")), WayOut(adapter.Errorf(adapter.QuotaExceeded, "limit")); got != want {
+		t.Errorf("PlanWayOut(QuotaExceeded) = %q, want WayOut's %q", got, want)
+	}
+}
