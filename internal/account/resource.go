@@ -114,7 +114,7 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 				// hold a credential, and the value of a sensitive
 				// variable reaches the provider without its mark.
 				tfdiag.AddRefusal(diags, p, v.ValueString(), false, "Unable to use account setting",
-					fmt.Sprintf("%s is refused: %s", adapter.ShowPlain(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
+					fmt.Sprintf("%s is refused: %s", s.Shown(b.name()+"."+s.Name, v.ValueString()), tfdiag.Message(err)))
 			}
 		}
 	}
@@ -330,5 +330,5 @@ func settingAt(b block, err error) string {
 	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].IsSecret() {
 		return name
 	}
-	return adapter.ShowPlain(name, adapter.Redacted(v.ValueString()))
+	return b.def.Settings[i].Shown(name, v.ValueString())
 }
