@@ -50,6 +50,9 @@ func (m *Middleware) Apply(s Settings) error {
 			return err
 		}
 	}
+	if s.Latency != nil && *s.Latency < 0 {
+		return fmt.Errorf("latency %s: want a positive duration, or 0 to turn it off", s.Latency.Std())
+	}
 	if s.MaxPageSize != nil && *s.MaxPageSize < 0 {
 		return fmt.Errorf("max_page_size %d: want a positive page size, or 0 for the API's own maximum", *s.MaxPageSize)
 	}
