@@ -156,6 +156,9 @@ func (r *Resource) addCheckError(ctx context.Context, diags *diag.Diagnostics, b
 		switch {
 		case adapter.NoAnswer(err):
 			what, more = "the backend took the request but never answered it, not even when it was sent once more, so it was not retried further", ""
+		case adapter.LimitPastTimeout(err):
+			what, more = fmt.Sprintf("the backend's rate limit lets the next request through only after timeouts.%s ends, so the check "+
+				"failed at once instead of waiting; a longer timeout would not help", op), " after the time the error below names"
 		case adapter.Is(err, adapter.RateLimited):
 			what = fmt.Sprintf("the backend asked to slow down, and still did when the check had been retried until timeouts.%s", op)
 		}

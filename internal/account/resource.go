@@ -114,7 +114,7 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 				// hold a credential, and the value of a sensitive
 				// variable reaches the provider without its mark.
 				tfdiag.AddRefusal(diags, p, v.ValueString(), false, "Unable to use account setting",
-					fmt.Sprintf("%s is refused: %s", adapter.ShowPlain(b.name()+"."+s.Name, adapter.Redacted(v.ValueString())), tfdiag.Message(err)))
+					fmt.Sprintf("%s is refused: %s", s.Shown(b.name()+"."+s.Name, v.ValueString()), tfdiag.Message(err)))
 			}
 		}
 	}
@@ -283,7 +283,7 @@ func (r *Resource) checkAtPlan(ctx context.Context, diags *diag.Diagnostics, b b
 		}
 		tfdiag.AddWarning(diags, nil, "Account not checked",
 			fmt.Sprintf("The %s adapter's health check of compute_provider_account failed at plan%s, so its apply, and every "+
-				"instance on it, will fail unless this is mended first. %s", b.kind, on, tfdiag.WayOut(err)), err)
+				"instance on it, will fail unless this is mended first. %s", b.kind, on, tfdiag.PlanWayOut(err)), err)
 		return
 	}
 	addSettingError(diags, b, "Unable to use account configuration",
@@ -330,5 +330,5 @@ func settingAt(b block, err error) string {
 	if v.IsNull() || v.IsUnknown() || i < 0 || b.def.Settings[i].IsSecret() {
 		return name
 	}
-	return adapter.ShowPlain(name, adapter.Redacted(v.ValueString()))
+	return b.def.Settings[i].Shown(name, v.ValueString())
 }

@@ -101,10 +101,12 @@ func TestAccountValidation(t *testing.T) {
 		"bad location":        {`hetzner_cloud = { token = "env://X", location = "Not A Location" }`, `hetzner_cloud.location \(the value is not repeated here: messages repeat only plain words, URLs and secret references\) is refused: .*not a Hetzner Cloud location name`},
 		"bad location, plain": {`hetzner_cloud = { token = "env://X", location = "fsn_1" }`, `hetzner_cloud.location = "fsn_1" is refused: .*not a Hetzner Cloud location name`},
 		"no block":            {``, `needs exactly one adapter block`},
-		// A plain setting is not called a secret, even when its value is
-		// not repeated.
-		"bad flavors": {`proxmox = { endpoint = "https://pve.example.com:8006", api_token = "env://X", flavors = jsonencode({ small = { cores = 0, memory_mib = 2048, disk_gib = 20 } }) }`,
-			`proxmox.flavors \(the value is not repeated here: messages repeat only plain words, URLs and secret references\) is refused: .*flavor "small": cores must be from 1 to 512`},
+		// A public setting's value is repeated, and every problem of
+		// the flavors is told in one plan.
+		"bad flavors": {`proxmox = { endpoint = "https://pve.example.com:8006", api_token = "env://X", flavors = jsonencode({ small = { cores = 0, memory_mib = 1, disk_gib = 0 } }) }`,
+			`proxmox.flavors = ".*small.*" is refused: .*flavor "small": cores must be from 1 to 512, not 0; flavor "small": memory_mib must be at least 16 \(MiB\), e.g. 2048, not 1; flavor "small": disk_gib must be at least 1 \(GiB\), not 0`},
+		"bad tls_fingerprint": {`proxmox = { endpoint = "https://pve.example.com:8006", api_token = "env://X", tls_fingerprint = "5D:5D", flavors = jsonencode({ small = { cores = 1, memory_mib = 512, disk_gib = 2 } }) }`,
+			`proxmox.tls_fingerprint = "5D:5D" is refused: .*not a SHA-256 fingerprint`},
 	}
 	expectPlanErrors(t, "name = \"x\"\n  ", cases)
 }

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"bytes"
 	"net"
 	"net/url"
 	"strings"
@@ -78,4 +79,28 @@ func CanonicalEndpoint(v string) string {
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = strings.TrimRight(u.RawPath, "/")
 	return u.String()
+}
+
+// NotJSON reports whether an answer's body can be no JSON document at all:
+// it is not empty and begins with neither '{' nor '['. An HTML page (a
+// web site at a mistyped host, a proxy's login page, a captive portal) is
+// such a body, and every API of the contract answers JSON, so a successful
+// answer with it comes from a wrong endpoint. A JSON document cut short is
+// not such a body: losing an answer's end is an outage, retried as one.
+func NotJSON(body []byte) bool {
+	b := bytes.TrimSpace(body)
+	return len(b) > 0 && b[0] != '{' && b[0] != '['
+}
+
+// NotTheAPI is the error for a successful answer whose body is NotJSON:
+// InvalidConfig on the endpoint setting, at once, since retrying a page
+// that is not the API until the timeout cannot help. api names the API
+// ("the Hetzner Cloud API"), endpoint is the setting's value as messages
+// show it (Redacted), route the request's path template and example a base
+// URL to suggest.
+func NotTheAPI(api, endpoint, example, method, route string, status int) *Error {
+	return Errorf(InvalidConfig,
+		"the endpoint %s answered %s %s with HTTP %d and a body that is not JSON (a web page, such as a proxy's login page or a captive portal sends), so it is not %s; "+
+			"set endpoint to the API's base URL, such as %s",
+		endpoint, method, route, status, api, example).WithField("endpoint")
 }

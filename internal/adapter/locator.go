@@ -166,12 +166,27 @@ func InstanceID(account Locator, machineID string) string {
 // ends the account id, whose endpoint may hold several. Like ParseLocator,
 // its errors never repeat the value.
 func ParseInstanceID(s string) (Locator, string, error) {
+	const form = "import ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the compute_provider_account's id"
 	i := strings.LastIndex(s, "/")
-	if i <= 0 || i == len(s)-1 {
-		return Locator{}, "", Errorf(InvalidInput, "it is not an import id; import ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the compute_provider_account's id")
+	switch {
+	case i <= 0:
+		return Locator{}, "", Errorf(InvalidInput, "it is not an import id; %s", form)
+	case i == len(s)-1:
+		if _, err := ParseLocator(s[:i]); err == nil {
+			return Locator{}, "", Errorf(InvalidInput, "MACHINE_ID is empty: the import id ends with the \"/\" after ACCOUNT_ID; %s", form)
+		}
+		return Locator{}, "", Errorf(InvalidInput, "it is not an import id; %s", form)
 	}
 	l, err := ParseLocator(s[:i])
 	if err != nil {
+		// A JSON account id ends with its "}": more than one segment
+		// after it is a path too long, not a broken account id.
+		if j := strings.LastIndex(s, "}"); j > 0 && j < i && strings.Count(s[j+1:], "/") > 1 {
+			if _, errJ := ParseLocator(s[:j+1]); errJ == nil {
+				return Locator{}, "", Errorf(InvalidInput, "the import id has %d path segments after ACCOUNT_ID, where only MACHINE_ID belongs; %s",
+					strings.Count(s[j+1:], "/"), form)
+			}
+		}
 		return Locator{}, "", err
 	}
 	return l, s[i+1:], nil

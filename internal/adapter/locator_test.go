@@ -85,3 +85,22 @@ func TestIdempotencyKeyAndFingerprint(t *testing.T) {
 		t.Fatal("name and labels do not decide what machine a request makes")
 	}
 }
+
+// TestParseInstanceIDNamesWhatIsWrong: an empty MACHINE_ID and a segment
+// too many are named as such, not blamed on the account id.
+func TestParseInstanceIDNamesWhatIsWrong(t *testing.T) {
+	acc := `{"endpoint":"http://127.0.0.1:1/v1","kind":"hcloud","location":"fsn1","token":"env://HCLOUD_TOKEN"}`
+	for _, tc := range []struct{ id, want string }{
+		{acc + "/", "MACHINE_ID is empty"},
+		{acc + "/4200003/extra", "2 path segments after ACCOUNT_ID"},
+		{"4200003", "it is not an import id"},
+	} {
+		_, _, err := ParseInstanceID(tc.id)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseInstanceID(%q) = %v, want an error that says %q", tc.id, err, tc.want)
+		}
+	}
+	if l, m, err := ParseInstanceID(acc + "/4200003"); err != nil || m != "4200003" || l.Kind != "hcloud" {
+		t.Errorf("a good import id: %v %q %v", l, m, err)
+	}
+}

@@ -166,7 +166,7 @@ func TestWaitForSaysWhatItAwaits(t *testing.T) {
 }
 
 // TestALongRetryWaitIsAnnounced: a single wait that is long by itself (a
-// rate limit's retry-after) gets its INFO line before it starts.
+// rate limit's retry-after) gets its WARN line before it starts.
 func TestALongRetryWaitIsAnnounced(t *testing.T) {
 	logs := &recordingLogger{}
 	calls := 0
@@ -177,9 +177,10 @@ func TestALongRetryWaitIsAnnounced(t *testing.T) {
 		}
 		return nil
 	})
-	infos := logs.with("INFO", "still retrying")
+	// WARN: a failure is being retried, which the CLI's output should show.
+	infos := logs.with("WARN", "still retrying")
 	if len(infos) != 1 || infos[0].fields["next_check_in"] != "30s" || infos[0].fields["code"] != "RateLimited" {
-		t.Fatalf("a 30s wait for a rate limit was not announced at INFO:\n%s", logs)
+		t.Fatalf("a 30s wait for a rate limit was not announced at WARN:\n%s", logs)
 	}
 }
 

@@ -9,7 +9,10 @@ import (
 
 // How the contract's waits speak. Every decision (retry, give up, poll
 // again) is a DEBUG line; a wait that lasts gets an INFO line, so that a
-// user running at the default level still sees why apply is quiet: first
+// user running at the default level still sees why apply is quiet, and a
+// WARN line when what it waits out is a failure being retried (a refresh
+// against a backend that keeps answering 503 says so while it lasts, not
+// only when the timeout ends it): first
 // as soon as the wait will have lasted progressAfter by its next check, then
 // at most once every progressEvery.
 const (
@@ -44,6 +47,17 @@ func (p *progress) debug(ctx context.Context, msg string, fields map[string]any)
 // INFO line when the whole wait will have lasted progressAfter by the end of
 // this one, unless one was written less than progressEvery ago.
 func (p *progress) waiting(ctx context.Context, msg string, wait time.Duration, fields map[string]any) {
+	p.announce(ctx, msg, wait, fields, p.log.Info)
+}
+
+// retrying is waiting for a wait before a failed call is tried again: a
+// WARN line, since something is failing.
+func (p *progress) retrying(ctx context.Context, msg string, wait time.Duration, fields map[string]any) {
+	p.announce(ctx, msg, wait, fields, p.log.Warn)
+}
+
+func (p *progress) announce(ctx context.Context, msg string, wait time.Duration, fields map[string]any,
+	write func(context.Context, string, map[string]any)) {
 	now := p.clock.Now()
 	if now.Sub(p.start)+wait < progressAfter || (!p.said.IsZero() && now.Sub(p.said) < progressEvery) {
 		return
@@ -52,7 +66,7 @@ func (p *progress) waiting(ctx context.Context, msg string, wait time.Duration, 
 	fields["what"] = p.what
 	fields["elapsed"] = roundDuration(now.Sub(p.start)).String()
 	fields["next_check_in"] = roundDuration(wait).String()
-	p.log.Info(ctx, msg, fields)
+	write(ctx, msg, fields)
 }
 
 // roundDuration keeps log lines short: whole seconds past a second,

@@ -136,7 +136,11 @@ func redactLocator(s string) string {
 			name = hidden
 		}
 		for _, value := range v[k] {
-			parts = append(parts, name+"="+redactSetting(value))
+			shown := hidden
+			if name != hidden {
+				shown = redactSetting(value)
+			}
+			parts = append(parts, name+"="+shown)
 		}
 	}
 	return kind + ":" + strings.Join(parts, "&")
@@ -155,7 +159,10 @@ func redactJSONLocator(s string) string {
 		str, _ := v.(string)
 		switch {
 		case !plainWord(k):
-			k = hidden
+			// A member that is no setting's name says nothing of its
+			// value: neither is shown.
+			shown[hidden] = hidden
+			continue
 		case k == locatorKind || k == locatorName:
 			if !plainWord(str) {
 				str = hidden
@@ -172,12 +179,15 @@ func redactJSONLocator(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// redactSetting is one setting of an id: references and endpoints are
-// shown, as the rules allow; any other value is not, since nothing tells
-// here which settings are secret.
+// redactSetting is one setting of an id: references, endpoints and plain
+// words (a location such as fsn1) are shown, as the rules allow. An id
+// holds secret references, never secrets, and a secret pasted there would
+// not be a plain word.
 func redactSetting(v string) string {
 	scheme, _, ok := strings.Cut(v, "://")
 	switch {
+	case !ok && plainWord(v):
+		return v
 	case !ok:
 		return hidden
 	case scheme == "http" || scheme == "https":

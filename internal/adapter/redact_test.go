@@ -51,7 +51,7 @@ func TestRedactID(t *testing.T) {
 	endpoint := url.QueryEscape
 	for in, want := range map[string]string{
 		// What the issue saw: a raw token in an import id.
-		"hcloud:endpoint=" + endpoint("https://api.hetzner.cloud/v1") + "&location=fsn1&token=" + sentinelTok + "/42": "hcloud:endpoint=https://api.hetzner.cloud/v1&location=…&token=…/42",
+		"hcloud:endpoint=" + endpoint("https://api.hetzner.cloud/v1") + "&location=fsn1&token=" + sentinelTok + "/42": "hcloud:endpoint=https://api.hetzner.cloud/v1&location=fsn1&token=…/42",
 		// Well-formed references and endpoints are shown.
 		"hcloud:endpoint=" + endpoint("http://127.0.0.1:8080/v1") + "&token=" + endpoint("env://HCLOUD_TOKEN"): "hcloud:endpoint=http://127.0.0.1:8080/v1&token=env://HCLOUD_TOKEN",
 		// An endpoint with a credential in its user part, path or query.

@@ -111,8 +111,12 @@ func retry(ctx context.Context, clock Clock, what string, fn func(context.Contex
 		if ctx.Err() != nil {
 			return p.gaveUp(ctx, attempt, err)
 		}
+		if past := limitPastDeadline(ctx, clock, err, wait); past != nil {
+			p.debug(ctx, "not waiting", failure(map[string]any{"attempt": attempt, "wait": wait.String(), "why": "the rate limit resets after the timeout"}, err))
+			return past
+		}
 		p.debug(ctx, "retrying", failure(map[string]any{"attempt": attempt, "wait": wait.String()}, err))
-		p.waiting(ctx, "still retrying", wait, failure(map[string]any{"attempts": attempt}, err))
+		p.retrying(ctx, "still retrying", wait, failure(map[string]any{"attempts": attempt}, err))
 		select {
 		case <-ctx.Done():
 			return p.gaveUp(ctx, attempt, err)
@@ -175,8 +179,15 @@ func WaitFor(ctx context.Context, clock Clock, b Backoff, what string, check fun
 		if ctx.Err() != nil {
 			return p.timedOut(ctx, attempt, last, seen)
 		}
+		if past := limitPastDeadline(ctx, clock, err, wait); past != nil {
+			return past
+		}
 		p.debug(ctx, "waiting", withField(fields, "next_check_in", wait.String()))
-		p.waiting(ctx, "still waiting", wait, fields)
+		if err != nil {
+			p.retrying(ctx, "still waiting", wait, fields)
+		} else {
+			p.waiting(ctx, "still waiting", wait, fields)
+		}
 		select {
 		case <-ctx.Done():
 			return p.timedOut(ctx, attempt, last, seen)

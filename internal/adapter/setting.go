@@ -3,6 +3,7 @@ package adapter
 import (
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Setting is one entry of an adapter's manifest: what an account of that kind
@@ -41,6 +42,19 @@ type Setting struct {
 	// shows it on the setting, with the value, on every plan and apply. It
 	// sees the value after defaults, so a risky default warns too.
 	Warn func(value string) string
+	// Public settings hold nothing a secret could be pasted into by
+	// mistake (a certificate's fingerprint, the flavors' JSON): messages
+	// repeat their value whole, where any other plain setting's is
+	// shown only as Redacted allows.
+	Public bool
+}
+
+// Shown is the setting's value as a message may repeat it.
+func (s Setting) Shown(name, value string) string {
+	if s.Public {
+		return name + " = " + strconv.Quote(value)
+	}
+	return ShowPlain(name, Redacted(value))
 }
 
 // SettingRole is what a setting means beyond its adapter.

@@ -102,8 +102,10 @@ func (r *Resource) bootstrap(ctx context.Context, h host, machineID string, plan
 	if err != nil {
 		log.Warn(ctx, "bootstrap failed", map[string]any{"machine": machineID, "hostname": hostname, "phase": string(got.FailedPhase), "code": string(adapter.CodeOf(err))})
 		tfdiag.AddError(diags, requestField, summary,
-			fmt.Sprintf("Host %q (machine %s) stopped in phase %s: %s. It is saved in state with phase failed. %s",
-				hostname, machineID, failedPhase(got), got.Reason, resumeWayOut(err)), err)
+			// The reason is the error's message, which AddError appends: it
+			// is said once, after what the next apply does.
+			fmt.Sprintf("Host %q (machine %s) stopped in phase %s. It is saved in state with phase failed. %s",
+				hostname, machineID, failedPhase(got), resumeWayOut(err)), err)
 	}
 }
 
@@ -115,7 +117,8 @@ func failedPhase(p adapter.Progress) string {
 	return string(p.Phase)
 }
 
-// resumeWayOut says how a failed bootstrap goes on, by its code.
+// resumeWayOut says how a failed bootstrap goes on, by its code, once: the
+// adapter's reason says what failed, not what the next apply does.
 func resumeWayOut(err error) string {
 	const rerun = "The next apply replaces the tainted host: its destroy releases the machine and the new host claims it again by its key and " +
 		"continues from where the machine stands, without installing twice; or run `terraform untaint` on it, and the next apply resumes it in place."
@@ -126,7 +129,11 @@ func resumeWayOut(err error) string {
 	case adapter.Transient, adapter.RateLimited:
 		return "The phase ran out of time or the machine stopped answering; if it only needs longer, raise that phase's timeout. " + rerun
 	case adapter.InvalidState:
-		return "The installer or the first boot failed: fix the cause (the image, a file, first_boot), then apply again, which installs anew. " + rerun
+		// The installation is what failed, so the next apply installs
+		// again: "without installing twice" would not hold.
+		return "The installer or the first boot failed: fix the cause (the image, a file, first_boot), then apply again. The next apply replaces " +
+			"the tainted host: its destroy releases the machine and the new host claims it again by its key and installs it anew; or run " +
+			"`terraform untaint` on it, and the next apply resumes it in place."
 	}
 	return tfdiag.WayOut(err) + " " + rerun
 }

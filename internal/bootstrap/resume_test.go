@@ -44,7 +44,7 @@ func TestFailedPhaseThenRerun(t *testing.T) {
 				Steps: []resource.TestStep{
 					{
 						Config:      config,
-						ExpectError: acctest.Match(fmt.Sprintf(`Host "db-1" \(machine 101\) stopped in phase %s: the %s phase failed as the test asked. It is saved in state with phase failed..*%s`, c.phase, c.phase, c.wayOut)),
+						ExpectError: acctest.Match(fmt.Sprintf(`Host "db-1" \(machine 101\) stopped in phase %s\. It is saved in state with phase failed\..*%s.*[Tt]he %s phase failed as the test asked`, c.phase, c.wayOut, c.phase)),
 					},
 					{
 						PreConfig: func() {

@@ -46,7 +46,7 @@ func TestRobotWrongRescueHostKey(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: config,
-				ExpectError: acctest.Match(fmt.Sprintf(`stopped in phase rescue: .*the host key at %s does not match its pin: expected .*%s.*, offered .*%s.*nothing was sent to this host`,
+				ExpectError: acctest.Match(fmt.Sprintf(`stopped in phase rescue\. .*[Tt]he host key at %s does not match its pin: expected .*%s.*, offered .*%s.*nothing was sent to this host`,
 					regexp.QuoteMeta(mach.SSHAddr()), regexp.QuoteMeta(m.WrongKey.SHA256), regexp.QuoteMeta(offered))),
 			},
 			{
@@ -130,7 +130,7 @@ func installerFailureThenRerun(t *testing.T, lifecycle string, replace plancheck
 		Steps: []resource.TestStep{
 			{
 				Config:      config,
-				ExpectError: acctest.Match(fmt.Sprintf(`Host "db-1" \(machine %d\) stopped in phase installing: .*installimage.*It is saved in state with phase failed`, n)),
+				ExpectError: acctest.Match(fmt.Sprintf(`Host "db-1" \(machine %d\) stopped in phase installing\. It is saved in state with phase failed.*installimage`, n)),
 			},
 			{
 				PreConfig: func() {

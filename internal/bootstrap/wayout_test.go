@@ -32,3 +32,14 @@ func TestResumeWayOutTellsRefusalsApart(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeWayOutOfAFailedInstallSaysOnceWhatTheRerunDoes: after the
+// installer or the first boot failed, the next apply installs anew; the way
+// out must not also promise that it does not install twice.
+func TestResumeWayOutOfAFailedInstallSaysOnceWhatTheRerunDoes(t *testing.T) {
+	got := resumeWayOut(adapter.Errorf(adapter.InvalidState, `the installer failed on server 1 at step "installimage" (disk full)`))
+	if !strings.Contains(got, "installs it anew") || strings.Contains(got, "without installing twice") ||
+		strings.Count(got, "next apply") != 2 || strings.Contains(got, "disk full") {
+		t.Errorf("way out %q: want one account of the rerun (installs anew, or untaint and resume), without the reason", got)
+	}
+}

@@ -296,13 +296,13 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, userData types
 	case err == nil, tfdiag.UnknownUntilApply(err):
 	case adapter.Unresolved(err):
 		tfdiag.AddWarning(&resp.Diagnostics, nil, unchecked,
-			fmt.Sprintf("The account's secret reference cannot be resolved where this plan runs, so offer_id %q, image %q and location %q "+
+			fmt.Sprintf("The account's secret reference cannot be resolved where this plan runs, so %s "+
 				"are checked at apply instead, which needs the secret: make it available where terraform apply runs, or fix the reference.",
-				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
+				catalogValues(plan)), err)
 	case adapter.Is(err, adapter.Transient), adapter.Is(err, adapter.RateLimited):
 		tfdiag.AddWarning(&resp.Diagnostics, fields, unchecked,
-			fmt.Sprintf("The catalog of the account could not be read, so offer_id %q, image %q and location %q are checked at apply instead.",
-				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString()), err)
+			fmt.Sprintf("The catalog of the account could not be read at plan, so %s are checked at apply instead. %s",
+				catalogValues(plan), tfdiag.PlanWayOut(err)), err)
 	case adapter.FieldOf(err) == adapter.FieldLocation && locationFromAccount:
 		// The user wrote no location here: the one to fix is the account's.
 		tfdiag.AddError(&resp.Diagnostics, nil, "Unable to use instance configuration",
@@ -316,13 +316,23 @@ func (r *Resource) checkCatalog(ctx context.Context, plan *model, userData types
 		// before this instance is created. A plain setting the backend
 		// refuses is wrong wherever the plan runs: an error, as there.
 		tfdiag.AddWarning(&resp.Diagnostics, nil, unchecked,
-			fmt.Sprintf("The account refuses its setting %s, so offer_id %q, image %q and location %q are checked at apply instead; "+
+			fmt.Sprintf("The account refuses its setting %s, so %s are checked at apply instead; "+
 				"that apply fails at compute_provider_account until the setting is fixed. %s", secretSetting(def, err),
-				plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString(), tfdiag.WayOut(err)), err)
+				catalogValues(plan), tfdiag.WayOut(err)), err)
 	default:
 		tfdiag.AddError(&resp.Diagnostics, fields, "Unable to use instance configuration",
 			fmt.Sprintf("The account refuses to create instance %q as configured. %s", plan.Name.ValueString(), tfdiag.WayOut(err)), err)
 	}
+}
+
+// catalogValues names the values Validate checks against the catalog, for
+// a warning that they are checked at apply instead: an instance without a
+// location (a backend whose machines have none) names none.
+func catalogValues(plan *model) string {
+	if plan.Location.ValueString() == "" {
+		return fmt.Sprintf("offer_id %q and image %q", plan.OfferID.ValueString(), plan.Image.ValueString())
+	}
+	return fmt.Sprintf("offer_id %q, image %q and location %q", plan.OfferID.ValueString(), plan.Image.ValueString(), plan.Location.ValueString())
 }
 
 // secretSetting names the account's secret setting (BLOCK.SETTING) an

@@ -21,7 +21,7 @@ func TestMachinesRefusedInputs(t *testing.T) {
 	}{
 		"no accounts":  {`accounts = []`, `accounts is empty: list the id of at least one compute_provider_account, e\.g\. accounts = \[compute_provider_account\.cloud\.id\]`},
 		"empty id":     {`accounts = [""]`, `accounts\[0\] is an empty string; use the id attribute of a compute_provider_account`},
-		"repeated id":  {fmt.Sprintf(`accounts = [%q, %q]`, id, id), `accounts\[1\] repeats accounts\[0\] \(hcloud:endpoint=http://127\.0\.0\.1:1/v1&location=…&token=env://X\); list each account once, or its machines appear twice`},
+		"repeated id":  {fmt.Sprintf(`accounts = [%q, %q]`, id, id), `accounts\[1\] repeats accounts\[0\] \(hcloud:endpoint=http://127\.0\.0\.1:1/v1&location=fsn1&token=env://X\); list each account once, or its machines appear twice`},
 		"not an id":    {`accounts = ["prod-cloud"]`, `accounts\[0\] = "prod-cloud" is not a compute_provider_account id: .*Use the id attribute of a compute_provider_account, e\.g\. compute_provider_account\.cloud\.id`},
 		"bad regex":    {with(`name_regex = "web-("`), `name_regex = "web-\(" is not a regular expression: missing closing \): .*Use RE2 syntax, as Terraform's regex function, e\.g\. "\^web-\[0-9\]\+\$"`},
 		"empty regex":  {with(`name_regex = ""`), `name_regex is empty, which matches every name; set a pattern such as "\^web-", or leave name_regex out`},

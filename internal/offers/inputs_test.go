@@ -24,7 +24,7 @@ func TestOffersRefusedInputs(t *testing.T) {
 	}{
 		"no accounts":    {`accounts = []`, `accounts is empty: list the id of at least one compute_provider_account, e\.g\. accounts = \[compute_provider_account\.cloud\.id\]`},
 		"empty id":       {`accounts = [""]`, `accounts\[0\] is an empty string; use the id attribute of a compute_provider_account`},
-		"repeated id":    {fmt.Sprintf(`accounts = [%q, %q]`, id, id), `accounts\[1\] repeats accounts\[0\] \(hcloud:endpoint=http://127\.0\.0\.1:1/v1&location=…&token=env://X\); list each account once`},
+		"repeated id":    {fmt.Sprintf(`accounts = [%q, %q]`, id, id), `accounts\[1\] repeats accounts\[0\] \(hcloud:endpoint=http://127\.0\.0\.1:1/v1&location=fsn1&token=env://X\); list each account once`},
 		"negative vcpu":  {`accounts = ["` + id + `"]` + "\n  min_vcpu = -1", `min_vcpu = -1 is negative; use 0 or more, or leave min_vcpu out to not filter on it`},
 		"negative mem":   {`accounts = ["` + id + `"]` + "\n  min_memory_gib = -0.5", `min_memory_gib = -0.5 is negative; use 0 or more`},
 		"negative gpus":  {`accounts = ["` + id + `"]` + "\n  min_gpus = -2", `min_gpus = -2 is negative; use 0 or more`},

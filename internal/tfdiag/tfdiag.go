@@ -152,6 +152,24 @@ func sentence(msg string) string {
 	return strings.ToUpper(msg[:1]) + msg[1:]
 }
 
+// PlanWayOut is WayOut for a check a plan made once and left to the apply:
+// the plan did not retry a backend that failed or asked to slow down (the
+// apply does, until its timeout), so WayOut's account of retries until the
+// timeout would not be what happened.
+func PlanWayOut(err error) string {
+	if adapter.NoAnswer(err) || adapter.LimitPastTimeout(err) {
+		return WayOut(err)
+	}
+	switch adapter.CodeOf(err) {
+	case adapter.Transient:
+		return "The backend failed or could not be reached when the plan tried it (once, without retrying); the apply checks again, " +
+			"retrying until its timeout. If it keeps failing, check the account's endpoint and that the backend is up."
+	case adapter.RateLimited:
+		return "The backend asked to slow down when the plan tried it (once, without waiting); the apply checks again, waiting as the backend asks."
+	}
+	return WayOut(err)
+}
+
 // WayOut is the usual next step for an error of each code, for details that
 // have nothing more specific to say.
 //
@@ -167,6 +185,10 @@ func WayOut(err error) string {
 		return "The backend's endpoint took the request but never answered it (a read is sent once more first; a write never is, since " +
 			"the backend may have done it), so it was not retried further and a longer timeout would not help. " +
 			"Check that the account's endpoint is right and the backend is up, then run the command again."
+	}
+	if adapter.LimitPastTimeout(err) {
+		return "The backend's rate limit lets the next request through only after this operation's timeout, so the provider failed at once " +
+			"instead of waiting; a longer timeout would not help. Run the command again after the time the error below names."
 	}
 	switch adapter.CodeOf(err) {
 	case adapter.Transient:

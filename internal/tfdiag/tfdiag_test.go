@@ -103,4 +103,25 @@ func TestWayOutTellsRetriedFailuresApart(t *testing.T) {
 	if !strings.Contains(silent, "never answered") || !strings.Contains(silent, "endpoint") || strings.Contains(silent, "raise the timeouts") {
 		t.Errorf("a silent endpoint: %q", silent)
 	}
+	past := WayOut(&adapter.Error{Code: adapter.RateLimited, Err: adapter.ErrLimitPastTimeout})
+	if !strings.Contains(past, "would not help") || strings.Contains(past, "raise the timeouts") {
+		t.Errorf("a rate limit past the timeout: %q", past)
+	}
+}
+
+// TestPlanWayOutSaysWhatThePlanDid: a plan checks once and leaves retries
+// to the apply, so its way out never claims retries until the timeout.
+func TestPlanWayOutSaysWhatThePlanDid(t *testing.T) {
+	for _, err := range []error{
+		adapter.Errorf(adapter.Transient, "the API failed (HTTP 503 unavailable)"),
+		adapter.Errorf(adapter.RateLimited, "rate limit exceeded"),
+	} {
+		got := PlanWayOut(err)
+		if strings.Contains(got, "until the timeout") || strings.Contains(got, "raise the timeouts") || !strings.Contains(got, "the apply checks again") {
+			t.Errorf("PlanWayOut(%v) = %q: want what the plan did (once) and that the apply checks again", err, got)
+		}
+	}
+	if got, want := PlanWayOut(adapter.Errorf(adapter.QuotaExceeded, "limit")), WayOut(adapter.Errorf(adapter.QuotaExceeded, "limit")); got != want {
+		t.Errorf("PlanWayOut(QuotaExceeded) = %q, want WayOut's %q", got, want)
+	}
 }

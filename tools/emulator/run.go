@@ -190,6 +190,7 @@ Control API (same port, no token; neither counted nor faulted):
              "count": 1 (0: every call), "skip": 0 (calls let through first), then what it does:
              "status": 503, "code": "unavailable", "message": "..." (answer with that error);
              "drop": true (serve it, then close the connection without an answer);
+             "reset": true (close the connection at once: the call is neither served nor answered);
              "delay_if_connected": "5s" (hold it, then serve it only if its client still waits);
              "delay_then_commit": "5s" (hold it, then serve it even if its client has gone);
              "commit_then_delay": "5s" (serve it at once, answer late)}

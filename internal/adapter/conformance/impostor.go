@@ -16,6 +16,11 @@ import (
 // NotFound, so a typo in an endpoint would forget every machine of the
 // account at the next refresh. Only the API's own answer that a machine is
 // gone is absence; a 404 without the API's error shape is a wrong endpoint.
+//
+// Nor is such an endpoint an outage: retrying it until the timeout cannot
+// help, so an answer that cannot be the API's (a 404 without its error, an
+// HTML page even with 200, as a proxy's login page or a captive portal
+// sends) is InvalidConfig on the endpoint setting, at once.
 
 // impostor is a server that is not the API, by what every route answers.
 type impostor struct {
@@ -23,16 +28,20 @@ type impostor struct {
 	status      int
 	contentType string
 	body        string
+	// mayBeTheAPI: the answer is JSON another API (or this one, for a
+	// mistyped path) could send, which the adapter may not tell from a
+	// failure of its own API: only absence is ruled out.
+	mayBeTheAPI bool
 }
 
 var impostors = []impostor{
-	{"every route answers 404 with an empty body", http.StatusNotFound, "", ""},
+	{"every route answers 404 with an empty body", http.StatusNotFound, "", "", false},
 	{"every route answers 404 with an HTML page", http.StatusNotFound, "text/html; charset=utf-8",
-		"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"},
+		"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>", false},
 	{"every route answers 200 with an HTML page", http.StatusOK, "text/html; charset=utf-8",
-		"<!DOCTYPE html><html><head><title>Welcome</title></head><body><p>It works!</p></body></html>"},
+		"<!DOCTYPE html><html><head><title>Welcome</title></head><body><p>It works!</p></body></html>", false},
 	{"every route answers 404 with another API's JSON", http.StatusNotFound, "application/json",
-		`{"message":"Not Found","documentation_url":"https://docs.example.com/rest"}`},
+		`{"message":"Not Found","documentation_url":"https://docs.example.com/rest"}`, true},
 }
 
 func (i impostor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -52,7 +61,7 @@ func endpointNotTheAPI(t *testing.T, s *suite) {
 	}
 	all := impostors
 	if u := s.UnknownRoute; u != nil {
-		all = append(all[:len(all):len(all)], impostor{"every route answers the API's own answer for an unknown path", u.Status, "application/json", u.Body})
+		all = append(all[:len(all):len(all)], impostor{"every route answers the API's own answer for an unknown path", u.Status, "application/json", u.Body, true})
 	}
 	reached := 0
 	for _, imp := range all {
@@ -75,6 +84,9 @@ func endpointNotTheAPI(t *testing.T, s *suite) {
 					t.Errorf("%s(%s) against an endpoint where %s: succeeded, want an error that says the endpoint is not the API", c.what, s.MissingID, imp.name)
 				case adapter.IsNotFound(err):
 					t.Errorf("%s(%s) against an endpoint where %s: NotFound (%v); a machine in state would be forgotten", c.what, s.MissingID, imp.name, err)
+				case imp.mayBeTheAPI:
+				case !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != "endpoint":
+					t.Errorf("%s(%s) against an endpoint where %s: %v (field %q); want InvalidConfig on the endpoint setting at once, not an outage to retry", c.what, s.MissingID, imp.name, err, adapter.FieldOf(err))
 				}
 			}
 		})

@@ -110,7 +110,7 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	budget := &rateBudget{}
 	httpClient := &http.Client{
 		Transport: logAttempts(&authTransport{base: newRequestLog(base, env.Log, endpoint), secrets: secrets, ref: ref, timeout: timeout,
-			endpoint: adapter.Redacted(endpoint), budget: budget}),
+			endpoint: adapter.Redacted(endpoint), prefix: basePath(endpoint), budget: budget}),
 		CheckRedirect: refuseRedirect(endpoint),
 	}
 	clientOpts := []hcloud.ClientOption{

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +35,8 @@ type authTransport struct {
 	ref      string
 	timeout  time.Duration
 	endpoint string // for messages: the account's endpoint, redacted
+	// prefix is the endpoint's own path, which a route in a message omits.
+	prefix string
 	// budget, when set, learns the rate budget every answer reports.
 	budget *rateBudget
 }
@@ -90,6 +93,12 @@ func (t *authTransport) send(req *http.Request, token string) (*http.Response, e
 		resp.ContentLength = int64(len(body))
 		if t.budget != nil {
 			t.budget.observe(resp.Header)
+		}
+		if resp.StatusCode < 300 && adapter.NotJSON(body) {
+			// A web page, not the API: hcloud-go would fail to decode it
+			// as an outage, retried until the timeout.
+			path, _ := strings.CutPrefix(req.URL.Path, t.prefix)
+			return nil, adapter.NotTheAPI("the Hetzner Cloud API", t.endpoint, "https://api.hetzner.cloud/v1", req.Method, route(path), resp.StatusCode)
 		}
 	}
 	if err != nil {

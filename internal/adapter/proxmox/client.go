@@ -126,6 +126,11 @@ func (c *client) do(ctx context.Context, k call, out any) error {
 		}
 		return withheld(e, tok)
 	}
+	if adapter.NotJSON(data) {
+		// A web page, not the PVE API: even a write whose answer is not
+		// read did not happen.
+		return adapter.NotTheAPI("the PVE API", adapter.Redacted(strings.TrimSuffix(c.base, "/api2/json")), exampleEndpoint, k.method, k.route, resp.StatusCode)
+	}
 	return decode(k, resp.StatusCode, data, out)
 }
 

@@ -62,7 +62,7 @@ func definition(opts options) adapter.Definition {
 				Description: "base URL of the PVE API, e.g. `" + exampleEndpoint + "` (the client appends `/api2/json`)"},
 			{Name: settingAPIToken, Required: true, Env: "PROXMOX_VE_API_TOKEN", Role: adapter.RoleSecret,
 				Description: "secret reference to the API token as PVE shows it when it is made, `USER@REALM!TOKENID=SECRET` (the form bpg/proxmox takes too)"},
-			{Name: settingTLSFingerprint, Check: checkTLSFingerprint,
+			{Name: settingTLSFingerprint, Check: checkTLSFingerprint, Public: true,
 				Description: "SHA-256 fingerprint of the server's certificate (32 hex pairs, colons optional), as `pvenode cert info` " +
 					"or the GUI's Certificates panel shows it; when set, only that certificate is accepted and the chain is not verified"},
 			{Name: settingCAFile, Check: checkCAFile,
@@ -75,7 +75,7 @@ func definition(opts options) adapter.Definition {
 				Description: "lowest VMID machines get; with vmid_max the range of slots a machine's name is hashed into"},
 			{Name: settingVMIDMax, Default: "199999", Check: checkVMID,
 				Description: "highest VMID machines get"},
-			{Name: settingFlavors, Required: true, Check: checkFlavors,
+			{Name: settingFlavors, Required: true, Check: checkFlavors, Public: true,
 				Description: "JSON object of the offers: name → `{cores, memory_mib, disk_gib, template?}`, written with " +
 					"`jsonencode({small = {cores = 2, memory_mib = 2048, disk_gib = 20}})`; `template` restricts a flavor to one template name"},
 			{Name: settingStorage, Check: checkStorage,

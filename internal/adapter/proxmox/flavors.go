@@ -3,6 +3,8 @@ package proxmox
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -28,27 +30,36 @@ func parseFlavors(v string) (map[string]flavor, error) {
 	if len(raw) == 0 {
 		return nil, adapter.Errorf(adapter.InvalidConfig, "it names no flavor; give at least one, e.g. jsonencode({small = {cores = 2, memory_mib = 2048, disk_gib = 20}})")
 	}
+	// Every problem of every flavor is told at once, in the order of the
+	// flavors' names, so one plan shows all there is to fix.
+	var problems []string
 	out := map[string]flavor{}
-	for name, r := range raw {
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
 		if !validFlavorName(name) {
-			return nil, adapter.Errorf(adapter.InvalidConfig, "flavor %q: a flavor name is letters, digits, '-', '_' and '.', up to 63 characters", name)
+			problems = append(problems, fmt.Sprintf("flavor %q: a flavor name is letters, digits, '-', '_' and '.', up to 63 characters", name))
+			continue
 		}
 		var f flavor
-		dec := json.NewDecoder(bytes.NewReader(r))
+		dec := json.NewDecoder(bytes.NewReader(raw[name]))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&f); err != nil {
-			return nil, adapter.Errorf(adapter.InvalidConfig, "flavor %q: %s; its fields are cores, memory_mib, disk_gib (whole numbers) and template (a template name)", name, jsonProblem(err))
+			problems = append(problems, fmt.Sprintf("flavor %q: %s; its fields are cores, memory_mib, disk_gib (whole numbers) and template (a template name)", name, jsonProblem(err)))
+			continue
 		}
-		switch {
-		case f.Cores < 1 || f.Cores > 512:
-			return nil, adapter.Errorf(adapter.InvalidConfig, "flavor %q: cores must be from 1 to 512", name)
-		case f.MemoryMiB < 16:
-			return nil, adapter.Errorf(adapter.InvalidConfig, "flavor %q: memory_mib must be at least 16 (MiB), e.g. 2048", name)
-		case f.DiskGiB < 1:
-			return nil, adapter.Errorf(adapter.InvalidConfig, "flavor %q: disk_gib must be at least 1 (GiB)", name)
+		if f.Cores < 1 || f.Cores > 512 {
+			problems = append(problems, fmt.Sprintf("flavor %q: cores must be from 1 to 512, not %d", name, f.Cores))
+		}
+		if f.MemoryMiB < 16 {
+			problems = append(problems, fmt.Sprintf("flavor %q: memory_mib must be at least 16 (MiB), e.g. 2048, not %d", name, f.MemoryMiB))
+		}
+		if f.DiskGiB < 1 {
+			problems = append(problems, fmt.Sprintf("flavor %q: disk_gib must be at least 1 (GiB), not %d", name, f.DiskGiB))
 		}
 		f.Name = name
 		out[name] = f
+	}
+	if len(problems) > 0 {
+		return nil, adapter.Errorf(adapter.InvalidConfig, "%s", strings.Join(problems, "; "))
 	}
 	return out, nil
 }

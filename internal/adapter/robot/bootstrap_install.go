@@ -54,7 +54,7 @@ func (b *run) install(ctx context.Context) error {
 			return b.readHostKey(ctx, install.InstalledHostKeyLine, true)
 		case installFailed:
 			if b.installedHere {
-				return adapter.Errorf(adapter.InvalidState, "the installer failed on %s at %s; fix the cause and run again, which installs again", describe(b.s), reason)
+				return adapter.Errorf(adapter.InvalidState, "the installer failed on %s at %s", describe(b.s), reason)
 			}
 			// An earlier attempt's failure: clear it and install anew.
 			b.reinstall = true
@@ -264,7 +264,7 @@ func (b *run) readHostKey(ctx context.Context, line string, mounted bool) error 
 		key = f[0] + " " + f[1]
 	}
 	if !strings.HasPrefix(key, "ssh-") {
-		return adapter.Errorf(adapter.InvalidState, "the installed system of %s has no readable host key at /etc/ssh/ssh_host_ed25519_key.pub; run again, which installs again", describe(b.s))
+		return adapter.Errorf(adapter.InvalidState, "the installed system of %s has no readable host key at /etc/ssh/ssh_host_ed25519_key.pub", describe(b.s))
 	}
 	b.p.HostKey = key
 	if mounted {

@@ -146,7 +146,7 @@ func (b *run) awaitReady(ctx context.Context) error {
 		if !b.installedHere {
 			return errReinstall
 		}
-		return adapter.Errorf(adapter.InvalidState, "the first-boot unit %s failed on %s (Result=%s); see journalctl -u %s on the host, fix the cause and run again, which installs again",
+		return adapter.Errorf(adapter.InvalidState, "the first-boot unit %s failed on %s (Result=%s); see journalctl -u %s on the host",
 			install.UnitName, describe(b.s), failed, install.UnitName)
 	}
 	return nil

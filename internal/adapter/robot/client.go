@@ -118,6 +118,11 @@ func (c *client) do(ctx context.Context, method, route string, args []string, fo
 	if resp.StatusCode >= 400 {
 		return withheld(parseAPIError(resp.StatusCode, resp.Header, data), user, pass)
 	}
+	if adapter.NotJSON(data) {
+		// A web page, not the webservice: even a write without an
+		// answer to read did not happen.
+		return adapter.NotTheAPI("the Robot webservice", adapter.Redacted(c.base), DefaultEndpoint, method, route, resp.StatusCode)
+	}
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -49,6 +50,12 @@ func (m *Middleware) Apply(s Settings) error {
 		if err := r.validate(); err != nil {
 			return err
 		}
+		if err := m.checkRoute(r); err != nil {
+			return err
+		}
+	}
+	if s.Latency != nil && *s.Latency < 0 {
+		return fmt.Errorf("latency %s: want a positive duration, or 0 to turn it off", s.Latency.Std())
 	}
 	if s.MaxPageSize != nil && *s.MaxPageSize < 0 {
 		return fmt.Errorf("max_page_size %d: want a positive page size, or 0 for the API's own maximum", *s.MaxPageSize)
@@ -156,4 +163,49 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(append(b, '\n'))
+}
+
+// checkRoute refuses a rule whose path can match no route of the API, when
+// the API says which paths it routes (Config.Routed). A prefix such as
+// /servers/* passes when the API routes the prefix itself or a path below
+// it.
+func (m *Middleware) checkRoute(r Rule) error {
+	if m.cfg.Routed == nil {
+		return nil
+	}
+	// Rules match paths with or without the API's prefix.
+	p := r.Path
+	if rest, ok := strings.CutPrefix(p, m.cfg.APIPrefix+"/"); ok && m.cfg.APIPrefix != "" {
+		p = "/" + rest
+	}
+	if p == "" || p == "*" {
+		return nil
+	}
+	candidates := []string{p}
+	if prefix, ok := strings.CutSuffix(p, "*"); ok {
+		candidates = []string{prefix, strings.TrimSuffix(prefix, "/"), prefix + "1", prefix + "/1"}
+	}
+	methods := []string{r.Method}
+	if r.Method == "" || r.Method == "*" {
+		methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete}
+	}
+	for _, method := range methods {
+		for _, c := range candidates {
+			if c != "" && m.cfg.Routed(strings.ToUpper(method), m.cfg.APIPrefix+c) {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("rule %s %s: the path matches no route of the API, so the rule would never fire; check its spelling (GET %s/stats shows the routes called so far)",
+		r.Method, r.Path, m.cfg.ControlPrefix)
+}
+
+// MuxRouted is Config.Routed for an API served by mux: whether mux has a
+// pattern for method and path. A route template such as /servers/{id}
+// is routed as the path it spells.
+func MuxRouted(mux *http.ServeMux) func(method, path string) bool {
+	return func(method, path string) bool {
+		_, pattern := mux.Handler(&http.Request{Method: method, URL: &url.URL{Path: path}, Host: "emulator"})
+		return pattern != ""
+	}
 }

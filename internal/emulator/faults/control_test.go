@@ -44,6 +44,9 @@ func TestControlAPI(t *testing.T) {
 	if rec := do(t, m, "POST", "/_emulator/faults", `{"rules":[{"path":"/x"}]}`); rec.Code != 400 {
 		t.Errorf("invalid rule accepted: %d", rec.Code)
 	}
+	if rec := do(t, m, "POST", "/_emulator/faults", `{"latency":"-5s"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), "latency -5s") {
+		t.Errorf("negative latency: %d %s, want 400 with the reason", rec.Code, rec.Body)
+	}
 	if rec := do(t, m, "POST", "/_emulator/faults", `{"bogus":1}`); rec.Code != 400 {
 		t.Errorf("unknown field accepted: %d", rec.Code)
 	}

@@ -48,6 +48,10 @@ type Config struct {
 	// that API knows of. Like the middleware's own, they are neither counted
 	// nor faulted.
 	Control map[string]http.Handler
+	// Routed reports whether the wrapped API has a route for method and a
+	// request path (APIPrefix included). When set, the control API refuses
+	// a rule whose path matches no route, a typo that would never fire.
+	Routed func(method, path string) bool
 }
 
 // Middleware is an http.Handler that wraps an emulator. It is safe for

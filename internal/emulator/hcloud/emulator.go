@@ -96,7 +96,8 @@ func New(opts Options) *Emulator {
 	}
 	e.mux = http.NewServeMux()
 	e.routes()
-	e.faults = faults.New(http.HandlerFunc(e.serveAPI), faults.Config{APIPrefix: BasePath, ErrorBody: errorBody, Control: e.paceControl()})
+	e.faults = faults.New(http.HandlerFunc(e.serveAPI), faults.Config{APIPrefix: BasePath, ErrorBody: errorBody, Control: e.paceControl(),
+		Routed: faults.MuxRouted(e.mux)})
 	e.faults.SetLatency(opts.Latency)
 	return e
 }

@@ -238,3 +238,29 @@ func TestLatencyAndControlRoutes(t *testing.T) {
 		t.Errorf("stats %v", stats)
 	}
 }
+
+// TestFaultRuleOnNoRouteIsRefused: a rule whose path is no route of the
+// API (a typo) would never fire, so the control API refuses it; routes,
+// templates and prefixes of real routes pass.
+func TestFaultRuleOnNoRouteIsRefused(t *testing.T) {
+	_, _, endpoint := start(t, emulator.Options{})
+	root := strings.TrimSuffix(endpoint, emulator.BasePath)
+	for rule, want := range map[string]int{
+		`{"method":"GET","path":"/nonexistent/route","status":500}`: http.StatusBadRequest,
+		`{"method":"GET","path":"/server","status":500}`:            http.StatusBadRequest,
+		`{"method":"GET","path":"/servers","status":500}`:           http.StatusOK,
+		`{"method":"GET","path":"/v1/servers/{id}","status":500}`:   http.StatusOK,
+		`{"method":"POST","path":"/servers/*","status":500}`:        http.StatusOK,
+		`{"path":"/servers*","status":500}`:                         http.StatusOK,
+	} {
+		resp, err := http.Post(root+"/_emulator/faults", "application/json", strings.NewReader(`{"rules":[`+rule+`]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want || (want == http.StatusBadRequest && !strings.Contains(string(body), "matches no route")) {
+			t.Errorf("rule %s: %d %s, want %d", rule, resp.StatusCode, body, want)
+		}
+	}
+}

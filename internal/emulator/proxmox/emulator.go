@@ -192,7 +192,7 @@ func New(opts Options) *Emulator {
 	e.routes()
 	e.faults = faults.New(http.HandlerFunc(e.serveAPI), faults.Config{
 		APIPrefix: APIPrefix, ControlPrefix: ControlPrefix, ErrorBody: errorBody,
-		Route: Route, Now: opts.Clock.Now, Control: e.control(),
+		Route: Route, Now: opts.Clock.Now, Control: e.control(), Routed: faults.MuxRouted(e.mux),
 	})
 	e.faults.SetLatency(opts.Latency)
 	return e

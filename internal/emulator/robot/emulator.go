@@ -127,7 +127,7 @@ func New(opts Options) (*Emulator, error) {
 	e.routes()
 	e.faults = faults.New(http.HandlerFunc(e.serveAPI), faults.Config{
 		ControlPrefix: ControlPrefix, ErrorBody: errorBody, Route: Route,
-		RateLimitCode: codeRateLimitExceeded, Now: opts.Now, Control: e.control(),
+		RateLimitCode: codeRateLimitExceeded, Now: opts.Now, Control: e.control(), Routed: faults.MuxRouted(e.mux),
 	})
 	e.faults.SetLatency(opts.Latency)
 	return e, nil
