@@ -130,9 +130,16 @@ func CheckErrorPath(t *testing.T, out string, runErr error, written *Written, su
 			first, _, _ = strings.Cut(tfdiag.WayOut(&adapter.Error{Code: class}), ":")
 			first, _, _ = strings.Cut(first, ". ")
 		}
+		// A rate limit that resets after the operation's timeout fails at
+		// once, with a way out of its own; which of the two a run meets
+		// depends on the backend's reset and the budget.
+		alt := ""
+		if class == adapter.RateLimited {
+			alt, _, _ = strings.Cut(tfdiag.WayOut(&adapter.Error{Code: class, Err: adapter.ErrLimitPastTimeout}), ", so")
+		}
 		if first == "" {
 			t.Errorf("%s: %q: the class %s has no way out to look for", row.Code, summary, class)
-		} else if !strings.Contains(d.Detail, first) {
+		} else if !strings.Contains(d.Detail, first) && (alt == "" || !strings.Contains(d.Detail, alt)) {
 			t.Errorf("%s: %q does not give the way out %q:\n%s", row.Code, summary, first, d.Detail)
 		}
 		if !slices.ContainsFunc(names, func(n string) bool { return Match(n).MatchString(d.Detail) }) {
