@@ -24,6 +24,9 @@ type Feature struct {
 var (
 	ImportByIdentity = Feature{What: "import blocks that name a resource by its identity", Terraform: "1.12.0", OpenTofu: "1.12.0"}
 	Query            = Feature{What: "list resources and the query command", Terraform: "1.14.0"}
+	// Actions are the provider actions: action blocks, apply -invoke and
+	// action_trigger. OpenTofu ignores the provider's action schemas.
+	Actions = Feature{What: "provider actions (action blocks, apply -invoke, action_trigger)", Terraform: "1.14.0"}
 )
 
 // Require skips t, naming the binary, its version and what it lacks, when
