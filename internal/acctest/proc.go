@@ -95,3 +95,19 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// Interrupt sends SIGINT to the command's process group, as Ctrl-C in a
+// terminal or a CI runner's soft cancel does: terraform stops starting
+// work, tells its providers to stop, and waits for what runs to return.
+func (p *Proc) Interrupt() {
+	if p.cmd.Process != nil {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGINT)
+	}
+}
+
+// Wait waits for the command to end and returns what it printed and
+// whether it ended with success.
+func (p *Proc) Wait() (string, bool) {
+	<-p.done
+	return p.Output(), p.cmd.ProcessState != nil && p.cmd.ProcessState.Success()
+}

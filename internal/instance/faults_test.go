@@ -31,6 +31,9 @@ func TestInstanceCreateRetriesTransient(t *testing.T) {
 
 // TestInstanceCreateGivesUp: a create that keeps failing transiently is
 // retried until the create timeout, and the error says what was retried.
+// How many attempts fit in the timeout depends on the machine; the
+// message holds for any count, and the timeout leaves a loaded machine
+// ample room for the first look-up and POST.
 func TestInstanceCreateGivesUp(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
@@ -39,7 +42,7 @@ func TestInstanceCreateGivesUp(t *testing.T) {
 		Steps: []resource.TestStep{{
 			PreConfig: func() { e.FailNext("POST", "/servers", 100000, 503, "unavailable") },
 			Config: instance(e, "flaky-1", `timeouts {
-    create = "2s"
+    create = "10s"
   }`),
 			ExpectError: acctest.Match(`Unable to create instance.*Create machine "flaky-1": retried for \d+s \(\d+ attempt`),
 		}},
@@ -114,47 +117,6 @@ resource "compute_instance" "many" {
 					}
 					return nil
 				},
-			},
-		},
-	})
-}
-
-// TestInstanceInterruptedCreateKeepsMachine: the create is committed and its
-// answer lost, and the look-up that would find it outlasts the create
-// timeout, as a Ctrl-C or a timeout between the create and the state would.
-// The machine is still found once more and saved, tainted, so a later apply
-// that no longer wants it destroys it instead of leaving it behind unknown.
-func TestInstanceInterruptedCreateKeepsMachine(t *testing.T) {
-	t.Parallel()
-	e := acctest.NewEmulator(t)
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.Factories(),
-		CheckDestroy:             e.CheckDestroy,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					// The look-up before the create passes; the create is
-					// committed and its answer lost; the look-up after it
-					// hangs until the create's timeout ends it.
-					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, DelayThenCommit: faults.Duration(time.Millisecond)})
-					e.DropNext("POST", "/servers", 1)
-					mustRule(t, e, faults.Rule{Method: "GET", Path: "/servers", Count: 1, DelayIfConnected: faults.Duration(time.Minute)})
-				},
-				Config: instance(e, "cut-1", `timeouts {
-    create = "2s"
-  }`),
-				ExpectError: acctest.Match(`Machine \d+ \("cut-1"\) was created, but the create was cut short.*saved in state and tainted`),
-			},
-			{
-				PreConfig: func() {
-					if n := len(e.Live()); n != 1 {
-						t.Fatalf("the first apply should have left one committed server, found %d", n)
-					}
-				},
-				// The instance is no longer wanted: a machine the state
-				// knows is destroyed, one it lost would stay behind.
-				Config: e.Account(),
-				Check:  checkServers(e, 0),
 			},
 		},
 	})
