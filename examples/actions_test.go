@@ -36,7 +36,7 @@ func init() {
 // and only then. Terraform 1.14 or later: older releases have no actions.
 func TestActionExamples(t *testing.T) {
 	t.Parallel()
-	acctest.SkipWithoutActions(t)
+	acctest.Require(t, acctest.Actions)
 	e := startEmulator(t)
 	hcl := readExample(t, instanceTF)
 	for _, f := range actionExamples {

@@ -35,7 +35,7 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 // and the next plan is empty.
 func TestInvokeRebootCLI(t *testing.T) {
 	t.Parallel()
-	acctest.SkipWithoutActions(t)
+	acctest.Require(t, acctest.Actions)
 	e := acctest.NewEmulator(t)
 	cli := acctest.NewCLI(t, web(e, "act-1", "reboot"))
 	cli.MustRun("apply", "-auto-approve")
@@ -75,7 +75,7 @@ action "compute_instance_power_off" "web" {
 // before anything is invoked, naming the machine; nothing is sent.
 func TestInvokeRefusesAnotherStatesMachineCLI(t *testing.T) {
 	t.Parallel()
-	acctest.SkipWithoutActions(t)
+	acctest.Require(t, acctest.Actions)
 	e := acctest.NewEmulator(t)
 	holder := acctest.NewCLI(t, web(e, "held-1", "reboot"))
 	holder.MustRun("apply", "-auto-approve")
