@@ -14,12 +14,6 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
-// Off is graceful first: the guest is asked to shut down and given its
-// bound (shutdown_timeout) to be off before its power is cut. A restart is
-// graceful first as well: a reboot request, bounded the same way, then a
-// hard reset. Each fallback is warned about and logged, since it may have
-// cost the guest unsaved work.
-
 // DefaultShutdownTimeout is how long a graceful shutdown or reboot may take
 // by default: what bpg/proxmox and the hypervisors' own tools give a guest.
 const DefaultShutdownTimeout = time.Minute
