@@ -66,8 +66,9 @@ func (a *Action) Configure(_ context.Context, req action.ConfigureRequest, resp 
 // config is the action's configuration, read attribute by attribute since
 // the graceful actions have one more.
 type config struct {
-	Instance types.Object
-	Timeout  types.String
+	Instance    types.Object
+	Timeout     types.String
+	Unreachable types.String
 	// ShutdownTimeout is the graceful actions' own attribute; null for
 	// the others, whose schema lacks it.
 	ShutdownTimeout types.String
@@ -81,6 +82,7 @@ type target struct {
 	Claim           types.String `tfsdk:"claim"`
 	Name            types.String `tfsdk:"name"`
 	ShutdownTimeout types.String `tfsdk:"shutdown_timeout"`
+	Power           types.String `tfsdk:"power"`
 }
 
 // read is the configuration, and its instance object when that is known
@@ -88,6 +90,7 @@ type target struct {
 func (a *Action) read(ctx context.Context, cfg tfsdk.Config) (c config, t target, ok bool, diags diag.Diagnostics) {
 	diags.Append(cfg.GetAttribute(ctx, path.Root("instance"), &c.Instance)...)
 	diags.Append(cfg.GetAttribute(ctx, path.Root("timeout"), &c.Timeout)...)
+	diags.Append(cfg.GetAttribute(ctx, path.Root("unreachable"), &c.Unreachable)...)
 	if a.kind.graceful {
 		diags.Append(cfg.GetAttribute(ctx, path.Root("shutdown_timeout"), &c.ShutdownTimeout)...)
 	}
@@ -121,6 +124,12 @@ func (c config) timeout() time.Duration {
 	return d
 }
 
+// unreachable is how long the invocation retries an endpoint it cannot
+// reach at all.
+func (c config) unreachable() time.Duration {
+	return tftimeouts.ParseBound(c.Unreachable.ValueString(), !c.Unreachable.IsNull() && !c.Unreachable.IsUnknown(), adapter.DefaultUnreachable)
+}
+
 func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	k := a.kind
 	attrs := map[string]schema.Attribute{
@@ -138,6 +147,9 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 				"name": schema.StringAttribute{Optional: true, MarkdownDescription: "The machine's name, for messages."},
 				"shutdown_timeout": schema.StringAttribute{Optional: true, MarkdownDescription: "The instance's `shutdown_timeout`, " +
 					"which graceful actions use unless they set their own."},
+				"power": schema.StringAttribute{Optional: true, MarkdownDescription: "The instance's `power`. A reboot or a reset of a " +
+					"machine the plan finds stopped is refused at plan, unless this is `\"on\"`: then the apply that triggers the action " +
+					"starts the machine first (an `action_trigger` after an update that switches it on)."},
 			},
 		},
 		"timeout": schema.StringAttribute{
@@ -145,6 +157,16 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 			MarkdownDescription: "How long the action may take, its waits and retries included: a positive duration such as `\"15m\"`. " +
 				"Default `" + tftimeouts.Short(defaultTimeout) + "`.",
 			Validators: []validator.String{tftimeouts.Positive("timeout", defaultTimeout)},
+		},
+		"unreachable": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "How long the action keeps retrying an endpoint it cannot reach at all before it fails: the " +
+				"connection is refused, the host name does not resolve, or the TLS handshake fails. A request that cannot reach the " +
+				"backend changes nothing there, so an action invoked while the API is down fails within this, naming the endpoint, " +
+				"instead of retrying until `timeout`, as reads made while planning do (`timeouts.unreachable` of the resources). " +
+				"A duration such as `\"2m\"`, `\"0s\"` for a single attempt. Default `" + tftimeouts.Short(adapter.DefaultUnreachable) + "`. " +
+				"A backend that answers with a failure or asks to slow down is retried until `timeout`.",
+			Validators: []validator.String{tftimeouts.Bound(adapter.DefaultUnreachable)},
 		},
 	}
 	if k.graceful {

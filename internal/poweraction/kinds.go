@@ -58,6 +58,14 @@ var kinds = []kind{
 // action's name as available_actions lists it.
 func (k kind) typeName() string { return "compute_instance_" + string(k.action) }
 
+// verb is the action as a message asks for it: "to shut down".
+func (k kind) verb() string {
+	if k.action == adapter.PowerShutdown {
+		return "shut down"
+	}
+	return k.noun()
+}
+
 // noun is the action as a message names it.
 func (k kind) noun() string {
 	switch k.action {

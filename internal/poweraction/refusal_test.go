@@ -96,13 +96,7 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 
 // instanceOn is an action's configuration naming machine id on account.
 func instanceOn(account, id string) map[string]tftypes.Value {
-	null := tftypes.NewValue(tftypes.String, nil)
-	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-		"id": tftypes.String, "account": tftypes.String, "claim": tftypes.String, "name": tftypes.String, "shutdown_timeout": tftypes.String,
-	}}
-	return map[string]tftypes.Value{"instance": tftypes.NewValue(typ, map[string]tftypes.Value{
-		"id": acctest.String(id), "account": acctest.String(account), "claim": acctest.String(adapter.NewClaim()), "name": null, "shutdown_timeout": null,
-	})}
+	return instanceObject(map[string]string{"id": id, "account": account, "claim": adapter.NewClaim()}, nil)
 }
 
 // TestRebootRefusesStoppedMachineProto: a reboot or a reset never starts a
