@@ -119,22 +119,37 @@ func TestRebootRefusesStoppedMachineProto(t *testing.T) {
 
 // TestShutdownFallsBackProto: a guest that ignores the shutdown request is
 // powered off once shutdown_timeout has passed, with the instance's own
-// warning; the action's shutdown_timeout wins over the instance's.
+// warning naming the bound it used: the action's shutdown_timeout wins over
+// the instance's, and the instance's applies when the action sets none.
 func TestShutdownFallsBackProto(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, nil)
-	claim := adapter.NewClaim()
-	id := r.server("deaf-1", "running", held(claim))
-	n, _ := adapterID(id)
-	r.e.SetIgnoresACPI(n, true)
-	_, diags := r.p.InvokeAction("compute_instance_shutdown", r.config(id, claim, map[string]tftypes.Value{"shutdown_timeout": acctest.String("3s")}))
-	if acctest.HasError(diags) {
-		t.Fatalf("invoke: %s", errorsOf(diags))
-	}
-	if w := warningsOf(diags); !strings.Contains(w, "Machine powered off hard") || !strings.Contains(w, "within shutdown_timeout (3s)") {
-		t.Errorf("warnings: %s", w)
-	}
-	if calls, s := r.powerCalls(), r.status(id); calls["shutdown"] != 1 || calls["poweroff"] < 1 || s.Status != "off" {
-		t.Errorf("sent %v, server %s; want a shutdown, then poweroff, and the server off", calls, s.Status)
+	for _, c := range []struct {
+		name, instance, action, want string
+	}{
+		{"action-wins", "1h", "3s", "3s"},
+		{"instance-applies", "3s", "", "3s"},
+	} {
+		claim := adapter.NewClaim()
+		id := r.server("deaf-"+c.name, "running", held(claim))
+		n, _ := adapterID(id)
+		r.e.SetIgnoresACPI(n, true)
+		more := map[string]tftypes.Value{}
+		if c.action != "" {
+			more["shutdown_timeout"] = acctest.String(c.action)
+		}
+		r.e.ResetStats()
+		_, diags := r.p.InvokeAction("compute_instance_shutdown", instanceObject(map[string]string{
+			"id": id, "account": r.account, "claim": claim, "shutdown_timeout": c.instance,
+		}, more))
+		if acctest.HasError(diags) {
+			t.Fatalf("%s: invoke: %s", c.name, errorsOf(diags))
+		}
+		if w := warningsOf(diags); !strings.Contains(w, "Machine powered off hard") || !strings.Contains(w, "within shutdown_timeout ("+c.want+")") {
+			t.Errorf("%s (instance %s, action %q): want the fallback after %s, warnings: %s", c.name, c.instance, c.action, c.want, w)
+		}
+		if calls, s := r.powerCalls(), r.status(id); calls["shutdown"] != 1 || calls["poweroff"] < 1 || s.Status != "off" {
+			t.Errorf("%s: sent %v, server %s; want a shutdown, then poweroff, and the server off", c.name, calls, s.Status)
+		}
 	}
 }
