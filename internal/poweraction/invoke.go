@@ -138,9 +138,9 @@ func (c config) wayOut(err error) string {
 	switch {
 	case tfdiag.Unreachable(err):
 		return fmt.Sprintf("The account's endpoint could not be reached (%s), so the action gave up on it after `unreachable` (now %s) "+
-			"instead of retrying until `timeout` (now %s); a request that cannot reach the backend changes nothing there. Check that the "+
-			"endpoint is right and reachable from where Terraform runs, then invoke the action again: it reads the machine first. "+
-			"Set `unreachable` to retry for longer.", adapter.ErrorClass(err), tftimeouts.Short(c.unreachable()), tftimeouts.Short(c.timeout()))
+			"instead of retrying until `timeout` (now %s). Check that the endpoint is right and "+
+			"reachable from where Terraform runs (its host name, a firewall or VPN, its TLS certificate), then invoke the action again: it "+
+			"reads the machine before it acts. Set `unreachable` to retry for longer.", adapter.ErrorClass(err), tftimeouts.Short(c.unreachable()), tftimeouts.Short(c.timeout()))
 	case adapter.NoAnswer(err), adapter.LimitPastTimeout(err):
 		return tfdiag.WayOut(err)
 	case adapter.CodeOf(err) == adapter.Transient:
