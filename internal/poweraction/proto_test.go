@@ -123,7 +123,7 @@ func TestActionsProto(t *testing.T) {
 		{"power_off", "running", "off", map[string]int{"poweroff": 1}, 0, "asking for power off"},
 		{"power_off", "off", "off", map[string]int{}, 0, "is stopped already"},
 		{"shutdown", "running", "off", map[string]int{"shutdown": 1}, 0, "asking for shutdown"},
-		{"shutdown", "off", "off", map[string]int{}, 0, "is stopped already"},
+		{"shutdown", "off", "off", map[string]int{}, 0, "is stopped already: nothing to shut down"},
 		{"reboot", "running", "running", map[string]int{"reboot": 1}, 1, "asking for reboot"},
 		{"reset", "running", "running", map[string]int{"reset": 1}, 1, "asking for reset"},
 	} {

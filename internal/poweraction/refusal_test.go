@@ -62,7 +62,7 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 	}}
 	p := acctest.NewProto(t, provider.DefaultRegistry())
 	diags := errorsOf(p.PlanAction("compute_instance_shutdown", instanceOn(robot.String(), "321")))
-	for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_shutdown asks machine 321", "the robot adapter cannot do that",
+	for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_shutdown asks machine 321", "to shut down, but the robot adapter cannot do that",
 		"Use compute_instance_power_off instead"} {
 		if !strings.Contains(diags, want) {
 			t.Errorf("the refused shutdown lacks %q:\n%s", want, diags)
