@@ -115,3 +115,43 @@ func server(t *testing.T, e *acctest.Emulator, name string) emu.Server {
 	}
 	return s
 }
+
+// TestInvokeRebootOfBootstrapHostCLI: an action takes a
+// compute_bootstrap_host as its instance, as it takes a compute_instance
+// (Terraform keeps the attributes the action's instance object has): a
+// reboot of an installed Robot host sends one reboot, and the next plan is
+// empty. Terraform 1.14 or later, on the dedicated-server world.
+func TestInvokeRebootOfBootstrapHostCLI(t *testing.T) {
+	t.Parallel()
+	acctest.Require(t, acctest.Actions)
+	m := acctest.NewMetal(t)
+	n, _ := m.AddServer(t, "")
+	cli := acctest.NewCLI(t, m.Account()+fmt.Sprintf(`
+resource "compute_bootstrap_host" "db" {
+  account    = compute_provider_account.robot.id
+  hostname   = "db-1"
+  machine_id = "%d"
+  image      = "Ubuntu-2404-noble-amd64-base"
+  %s
+}
+
+action "compute_instance_reboot" "db" {
+  config {
+    instance = compute_bootstrap_host.db
+  }
+}
+`, n, m.FirstBoot()))
+	cli.MustRun("apply", "-auto-approve")
+	before := m.Robot.Stats()
+	out := cli.MustRun("apply", "-auto-approve", "-invoke=action.compute_instance_reboot.db")
+	t.Log(out)
+	if !strings.Contains(flat(out), fmt.Sprintf("machine %d is running: asking for reboot", n)) {
+		t.Errorf("the invoke did not reboot host %d:\n%s", n, out)
+	}
+	if resets := m.Robot.Stats()["POST /reset/{id}"] - before["POST /reset/{id}"]; resets != 1 {
+		t.Errorf("the reboot of host %d sent %d reset requests; want one", n, resets)
+	}
+	if plan := cli.MustRun("plan", "-detailed-exitcode"); !strings.Contains(plan, "No changes.") {
+		t.Errorf("the plan after the host's reboot is not empty:\n%s", plan)
+	}
+}
