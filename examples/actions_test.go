@@ -33,7 +33,8 @@ func init() {
 // reboot, reset, and checks that each sent its one request and that the
 // plan after them is empty (the framework fails the step otherwise). Then
 // the action_trigger example reboots its instance when a label changes,
-// and only then. Terraform 1.14 or later: older releases have no actions.
+// and only then, and not when the change switches the machine off.
+// Terraform 1.14 or later: older releases have no actions.
 func TestActionExamples(t *testing.T) {
 	t.Parallel()
 	acctest.Require(t, acctest.Actions)
@@ -99,6 +100,12 @@ resource "terraform_data" "exercise" {
 			},
 			{Config: trigger("1"), Check: powerCalls(map[string]int{})},
 			{Config: trigger("2"), Check: powerCalls(map[string]int{"reboot": 1})},
+			// An update that switches the machine off does not reboot it.
+			{
+				Config: replaceOnce(t, trigger("3"), `labels   = { config_version = "3" }`, `labels   = { config_version = "3" }
+  power    = "off"`),
+				Check: powerCalls(map[string]int{"shutdown": 1}),
+			},
 		},
 	})
 }
