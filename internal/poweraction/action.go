@@ -135,9 +135,10 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 	attrs := map[string]schema.Attribute{
 		"instance": schema.SingleNestedAttribute{
 			Required: true,
-			MarkdownDescription: "The instance to act on: write the resource itself, `instance = compute_instance.web`. Terraform " +
+			MarkdownDescription: "The instance to act on: write the resource itself, `instance = compute_instance.web`, or a " +
+				"bootstrapped host, `instance = compute_bootstrap_host.db` (the way to reboot an installed Robot host). Terraform " +
 				"keeps the attributes below and drops the others. Written out by hand, `account`, `id` and `claim` are the " +
-				"instance's own, as `terraform state show` prints them: the action acts only on a machine that carries the " +
+				"resource's own, as `terraform state show` prints them: the action acts only on a machine that carries the " +
 				"provider's mark and this claim, so it never touches a machine another Terraform state holds.",
 			Attributes: map[string]schema.Attribute{
 				"id":      schema.StringAttribute{Required: true, MarkdownDescription: "The machine's id at the backend."},
@@ -184,11 +185,21 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 			"(Terraform 1.14 and later; OpenTofu 1.12 has no actions and refuses `action` blocks).\n\n" +
 			"The action reads the machine when the plan is made and again before it acts, and refuses a machine that does not carry " +
 			"the provider's mark, or whose mark carries another claim than `instance.claim`, naming the machine: like " +
-			"`compute_instance`, it acts only on a machine this Terraform state holds. It waits, within `timeout`, until the machine " +
-			"is where it asked, and reports the state it waits on as the action's progress. It changes nothing Terraform " +
+			"`compute_instance`, it acts only on a machine this Terraform state holds." + planRefusal(k) + " It waits, within " +
+			"`timeout`, until the machine is where it asked, and reports the state it waits on as the action's progress; an " +
+			"endpoint that cannot be reached at all is given up after `unreachable`. It changes nothing Terraform " +
 			"records: the next plan shows only what really changed on the machine." + k.nextPlan,
 		Attributes: attrs,
 	}
+}
+
+// planRefusal is what the plan's read refuses beyond the hold.
+func planRefusal(k kind) string {
+	s := " The plan refuses an `instance.id` the backend says is malformed"
+	if k.running {
+		s += ", and a machine it finds stopped, unless `instance.power` is `\"on\"`"
+	}
+	return s + "."
 }
 
 // capabilityDoc says which adapters offer the action.

@@ -68,6 +68,16 @@ action "compute_instance_power_off" "web" {
 	if err == nil || !strings.Contains(flat(plan), `~ power = "off" -> "on"`) {
 		t.Errorf("the plan after power_off does not switch the machine back on (%v):\n%s", err, plan)
 	}
+
+	// The plan of a reboot reads the machine stopped and refuses it there.
+	e.ResetStats()
+	plan, err = cli.Run("plan", "-invoke=action.compute_instance_reboot.web")
+	if err == nil || !strings.Contains(flat(plan), "and a reboot acts on a running machine only") {
+		t.Errorf("the plan of a reboot of the stopped machine is not refused (%v):\n%s", err, plan)
+	}
+	if n := e.Stats()["POST /servers/{id}/actions/reboot"]; n != 0 {
+		t.Errorf("the refused plan sent %d reboots", n)
+	}
 }
 
 // TestInvokeRefusesAnotherStatesMachineCLI: a configuration that names a
