@@ -34,7 +34,7 @@ func TestListBlockRefusalsNameTheBlock(t *testing.T) {
 		}{
 			"name_prefix": {acctest.String(""), "name_prefix is empty"},
 			"name_regex":  {acctest.String("(web"), "is not a regular expression"},
-			"states":      {states("runing"), "which is not a machine state"},
+			"states":      {states("asleep"), "which is not a machine state"},
 			"accounts":    {states(id, id), "repeats accounts[0]"},
 		} {
 			config := map[string]tftypes.Value{"accounts": account, attr: c.value}

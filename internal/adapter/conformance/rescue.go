@@ -56,7 +56,7 @@ func rescueBoots(t *testing.T, s *suite) {
 		t.Errorf("the refusal of another state's machine does not wrap ErrLostHold: %v", err)
 	}
 	if s.SeedUnmarked != nil {
-		refused("a Rescue of a machine without the mark", s.SeedUnmarked(t, name(t, "unmarked")), call.Claim, adapter.AccessDenied)
+		_ = refused("a Rescue of a machine without the mark", s.SeedUnmarked(t, name(t, "unmarked")), call.Claim, adapter.AccessDenied)
 	}
 
 	got, err := rescue(m.ID, call.Claim)
