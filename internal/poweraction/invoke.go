@@ -55,7 +55,7 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 	}
 	k := a.kind
 	switch {
-	case settled(m, k):
+	case !k.rescue && settled(m, k):
 		say(fmt.Sprintf("machine %s is %s already: nothing to %s", id, m.State, k.noun()))
 		return
 	case k.running && m.State != adapter.StateRunning:
@@ -63,6 +63,10 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 			"Machine %s (%q) is %s (backend status %q), and a %s acts on a running machine only: it never starts one. "+
 				"Start it with compute_instance_power_on, or wait until the backend has finished what it is doing with it.",
 			id, m.Name, m.State, m.RawState, k.noun()))
+		return
+	}
+	if k.rescue {
+		a.rescue(ctx, acc, t, def, m, say, resp)
 		return
 	}
 	var bound time.Duration
@@ -76,6 +80,27 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 		return
 	}
 	say(fmt.Sprintf("machine %s is %s (backend status %q)", id, m.State, m.RawState))
+}
+
+// rescue boots the machine into its rescue system through the adapter,
+// which checks the hold again before it writes and waits until the rescue
+// system answers.
+func (a *Action) rescue(ctx context.Context, acc *adapter.Cached, t target, def adapter.Definition, m adapter.Machine, say func(string),
+	resp *action.InvokeResponse) {
+	id := t.ID.ValueString()
+	say(fmt.Sprintf("machine %s is %s: booting it into its rescue system, then waiting until the rescue system answers on SSH", id, m.State))
+	// Each step of a boot into rescue is safe to run again (an armed
+	// activation is read back, a machine in rescue already is left there),
+	// so what is worth retrying is retried whole.
+	err := adapter.Retry(ctx, a.accounts.Env.Clock, adapter.DefaultBackoff, "boot machine "+id+" into rescue", func(ctx context.Context) (err error) {
+		m, err = acc.Rescue(ctx, id, t.Claim.ValueString())
+		return err
+	})
+	if err != nil {
+		a.failed(t, def, "booting it into its rescue system", err, resp)
+		return
+	}
+	say(fmt.Sprintf("machine %s runs its rescue system (backend status %q): log in as root with the account's SSH key", id, m.RawState))
 }
 
 // settled reports whether the machine is where a switch on or off would

@@ -129,6 +129,11 @@ type run struct {
 	reinstall     bool
 	rescueS       sshexec.Session
 	phaseEnd      time.Time
+	// pinOnly takes the pinned rescue host key answering as the rescue
+	// system answering, without logging in to ask its name: a boot into
+	// rescue for an operator (Rescue) needs no credential of the
+	// provider's on the machine.
+	pinOnly bool
 }
 
 // resume picks the phase to start from. Phases up to installing all start

@@ -61,6 +61,9 @@ func (b *run) answersAsRescue(ctx context.Context) bool {
 	if err != nil || !ok {
 		return false
 	}
+	if b.pinOnly {
+		return true
+	}
 	res, err := b.inRescue(ctx, "hostname", install.HostnameLine, nil)
 	return err == nil && res.Exit == 0 && strings.TrimSpace(string(res.Stdout)) == "rescue"
 }
@@ -85,6 +88,8 @@ func (b *run) resetIntoRescue(ctx context.Context) error {
 			// Dial refuses with the message that names both keys.
 			_, err := b.ssh.Dial(ctx, b.target(rescuePin(b.p.RescueHostKey)), b.a.auth)
 			return false, "another host key", err
+		case b.pinOnly:
+			return true, "rescue answers", nil
 		}
 		res, err := b.inRescue(ctx, "hostname", install.HostnameLine, nil)
 		if err != nil {
