@@ -129,6 +129,9 @@ type run struct {
 	reinstall     bool
 	rescueS       sshexec.Session
 	phaseEnd      time.Time
+	// waited is what this call's waits have waited on the account's
+	// clock, the sum of their pauses between looks.
+	waited time.Duration
 }
 
 // resume picks the phase to start from. Phases up to installing all start

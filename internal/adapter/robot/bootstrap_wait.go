@@ -19,6 +19,9 @@ const (
 	waitSayEvery = 10 * time.Second
 )
 
+// waitWayOn ends the message of a wait that ran out.
+const waitWayOn = "; run again to continue, or raise the phase's timeout"
+
 // wait calls check until it is done, the phase's deadline passes on the
 // account's clock (Transient: running again continues), ctx ends or check
 // fails with anything but Transient. check reports what it saw, a short
@@ -53,7 +56,7 @@ func (b *run) wait(ctx context.Context, what string, until time.Time, check func
 				msg += "; last error: " + last.Error()
 			}
 			return &adapter.Error{Code: adapter.Transient, Err: last,
-				Message: msg + "; run again to continue, or raise the phase's timeout"}
+				Message: msg + waitWayOn}
 		}
 		if now.Sub(start) >= waitSayAfter && now.Sub(said) >= waitSayEvery {
 			said = now
@@ -66,6 +69,7 @@ func (b *run) wait(ctx context.Context, what string, until time.Time, check func
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-clock.After(delay):
+			b.waited += delay
 		}
 		delay = min(2*delay, pace.maxPoll)
 	}
