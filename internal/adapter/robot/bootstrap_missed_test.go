@@ -61,8 +61,15 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // with nothing answering as rescue and the activation spent, the bootstrap
 // arms rescue again (once), pins and reports the new activation's host key
 // before it resets, and goes on to a ready host; no other server is
-// touched.
+// touched. Killed between arming again and the reset, the run again finds
+// the new activation armed with its pin, resets into it and goes on the
+// same way.
 func TestBootstrapRecoversFromABootThatMissedRescue(t *testing.T) {
+	t.Run("in one run", func(t *testing.T) { missedRescue(t, false) })
+	t.Run("killed after arming again", func(t *testing.T) { missedRescue(t, true) })
+}
+
+func missedRescue(t *testing.T, kill bool) {
 	clock := &steppingClock{}
 	gate := make(chan struct{})
 	var gateOnce, upOnce sync.Once
@@ -102,6 +109,10 @@ func TestBootstrapRecoversFromABootThatMissedRescue(t *testing.T) {
 	pinAtLastReset := ""
 	var resets, arms atomic.Int32
 	e.a.c.http.Transport = roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if err := req.Context().Err(); err != nil {
+			// A killed run sends nothing more.
+			return nil, err
+		}
 		path := req.URL.Path
 		switch {
 		case req.Method == http.MethodPost && strings.HasSuffix(path, "/reset/"+id):
@@ -143,14 +154,25 @@ func TestBootstrapRecoversFromABootThatMissedRescue(t *testing.T) {
 
 	req := e.request("node1")
 	req.Timeouts[adapter.PhaseRescue] = DefaultTimeouts[adapter.PhaseRescue]
+	ctx, kill1 := context.WithCancel(context.Background())
+	defer kill1()
 	report := func(p adapter.Progress) {
 		pinMu.Lock()
 		defer pinMu.Unlock()
 		if n := len(pins); p.RescueHostKey != "" && (n == 0 || pins[n-1] != p.RescueHostKey) {
 			pins = append(pins, p.RescueHostKey)
+			if kill && len(pins) == 2 {
+				kill1()
+			}
 		}
 	}
-	p, err := e.a.Bootstrap(context.Background(), id, req, adapter.Progress{}, report)
+	p, err := e.a.Bootstrap(ctx, id, req, adapter.Progress{}, report)
+	if kill {
+		if err == nil || p.Phase != adapter.PhaseFailed || p.FailedPhase != adapter.PhaseRescue || p.RescueHostKey != lastPin(&pinMu, &pins) {
+			t.Fatalf("bootstrap killed after arming again = %+v, %v; want it stopped in rescue with the new pin", p, err)
+		}
+		p, err = e.a.Bootstrap(context.Background(), id, req, p, report)
+	}
 	if err != nil || p.Phase != adapter.PhaseReady {
 		t.Fatalf("bootstrap after a boot that missed rescue = %+v, %v; want ready", p, err)
 	}
@@ -192,4 +214,13 @@ func TestBootstrapRecoversFromABootThatMissedRescue(t *testing.T) {
 		t.Errorf("%d log lines say the boot missed rescue, want 1", n)
 	}
 	e.noSecrets(err)
+}
+
+func lastPin(mu *sync.Mutex, pins *[]string) string {
+	mu.Lock()
+	defer mu.Unlock()
+	if len(*pins) == 0 {
+		return ""
+	}
+	return (*pins)[len(*pins)-1]
 }
