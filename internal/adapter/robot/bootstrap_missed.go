@@ -20,7 +20,9 @@ import (
 // key for rescueGrace, and Robot says the activation is spent. Then it arms
 // rescue again (a new activation, with a new host key) and resets once
 // more. A boot that was merely slow loses nothing by it but one more boot:
-// the reset restarts it into the new activation.
+// the reset restarts it into the new activation. The installed system
+// answering with its own known key is no rescue either, and waits the same
+// way; any other key still stops the wait before a credential is sent.
 
 // rescueGrace is how long a wait for the rescue system lets pass before it
 // asks whether the boot missed rescue. A real Robot rescue boot takes one
