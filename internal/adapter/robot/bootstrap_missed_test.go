@@ -224,3 +224,50 @@ func lastPin(mu *sync.Mutex, pins *[]string) string {
 	}
 	return (*pins)[len(*pins)-1]
 }
+
+// TestBootstrapSaysRearmsDidNotHelp: every boot of a server misses rescue
+// (its activation is withdrawn right after each reset, and the disk is
+// empty). The phase arms rescue again twice, not more, and its timeout
+// says so, with the way on.
+func TestBootstrapSaysRearmsDidNotHelp(t *testing.T) {
+	clock := &steppingClock{}
+	var num atomic.Int64
+	e := newMetalEnvWith(t, clock, sshhost.Options{
+		OnBoot: func(n int, booted string) {
+			if int64(n) == num.Load() && booted == "none" {
+				clock.stepping.Store(true)
+			}
+		},
+	})
+	id, m := e.claim("node1")
+	num.Store(int64(m.Number()))
+	e.a.c.http.Transport = roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err == nil && req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/reset/"+id) {
+			if derr := e.a.deactivateRescue(req.Context(), m.Number()); derr != nil {
+				t.Errorf("withdraw the activation: %v", derr)
+			}
+		}
+		return resp, err
+	})
+	req := e.request("node1")
+	// Room for more graces than re-arms: the bound, not the phase, stops
+	// them.
+	req.Timeouts[adapter.PhaseRescue] = 30 * time.Minute
+	p, err := e.a.Bootstrap(context.Background(), id, req, adapter.Progress{}, nil)
+	if err == nil || adapter.CodeOf(err) != adapter.Transient || p.FailedPhase != adapter.PhaseRescue {
+		t.Fatalf("bootstrap whose boots all miss rescue = %+v, %v; want a Transient timeout in phase rescue", p, err)
+	}
+	for _, want := range []string{"within the phase's timeout of 30m0s", "armed again and the server reset 2 time(s), which did not help", "run again to continue"} {
+		if !strings.Contains(err.Error(), want) || !strings.Contains(p.Reason, want) {
+			t.Errorf("the timeout does not say %q:\n%v", want, err)
+		}
+	}
+	stats := e.robot.Stats()
+	if arms, resets := stats["POST /boot/{id}/rescue"], stats["POST /reset/{id}"]; arms != 3 || resets != 3 {
+		t.Errorf("rescue armed %d times and reset %d times, want 3 and 3 (once, and twice again)", arms, resets)
+	}
+	if c := m.Commands(); len(c) != 0 {
+		t.Errorf("the machine ran %d commands, the first %q", len(c), c[0].Line)
+	}
+}

@@ -51,7 +51,14 @@ func (b *run) wait(ctx context.Context, what string, until time.Time, check func
 		}
 		now := clock.Now()
 		if !now.Add(delay).Before(until) {
-			msg := fmt.Sprintf("%s did not happen within the phase's timeout of %s (last seen: %s)", what, until.Sub(start).Round(time.Second), state)
+			limit := until.Sub(start)
+			if until.Equal(b.phaseEnd) {
+				// A wait begun late in the phase (after a reset sent
+				// again) still names the phase's timeout, which a user
+				// raises.
+				limit = b.timeout(b.p.Phase)
+			}
+			msg := fmt.Sprintf("%s did not happen within the phase's timeout of %s (last seen: %s)", what, limit.Round(time.Second), state)
 			if last != nil {
 				msg += "; last error: " + last.Error()
 			}
