@@ -134,6 +134,9 @@ type run struct {
 	// rescue for an operator (Rescue) needs no credential of the
 	// provider's on the machine.
 	pinOnly bool
+	// waited is what this call's waits have waited on the account's
+	// clock, the sum of their pauses between looks.
+	waited time.Duration
 }
 
 // resume picks the phase to start from. Phases up to installing all start
