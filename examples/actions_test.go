@@ -2,6 +2,7 @@ package examples_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -107,5 +108,54 @@ resource "terraform_data" "exercise" {
 				Check: powerCalls(map[string]int{"shutdown": 1}),
 			},
 		},
+	})
+}
+
+const rescueTF = "actions/compute_instance_rescue/action.tf"
+
+func init() { exercisedExamples[rescueTF] = true }
+
+// TestRescueActionExample applies the rescue example on the Robot emulator
+// and its SSH farm, invokes its action from an action_trigger, and checks
+// that the server runs its rescue system and that the plan after it is
+// empty (the framework fails the step otherwise). Terraform 1.14 or later.
+func TestRescueActionExample(t *testing.T) {
+	t.Parallel()
+	acctest.Require(t, acctest.Actions)
+	m := acctest.NewMetal(t)
+	n, mach := m.AddServer(t, "AX42")
+	hcl := readExample(t, rescueTF)
+	for _, r := range []struct{ pattern, with string }{
+		{`(?m)^([ \t]*)hetzner_robot = \{$`, fmt.Sprintf("${0}\n${1}  endpoint = %q\n${1}  ssh_port = %d", m.Endpoint, m.Farm.SSHPort())},
+		{`(?m)^(\s*ssh_key\s*=\s*)"[^"]*"$`, fmt.Sprintf("${1}%q", m.KeyFingerprint)},
+	} {
+		re := regexp.MustCompile(r.pattern)
+		if len(re.FindAllString(hcl, -1)) != 1 {
+			t.Fatalf("the example has not exactly one line matching %s to point at the test's emulators", r.pattern)
+		}
+		hcl = re.ReplaceAllString(hcl, r.with)
+	}
+	hcl = withSource(hcl + `
+resource "terraform_data" "exercise" {
+  input = compute_instance.db.id
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.compute_instance_rescue.db]
+    }
+  }
+}
+`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config: hcl,
+			Check: func(*terraform.State) error {
+				if got := mach.Booted(); got != "rescue" {
+					return fmt.Errorf("after the action server %d runs %q, not its rescue system", n, got)
+				}
+				return nil
+			},
+		}},
 	})
 }

@@ -33,6 +33,10 @@ type Filters struct {
 type Lister struct {
 	Registry *adapter.Registry
 	Accounts *adapter.Accounts
+	// Summary heads the refusal of an argument, naming the block the
+	// user wrote: invalidArgument for compute_machines, listArgument for a
+	// list resource.
+	Summary string
 }
 
 // Validate refuses, on its list index, an account whose adapter cannot list
@@ -51,7 +55,7 @@ func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.D
 			continue
 		}
 		if detail, ok := checkInventory(l.Registry, i, s.ValueString()); !ok {
-			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), invalidArgument, detail)
+			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), l.Summary, detail)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -105,7 +106,8 @@ func (p Path) shutDown(ctx context.Context, acc *adapter.Cached, id string, boun
 		return nil, err
 	}
 	var m adapter.Machine
-	err := p.within(ctx, bound, func(ctx context.Context) (err error) {
+	err := p.within(ctx, bound, func(ctx context.Context, arm func()) (err error) {
+		arm()
 		m, err = p.Wait(ctx, acc, id, adapter.StateStopped)
 		return err
 	})
@@ -133,7 +135,16 @@ func (p Path) restart(ctx context.Context, acc *adapter.Cached, id string, bound
 		// Nothing to fall back on: the reboot takes the time it takes.
 		return p.Do(ctx, acc, id, adapter.PowerReboot)
 	}
-	err := p.within(ctx, bound, func(ctx context.Context) error { return p.Do(ctx, acc, id, adapter.PowerReboot) })
+	// As for a shutdown, the bound is the guest's time to act once it has
+	// the request: it starts when the first reboot request is answered, so
+	// a slow API (or a busy machine) never spends it before the guest was
+	// asked at all, and no reset is sent without a reboot before it.
+	err := p.within(ctx, bound, func(ctx context.Context, arm func()) error {
+		return p.retry(ctx, acc, fmt.Sprintf("%s machine %s", adapter.PowerReboot.Verb(), id), func(ctx context.Context) error {
+			defer arm()
+			return acc.Power(ctx, id, adapter.PowerReboot)
+		})
+	})
 	if !errors.Is(err, errBoundPassed) {
 		return err
 	}
@@ -148,21 +159,27 @@ func (p Path) restart(ctx context.Context, acc *adapter.Cached, id string, bound
 // own context, ended fn.
 var errBoundPassed = errors.New("shutdown_timeout passed")
 
-// within runs fn with ctx bounded by d on the injected clock. It returns
+// within runs fn with a ctx that the bound ends d after fn first calls arm
+// (later calls do nothing), on the injected clock. It returns
 // errBoundPassed when the bound ended fn before fn succeeded, and fn's own
 // error otherwise: the operation's timeout and Ctrl-C are never a fallback.
-func (p Path) within(ctx context.Context, d time.Duration, fn func(context.Context) error) error {
+func (p Path) within(ctx context.Context, d time.Duration, fn func(ctx context.Context, arm func()) error) error {
 	bctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	passed := p.Clock.After(d)
-	go func() {
-		select {
-		case <-passed:
-			cancel(errBoundPassed)
-		case <-bctx.Done():
-		}
-	}()
-	err := fn(bctx)
+	var once sync.Once
+	arm := func() {
+		once.Do(func() {
+			passed := p.Clock.After(d)
+			go func() {
+				select {
+				case <-passed:
+					cancel(errBoundPassed)
+				case <-bctx.Done():
+				}
+			}()
+		})
+	}
+	err := fn(bctx, arm)
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(bctx), errBoundPassed) {
 		return errBoundPassed
 	}

@@ -209,7 +209,7 @@ func capabilityDoc(reg *adapter.Registry, k kind) string {
 	}
 	var yes, no []string
 	for _, d := range reg.Definitions() {
-		if d.Capabilities.Offers(k.action) {
+		if k.offeredBy(d.Capabilities) {
 			yes = append(yes, "`"+d.Kind+"`")
 		} else {
 			no = append(no, "`"+d.Kind+"`")

@@ -2,6 +2,8 @@ package poweraction_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -163,5 +165,53 @@ action "compute_instance_reboot" "db" {
 	}
 	if plan := cli.MustRun("plan", "-detailed-exitcode"); !strings.Contains(plan, "No changes.") {
 		t.Errorf("the plan after the host's reboot is not empty:\n%s", plan)
+	}
+}
+
+// TestInvokeRescueCLI: `terraform apply -invoke` boots the instance's Robot
+// server into its rescue system, and the next plan is empty; the rescue
+// password Robot answered with is in neither the output, the TRACE log
+// nor the state.
+func TestInvokeRescueCLI(t *testing.T) {
+	t.Parallel()
+	acctest.Require(t, acctest.Actions)
+	r := newMetalRig(t)
+	n, mach := r.m.AddServer(t, "AX42")
+	cli := acctest.NewCLI(t, r.m.AccountAs("", r.tap.url, "")+acctest.InstanceBlock{Resource: "web", Account: "robot", Name: "rescue-cli",
+		Offer: "AX42", Image: "Ubuntu-2404-noble-amd64-base"}.HCL(`timeouts { delete = "30s" }`)+`
+action "compute_instance_rescue" "web" {
+  config {
+    instance = compute_instance.web
+  }
+}
+`)
+	logPath := filepath.Join(t.TempDir(), "trace.log")
+	cli.Setenv("TF_LOG", "TRACE")
+	cli.Setenv("TF_LOG_PATH", logPath)
+	cli.MustRun("apply", "-auto-approve")
+	out := cli.MustRun("apply", "-auto-approve", "-invoke=action.compute_instance_rescue.web")
+	t.Log(out)
+	if got := mach.Booted(); got != "rescue" {
+		t.Errorf("after the invoke server %d runs %q, not its rescue system", n, got)
+	}
+	plan := cli.MustRun("plan", "-detailed-exitcode")
+	t.Log(plan)
+	if !strings.Contains(plan, "No changes.") {
+		t.Errorf("the plan after the boot into rescue is not empty:\n%s", plan)
+	}
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := r.tap.seen()
+	if len(seen) == 0 {
+		t.Fatal("the webservice answered no rescue password, so the sentinel check would pass vacuously")
+	}
+	for _, pw := range seen {
+		for what, text := range map[string]string{"output": out + plan, "TRACE log": string(log), "state": cli.Read("terraform.tfstate")} {
+			if strings.Contains(text, pw) {
+				t.Errorf("the rescue password is in the %s", what)
+			}
+		}
 	}
 }

@@ -56,6 +56,10 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 		say(fmt.Sprintf("machine %s is %s already: nothing to %s", id, m.State, k.verb()))
 		return
 	}
+	if k.rescue {
+		a.rescue(ctx, c, acc, t, def, m, say, resp)
+		return
+	}
 	var bound time.Duration
 	if k.graceful {
 		bound = c.bound(t)
@@ -95,7 +99,7 @@ func (a *Action) target(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagn
 // it, or refuse it (refusal says why).
 func (a *Action) decide(m adapter.Machine) (act bool, refusal string) {
 	switch {
-	case settled(m, a.kind):
+	case !a.kind.rescue && settled(m, a.kind):
 		return false, ""
 	case a.kind.running && m.State != adapter.StateRunning:
 		return false, a.notRunning(m) + " Start it with compute_instance_power_on, or wait until the backend has finished what it is doing with it."
@@ -107,6 +111,28 @@ func (a *Action) decide(m adapter.Machine) (act bool, refusal string) {
 func (a *Action) notRunning(m adapter.Machine) string {
 	return fmt.Sprintf("Machine %s (%q) is %s (backend status %q), and a %s acts on a running machine only: it never starts one.",
 		m.ID, m.Name, m.State, m.RawState, a.kind.noun())
+}
+
+// rescue boots the machine into its rescue system through the adapter,
+// which checks the hold again before it writes and waits until the rescue
+// system answers.
+func (a *Action) rescue(ctx context.Context, c config, acc *adapter.Cached, t target, def adapter.Definition, m adapter.Machine,
+	say func(string), resp *action.InvokeResponse) {
+	id := t.ID.ValueString()
+	say(fmt.Sprintf("machine %s is %s: booting it into its rescue system, then waiting until the rescue system answers on SSH", id, m.State))
+	// Each step of a boot into rescue is safe to run again (an armed
+	// activation is read back, a machine in rescue already is left there),
+	// so what is worth retrying is retried whole; an endpoint that cannot
+	// be reached is given up after unreachable, as the power path does.
+	err := acc.PlanRead(ctx, adapter.PlanReads(c.unreachable()), "boot machine "+id+" into rescue", func(ctx context.Context) (err error) {
+		m, err = acc.Rescue(ctx, id, t.Claim.ValueString())
+		return err
+	})
+	if err != nil {
+		a.failed(c, t, def, "booting it into its rescue system", err, resp)
+		return
+	}
+	say(fmt.Sprintf("machine %s runs its rescue system (backend status %q): log in as root with the account's SSH key", id, m.RawState))
 }
 
 // settled reports whether the machine is where a switch on or off would

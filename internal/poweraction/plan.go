@@ -84,7 +84,7 @@ func (a *Action) open(t target, diags *diag.Diagnostics) (*adapter.Cached, adapt
 // capable refuses an action the account's adapter does not offer, naming the
 // account and the actions that would do instead.
 func (a *Action) capable(def adapter.Definition, t target, diags *diag.Diagnostics) bool {
-	if def.Capabilities.Offers(a.kind.action) {
+	if a.kind.offeredBy(def.Capabilities) {
 		return true
 	}
 	diags.AddAttributeError(accountPath, a.kind.Refused, fmt.Sprintf(
@@ -94,11 +94,11 @@ func (a *Action) capable(def adapter.Definition, t target, diags *diag.Diagnosti
 	return false
 }
 
-// offered lists the power actions caps offer, as the action types name them.
+// offered lists the actions caps offer, as the action types name them.
 func offered(caps adapter.Capabilities) string {
 	s := ""
 	for _, k := range kinds {
-		if caps.Offers(k.action) {
+		if k.offeredBy(caps) {
 			if s != "" {
 				s += ", "
 			}
@@ -106,7 +106,7 @@ func offered(caps adapter.Capabilities) string {
 		}
 	}
 	if s == "" {
-		return "no power action"
+		return "no action"
 	}
 	return s
 }
@@ -129,6 +129,10 @@ func (a *Action) insteadOf(caps adapter.Capabilities) string {
 				return fmt.Sprintf("Use %s instead (%s), or remove this action.", k.typeName(), al.Description())
 			}
 		}
+	}
+	if a.kind.rescue {
+		return "Remove this action from the configuration (and from any action_trigger that names it); to rescue the machine, boot " +
+			"it from a rescue image through the backend's own console."
 	}
 	return "Remove this action from the configuration (and from any action_trigger that names it)."
 }

@@ -86,7 +86,7 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 		if strings.Count(diags, "the powerless adapter cannot do that") != 2 {
 			t.Errorf("compute_instance_%s on an adapter without power is not refused at plan and at invoke:\n%s", a, diags)
 		}
-		for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "the powerless adapter cannot do that (it offers: no power action)", "Remove this action"} {
+		for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "the powerless adapter cannot do that (it offers: no action)", "Remove this action"} {
 			if !strings.Contains(diags, want) {
 				t.Errorf("compute_instance_%s on an adapter without power lacks %q:\n%s", a, want, diags)
 			}
