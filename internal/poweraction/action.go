@@ -148,9 +148,10 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 				"name": schema.StringAttribute{Optional: true, MarkdownDescription: "The machine's name, for messages."},
 				"shutdown_timeout": schema.StringAttribute{Optional: true, MarkdownDescription: "The instance's `shutdown_timeout`, " +
 					"which graceful actions use unless they set their own."},
-				"power": schema.StringAttribute{Optional: true, MarkdownDescription: "The instance's `power`. A reboot or a reset of a " +
-					"machine the plan finds stopped is refused at plan, unless this is `\"on\"`: then the apply that triggers the action " +
-					"starts the machine first (an `action_trigger` after an update that switches it on)."},
+				"power": schema.StringAttribute{Optional: true, MarkdownDescription: "The instance's `power`. An action that needs a " +
+					"running machine (a reboot, a reset, a boot into rescue) is refused at plan when the plan finds the machine stopped, " +
+					"unless this is `\"on\"`: then the apply that triggers the action starts the machine first (an `action_trigger` " +
+					"after an update that switches it on)."},
 			},
 		},
 		"timeout": schema.StringAttribute{
