@@ -34,10 +34,11 @@ func init() {
 // reboot, reset, and checks that each sent its one request and that the
 // plan after them is empty (the framework fails the step otherwise). Then
 // the action_trigger example reboots its instance when a label changes,
-// and only then. Terraform 1.14 or later: older releases have no actions.
+// and only then, and not when the change switches the machine off.
+// Terraform 1.14 or later: older releases have no actions.
 func TestActionExamples(t *testing.T) {
 	t.Parallel()
-	acctest.SkipWithoutActions(t)
+	acctest.Require(t, acctest.Actions)
 	e := startEmulator(t)
 	hcl := readExample(t, instanceTF)
 	for _, f := range actionExamples {
@@ -100,6 +101,12 @@ resource "terraform_data" "exercise" {
 			},
 			{Config: trigger("1"), Check: powerCalls(map[string]int{})},
 			{Config: trigger("2"), Check: powerCalls(map[string]int{"reboot": 1})},
+			// An update that switches the machine off does not reboot it.
+			{
+				Config: replaceOnce(t, trigger("3"), `labels   = { config_version = "3" }`, `labels   = { config_version = "3" }
+  power    = "off"`),
+				Check: powerCalls(map[string]int{"shutdown": 1}),
+			},
 		},
 	})
 }
@@ -114,7 +121,7 @@ func init() { exercisedExamples[rescueTF] = true }
 // empty (the framework fails the step otherwise). Terraform 1.14 or later.
 func TestRescueActionExample(t *testing.T) {
 	t.Parallel()
-	acctest.SkipWithoutActions(t)
+	acctest.Require(t, acctest.Actions)
 	m := acctest.NewMetal(t)
 	n, mach := m.AddServer(t, "AX42")
 	hcl := readExample(t, rescueTF)

@@ -85,6 +85,14 @@ func (k kind) typeName() string {
 	return "compute_instance_" + string(k.action)
 }
 
+// verb is the action as a message asks for it: "to shut down".
+func (k kind) verb() string {
+	if k.action == adapter.PowerShutdown {
+		return "shut down"
+	}
+	return k.noun()
+}
+
 // noun is the action as a message names it.
 func (k kind) noun() string {
 	if k.rescue {
