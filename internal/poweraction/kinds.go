@@ -76,6 +76,15 @@ func (k kind) offeredBy(caps adapter.Capabilities) bool {
 	return caps.Offers(k.action)
 }
 
+// capability is the one the adapter declares for the action, whose
+// settings the account must give (adapter.Definition.Lacks).
+func (k kind) capability() adapter.Capability {
+	if k.rescue {
+		return adapter.CapRescue
+	}
+	return k.action.Capability()
+}
+
 // typeName is the action's type name: compute_instance_ and the power
 // action's name as available_actions lists it.
 func (k kind) typeName() string {

@@ -1,16 +1,12 @@
 package poweraction_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
-	"net/http"
+	"fmt"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -28,19 +24,21 @@ type metalRig struct {
 	t       *testing.T
 	m       *acctest.Metal
 	p       *acctest.Proto
-	tap     *passwordTap
+	tap     *robotemu.PasswordTap
+	tapURL  string
 	account string
 }
 
 func newMetalRig(t *testing.T) *metalRig {
 	t.Helper()
 	m := acctest.NewMetal(t)
-	tap := newPasswordTap(t, m.Endpoint)
+	tap, tapURL := newPasswordTap(t, m.Endpoint)
 	loc := adapter.Locator{Kind: "robot", Name: "metal", Settings: map[string]string{
-		"user": m.SecretRef("user"), "password": m.SecretRef("password"), "endpoint": tap.url,
+		"user": m.SecretRef("user"), "password": m.SecretRef("password"), "endpoint": tapURL,
 		"ssh_key": m.KeyFingerprint, "ssh_port": strconv.Itoa(m.Farm.SSHPort()),
 	}}
-	return &metalRig{t: t, m: m, p: acctest.NewProto(t, provider.DefaultRegistry()), tap: tap, account: loc.String()}
+	return &metalRig{t: t, m: m, p: acctest.NewProto(t, provider.DefaultRegistry()), tap: tap, tapURL: tapURL,
+		account: loc.String()}
 }
 
 // server rents a server named name, with the mark of claim when claim is
@@ -70,50 +68,19 @@ func (r *metalRig) config(id, claim string) map[string]tftypes.Value {
 	return (&rig{account: r.account}).config(id, claim, nil)
 }
 
-// passwordTap forwards to the webservice and keeps the password of every
-// rescue activation it answers.
-type passwordTap struct {
-	url       string
-	mu        sync.Mutex
-	passwords []string
-}
-
-func newPasswordTap(t *testing.T, endpoint string) *passwordTap {
+// newPasswordTap forwards to the webservice at endpoint through a
+// robotemu.PasswordTap, which keeps the password of every rescue
+// activation it answers; url is the tap's address.
+func newPasswordTap(t *testing.T, endpoint string) (tap *robotemu.PasswordTap, addr string) {
 	t.Helper()
 	target, err := url.Parse(endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tap := &passwordTap{}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	proxy.ModifyResponse = func(resp *http.Response) error {
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return err
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		var out struct {
-			Rescue struct {
-				Password *string `json:"password"`
-			} `json:"rescue"`
-		}
-		if json.Unmarshal(body, &out) == nil && out.Rescue.Password != nil && *out.Rescue.Password != "" {
-			tap.mu.Lock()
-			tap.passwords = append(tap.passwords, *out.Rescue.Password)
-			tap.mu.Unlock()
-		}
-		return nil
-	}
-	srv := httptest.NewServer(proxy)
+	tap = robotemu.NewPasswordTap(httputil.NewSingleHostReverseProxy(target))
+	srv := httptest.NewServer(tap)
 	t.Cleanup(srv.Close)
-	tap.url = srv.URL
-	return tap
-}
-
-func (p *passwordTap) seen() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.passwords...)
+	return tap, srv.URL
 }
 
 // TestRescueRobotProto: compute_instance_rescue plans, arms Robot's rescue
@@ -142,7 +109,7 @@ func TestRescueRobotProto(t *testing.T) {
 			t.Errorf("progress lacks %q:\n%s", want, all)
 		}
 	}
-	passwords := r.tap.seen()
+	passwords := r.tap.Seen()
 	if len(passwords) == 0 {
 		t.Fatal("the webservice answered no rescue password, so the sentinel check would pass vacuously")
 	}
@@ -184,7 +151,7 @@ func TestRescueRefusesMachinesNotHeldProto(t *testing.T) {
 			t.Errorf("the refused action left the %s server %s running %q with rescue armed %t", c.name, id, runs, armed)
 		}
 	}
-	if len(r.tap.seen()) != 0 {
+	if len(r.tap.Seen()) != 0 {
 		t.Errorf("a refused action activated rescue")
 	}
 }
@@ -205,5 +172,39 @@ func TestRescueRefusedWithoutRescueSystemProto(t *testing.T) {
 		if !strings.Contains(diags, want) {
 			t.Errorf("the refused rescue lacks %q:\n%s", want, diags)
 		}
+	}
+}
+
+// TestRescueRefusedWithoutSSHKeyProto: a Robot account without ssh_key has
+// no key to arm rescue with, and the operator none to log in with: the
+// action is refused at plan on instance.account, naming the setting, as the
+// account id already tells, and again at invoke; nothing is read or armed.
+func TestRescueRefusedWithoutSSHKeyProto(t *testing.T) {
+	t.Parallel()
+	r := newMetalRig(t)
+	claim := adapter.NewClaim()
+	id := r.server("no-key-1", claim)
+	loc, err := adapter.ParseLocator(r.account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(loc.Settings, "ssh_key")
+	keyless := (&rig{account: loc.String()}).config(id, claim, nil)
+	before := r.m.Robot.Stats()
+	plan := errorsOf(r.p.PlanAction("compute_instance_rescue", keyless))
+	_, invoke := r.p.InvokeAction("compute_instance_rescue", keyless)
+	for when, diags := range map[string]string{"plan": plan, "invoke": errorsOf(invoke)} {
+		for _, want := range []string{`AttributeName("instance").AttributeName("account"): `,
+			"compute_instance_rescue needs the account's ssh_key setting, which is not set", "machine " + id} {
+			if !strings.Contains(diags, want) {
+				t.Errorf("%s without ssh_key lacks %q:\n%s", when, want, diags)
+			}
+		}
+	}
+	if after := r.m.Robot.Stats(); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("the refused action sent requests: before %v, after %v", before, after)
+	}
+	if runs, armed := r.booted(id); runs == "rescue" || armed {
+		t.Errorf("the refused action left server %s running %q with rescue armed %t", id, runs, armed)
 	}
 }

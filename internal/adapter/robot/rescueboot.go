@@ -23,10 +23,9 @@ var _ adapter.Rescuer = (*account)(nil)
 // Rescue implements adapter.Rescuer.
 func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine, error) {
 	const what = "boot into rescue"
-	if a.sshKey == "" {
-		return adapter.Machine{}, adapter.Errorf(adapter.InvalidConfig,
-			"%s arms Robot's rescue system with the account's SSH key, which the operator then logs in with: set ssh_key to its "+
-				"fingerprint as Robot lists it under Key management", what).WithField(settingSSHKey)
+	// Refused before anything is read, as the plan refuses it.
+	if err := a.def.Lacks(adapter.CapRescue, what, a.settings); err != nil {
+		return adapter.Machine{}, err
 	}
 	s, _, err := a.managed(ctx, id, what)
 	if err != nil {

@@ -1,41 +1,25 @@
 package robot
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	robotemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
 )
 
-// tappedAccount is e's account reached through a handler that keeps every
-// rescue password the webservice answers with: the sentinels of the boot
-// into rescue. settings change the account's settings.
+// tappedAccount is e's account reached through a robotemu.PasswordTap,
+// which keeps every rescue password the webservice answers with: the
+// sentinels of the boot into rescue. settings change the account's
+// settings.
 func (e *metalEnv) tappedAccount(settings map[string]string) (*account, func() []string) {
 	e.t.Helper()
-	var mu sync.Mutex
-	var passwords []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tee := &teeWriter{ResponseWriter: w}
-		e.robot.ServeHTTP(tee, r)
-		var out struct {
-			Rescue struct {
-				Password *string `json:"password"`
-			} `json:"rescue"`
-		}
-		if json.Unmarshal(tee.body.Bytes(), &out) == nil && out.Rescue.Password != nil && *out.Rescue.Password != "" {
-			mu.Lock()
-			passwords = append(passwords, *out.Rescue.Password)
-			mu.Unlock()
-		}
-	}))
+	tap := robotemu.NewPasswordTap(e.robot)
+	srv := httptest.NewServer(tap)
 	e.t.Cleanup(srv.Close)
 	all := map[string]string{
 		"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": srv.URL,
@@ -53,21 +37,7 @@ func (e *metalEnv) tappedAccount(settings map[string]string) (*account, func() [
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return a.(*account), func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), passwords...)
-	}
-}
-
-type teeWriter struct {
-	http.ResponseWriter
-	body bytes.Buffer
-}
-
-func (w *teeWriter) Write(b []byte) (int, error) {
-	w.body.Write(b)
-	return w.ResponseWriter.Write(b)
+	return a.(*account), tap.Seen
 }
 
 // TestRescueBootsIntoRescue: Rescue arms rescue with the account's key,
