@@ -91,7 +91,7 @@ func (a *Action) capable(def adapter.Definition, t target, diags *diag.Diagnosti
 	diags.AddAttributeError(accountPath, a.kind.Refused, fmt.Sprintf(
 		"%s asks machine %s on %s to %s, but the %s adapter cannot do that (it offers: %s). %s",
 		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), a.kind.verb(), def.Kind,
-		offered(def.Capabilities), a.insteadOf(def.Capabilities)))
+		offered(def.Capabilities), a.insteadOf(def)))
 	return false
 }
 
@@ -128,8 +128,10 @@ func offered(caps adapter.Capabilities) string {
 }
 
 // insteadOf is the way out of a refused action: the nearest one the
-// adapter offers, or removing the action.
-func (a *Action) insteadOf(caps adapter.Capabilities) string {
+// adapter offers, or removing the action; for a rescue, also the backend's
+// own way into one (adapter.NoteRescue).
+func (a *Action) insteadOf(def adapter.Definition) string {
+	caps := def.Capabilities
 	var alt []adapter.PowerAction
 	switch a.kind.action {
 	case adapter.PowerShutdown:
@@ -147,8 +149,11 @@ func (a *Action) insteadOf(caps adapter.Capabilities) string {
 		}
 	}
 	if a.kind.rescue {
-		return "Remove this action from the configuration (and from any action_trigger that names it); to rescue the machine, boot " +
-			"it from a rescue image through the backend's own console."
+		how := strings.TrimSuffix(def.Notes[adapter.NoteRescue], ".")
+		if how == "" {
+			how = "boot it from a rescue image through the backend's own console"
+		}
+		return "Remove this action from the configuration (and from any action_trigger that names it); to rescue the machine, " + how + "."
 	}
 	return "Remove this action from the configuration (and from any action_trigger that names it)."
 }

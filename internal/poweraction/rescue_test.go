@@ -159,18 +159,29 @@ func TestRescueRefusesMachinesNotHeldProto(t *testing.T) {
 // TestRescueRefusedWithoutRescueSystemProto: an account whose adapter has no
 // rescue system (Proxmox VE, Hetzner Cloud until its adapter offers it) is
 // refused at plan on instance.account, naming the action, the adapter and
-// the way out; nothing is read.
+// the backend's own way into a rescue system (adapter.NoteRescue); nothing
+// is read.
 func TestRescueRefusedWithoutRescueSystemProto(t *testing.T) {
 	t.Parallel()
 	p := acctest.NewProto(t, provider.DefaultRegistry())
-	pve := adapter.Locator{Kind: "proxmox", Name: "lab", Settings: map[string]string{
-		"endpoint": "https://127.0.0.1:1", "api_token": "env://NOBODY", "flavors": `{"small":{"cores":1,"memory_mib":512,"disk_gib":1}}`,
-	}}
-	diags := errorsOf(p.PlanAction("compute_instance_rescue", instanceOn(pve.String(), "100001")))
-	for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_rescue asks machine 100001",
-		"to boot into rescue, but the proxmox adapter cannot do that", "boot it from a rescue image through the backend's own console"} {
-		if !strings.Contains(diags, want) {
-			t.Errorf("the refused rescue lacks %q:\n%s", want, diags)
+	for _, c := range []struct {
+		account adapter.Locator
+		want    []string
+	}{
+		{adapter.Locator{Kind: "proxmox", Name: "lab", Settings: map[string]string{
+			"endpoint": "https://127.0.0.1:1", "api_token": "env://NOBODY", "flavors": `{"small":{"cores":1,"memory_mib":512,"disk_gib":1}}`,
+		}}, []string{"the proxmox adapter cannot do that", "to rescue the machine, attach a rescue ISO", "through the VM's console"}},
+		{adapter.Locator{Kind: "hcloud", Name: "cloud", Settings: map[string]string{
+			"endpoint": "http://127.0.0.1:1", "token": "env://NOBODY",
+		}}, []string{"the hcloud adapter cannot do that", "to rescue the machine, enable rescue in the Hetzner Cloud Console",
+			"`hcloud server enable-rescue"}},
+	} {
+		diags := errorsOf(p.PlanAction("compute_instance_rescue", instanceOn(c.account.String(), "100001")))
+		for _, want := range append([]string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_rescue asks machine 100001",
+			"to boot into rescue, but"}, c.want...) {
+			if !strings.Contains(diags, want) {
+				t.Errorf("the refused rescue on %s lacks %q:\n%s", c.account.Kind, want, diags)
+			}
 		}
 	}
 }
