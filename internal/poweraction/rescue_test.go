@@ -86,8 +86,8 @@ func newPasswordTap(t *testing.T, endpoint string) (tap *robotemu.PasswordTap, a
 // TestRescueRobotProto: compute_instance_rescue plans, arms Robot's rescue
 // system, resets the server and returns once the rescue system answers; the
 // machine runs it, the activation is spent (the next boot starts the disk),
-// and the rescue password Robot answered with is in no diagnostic and no
-// progress message.
+// a second invoke resets nothing and says so, and the rescue password
+// Robot answered with is in no diagnostic and no progress message.
 func TestRescueRobotProto(t *testing.T) {
 	t.Parallel()
 	r := newMetalRig(t)
@@ -109,11 +109,19 @@ func TestRescueRobotProto(t *testing.T) {
 			t.Errorf("progress lacks %q:\n%s", want, all)
 		}
 	}
+	resets := r.m.Robot.Stats()["POST /reset/{id}"]
+	again, againDiags := r.p.InvokeAction("compute_instance_rescue", r.config(id, claim))
+	if acctest.HasError(againDiags) {
+		t.Fatalf("invoke on a machine in rescue: %s", errorsOf(againDiags))
+	}
+	if n := r.m.Robot.Stats()["POST /reset/{id}"] - resets; n != 0 || !strings.Contains(strings.Join(again, "\n"), "nothing is armed or reset") {
+		t.Errorf("an invoke on a machine in rescue sent %d resets; its progress should say it reset nothing:\n%s", n, strings.Join(again, "\n"))
+	}
 	passwords := r.tap.Seen()
 	if len(passwords) == 0 {
 		t.Fatal("the webservice answered no rescue password, so the sentinel check would pass vacuously")
 	}
-	said := all + "\n" + errorsOf(diags) + "\n" + warningsOf(diags)
+	said := all + "\n" + strings.Join(again, "\n") + "\n" + errorsOf(diags) + "\n" + warningsOf(diags) + "\n" + warningsOf(againDiags)
 	for _, pw := range passwords {
 		if strings.Contains(said, pw) {
 			t.Errorf("the rescue password %q reached the action's progress or diagnostics:\n%s", pw, said)

@@ -98,6 +98,7 @@ func (b *run) answersAsRescue(ctx context.Context) bool {
 func (b *run) resetIntoRescue(ctx context.Context) error {
 	for rearms := 0; ; rearms++ {
 		b.closeSessions()
+		b.resets++
 		if err := b.a.resetArmed(ctx, b.s.Number); err != nil {
 			return fail("reset "+describe(b.s)+" into rescue (reset type hw)", err)
 		}

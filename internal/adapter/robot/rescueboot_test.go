@@ -45,8 +45,8 @@ func (e *metalEnv) tappedAccount(settings map[string]string) (*account, func() [
 // the pinned key, having sent no credential: the account has no
 // ssh_private_key, and nothing resolved one. The activation is spent, and
 // neither the error-free result nor any log line carries the password
-// Robot answered with. A second Rescue finds the machine in rescue and
-// resets nothing.
+// Robot answered with. A second Rescue, whose first read fails once, finds
+// the machine in rescue, resets nothing and says so to its caller.
 func TestRescueBootsIntoRescue(t *testing.T) {
 	e := newMetalEnv(t)
 	id, mach := e.claim("rescue-me")
@@ -55,9 +55,13 @@ func TestRescueBootsIntoRescue(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, passwords := e.tappedAccount(nil)
-	got, err := a.Rescue(context.Background(), id, m.Claim)
+	first := &lines{}
+	got, err := a.Rescue(adapter.WithLogger(context.Background(), first), id, m.Claim)
 	if err != nil {
 		t.Fatalf("Rescue: %v", err)
+	}
+	if all := strings.Join(first.all, "\n"); strings.Contains(all, "nothing is armed or reset") {
+		t.Errorf("a Rescue that reset the machine said it reset nothing:\n%s", all)
 	}
 	if mach.Booted() != "rescue" || mach.Armed() {
 		t.Errorf("after Rescue the machine runs %q with rescue armed %t; want rescue, the activation spent", mach.Booted(), mach.Armed())
@@ -72,11 +76,19 @@ func TestRescueBootsIntoRescue(t *testing.T) {
 		t.Errorf("Rescue resolved the private key %d times; it needs no credential on the machine", n)
 	}
 	resets := e.robot.Stats()["POST /reset/{id}"]
-	if _, err := a.Rescue(context.Background(), id, m.Claim); err != nil {
-		t.Fatalf("Rescue of a machine in rescue: %v", err)
+	// The caller runs Rescue once, so its own reads are retried too.
+	if err := e.robot.Faults().FailNext("GET", "/server/{id}", 1, 503, "MAINTENANCE"); err != nil {
+		t.Fatal(err)
+	}
+	said := &lines{}
+	if _, err := a.Rescue(adapter.WithLogger(context.Background(), said), id, m.Claim); err != nil {
+		t.Fatalf("Rescue of a machine in rescue, its first read failing once: %v", err)
 	}
 	if again := e.robot.Stats()["POST /reset/{id}"]; again != resets {
 		t.Errorf("a Rescue of a machine in rescue sent %d resets", again-resets)
+	}
+	if all := strings.Join(said.all, "\n"); !strings.Contains(all, "runs its rescue system already: nothing is armed or reset") {
+		t.Errorf("a Rescue of a machine in rescue did not tell its caller that nothing was reset:\n%s", all)
 	}
 	seen := passwords()
 	if len(seen) == 0 {
