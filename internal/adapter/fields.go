@@ -15,3 +15,10 @@ const (
 	// FieldPricePerHour is Offer.PricePerHour; a key of Definition.Notes.
 	FieldPricePerHour = "price_per_hour"
 )
+
+// NoteRescue is a key of Definition.Notes that names no field: on a backend
+// whose adapter does not declare CapRescue, how an operator boots a machine
+// into a rescue system by hand, as a sentence ("enable rescue with `hcloud
+// server enable-rescue`, then reboot the server"). It is the way out of a
+// refused compute_instance_rescue; a generic one stands in when it is empty.
+const NoteRescue = "rescue"

@@ -40,7 +40,8 @@ type Definition struct {
 	// Notes say, per contract field (FieldOfferID, FieldLocation,
 	// FieldPricePerHour), what its value is on this backend, for the
 	// documentation of the attributes that show it, as a phrase: "the server
-	// type name, e.g. `cx22`".
+	// type name, e.g. `cx22`". NoteRescue, not a field, is the backend's
+	// own way into a rescue system where the adapter offers none.
 	Notes map[string]string
 	// Rules are the backend's rules for names, labels and machine ids.
 	Rules Rules

@@ -47,6 +47,11 @@ type Setting struct {
 	// repeat their value whole, where any other plain setting's is
 	// shown only as Redacted allows.
 	Public bool
+	// NeededBy are the capabilities that cannot work without this setting,
+	// though the account as a whole can: an account that leaves it out is
+	// refused them (Lacks) at plan, by the Terraform layer, and by the
+	// adapter itself before it writes.
+	NeededBy Capabilities
 }
 
 // Shown is the setting's value as a message may repeat it.
@@ -170,4 +175,19 @@ func (d Definition) checkRoles() {
 			panic(fmt.Sprintf("adapter kind %q gives role %s to %d settings; at most one may have it", d.Kind, role, n))
 		}
 	}
+}
+
+// Lacks is the refusal of what (an action, a step) that needs capability c
+// on an account whose settings leave out a setting c needs (NeededBy):
+// InvalidConfig naming that setting, with its description, which says what
+// it holds. nil when every such setting has a value. One wording for
+// the plan and the adapter, so the refusal reads the same at both.
+func (d Definition) Lacks(c Capability, what string, settings map[string]string) error {
+	for _, s := range d.Settings {
+		if s.NeededBy.Has(c) && settings[s.Name] == "" {
+			return Errorf(InvalidConfig, "%s needs the account's %s setting, which is not set (%s: %s)",
+				what, s.Name, s.Name, s.Description).WithField(s.Name)
+		}
+	}
+	return nil
 }

@@ -115,7 +115,9 @@ func resourceSchema(reg *adapter.Registry) schema.Schema {
 			"ready": schema.BoolAttribute{
 				Computed: true,
 				MarkdownDescription: "Whether the host is ready now: `phase` is `ready` and the backend reports the machine running, " +
-					"read on every refresh.",
+					"read on every refresh. It reports the install, not what the machine runs: a refresh asks the backend, never the " +
+					"machine over SSH, so a host booted into its rescue system (`compute_instance_rescue`) still reads `true`, and its " +
+					"next reboot starts the installed system again.",
 			},
 			"claim": computed("The token that says this state holds the machine, written onto it with the claim and kept here "+
 				"(see `compute_instance`'s `claim`). Not a secret.", keep),

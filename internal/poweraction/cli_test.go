@@ -177,7 +177,7 @@ func TestInvokeRescueCLI(t *testing.T) {
 	acctest.Require(t, acctest.Actions)
 	r := newMetalRig(t)
 	n, mach := r.m.AddServer(t, "AX42")
-	cli := acctest.NewCLI(t, r.m.AccountAs("", r.tap.url, "")+acctest.InstanceBlock{Resource: "web", Account: "robot", Name: "rescue-cli",
+	cli := acctest.NewCLI(t, r.m.AccountAs("", r.tapURL, "")+acctest.InstanceBlock{Resource: "web", Account: "robot", Name: "rescue-cli",
 		Offer: "AX42", Image: "Ubuntu-2404-noble-amd64-base"}.HCL(`timeouts { delete = "30s" }`)+`
 action "compute_instance_rescue" "web" {
   config {
@@ -203,7 +203,7 @@ action "compute_instance_rescue" "web" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := r.tap.seen()
+	seen := r.tap.Seen()
 	if len(seen) == 0 {
 		t.Fatal("the webservice answered no rescue password, so the sentinel check would pass vacuously")
 	}

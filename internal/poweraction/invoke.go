@@ -119,15 +119,16 @@ func (a *Action) notRunning(m adapter.Machine) string {
 func (a *Action) rescue(ctx context.Context, c config, acc *adapter.Cached, t target, def adapter.Definition, m adapter.Machine,
 	say func(string), resp *action.InvokeResponse) {
 	id := t.ID.ValueString()
-	say(fmt.Sprintf("machine %s is %s: booting it into its rescue system, then waiting until the rescue system answers on SSH", id, m.State))
-	// Each step of a boot into rescue is safe to run again (an armed
-	// activation is read back, a machine in rescue already is left there),
-	// so what is worth retrying is retried whole; an endpoint that cannot
-	// be reached is given up after unreachable, as the power path does.
-	err := acc.PlanRead(ctx, adapter.PlanReads(c.unreachable()), "boot machine "+id+" into rescue", func(ctx context.Context) (err error) {
-		m, err = acc.Rescue(ctx, id, t.Claim.ValueString())
-		return err
-	})
+	say(fmt.Sprintf("machine %s is %s: booting it into its rescue system unless it runs it already, then waiting until the rescue "+
+		"system answers on SSH", id, m.State))
+	// One try, with no retry around it: the adapter retries each step until
+	// ctx ends, and a boot into rescue run again whole after its wait ran
+	// out would reset a machine that may be booting into rescue already.
+	// The endpoint answered the read just before (an endpoint that cannot
+	// be reached was given up there, after unreachable); once the boot has
+	// armed or reset, its retries have the action's timeout, as an apply's
+	// writes do.
+	m, err := acc.Rescue(ctx, id, t.Claim.ValueString())
 	if err != nil {
 		a.failed(c, t, def, "booting it into its rescue system", err, resp)
 		return

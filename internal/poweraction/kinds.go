@@ -64,8 +64,20 @@ var kinds = []kind{
 			"`compute_provider_account`), from wherever you hold its private half: `ssh root@ADDRESS`, the instance's `ipv4` " +
 			"address. The backend's rescue password, where it hands one out, is never kept: it reaches no log, diagnostic or state. " +
 			"On Hetzner Robot the boot spends the rescue activation, so the machine's next reboot (a `compute_instance_reboot`, " +
-			"a reset, or `reboot` typed in the rescue system) starts its disks again. Refused on a machine that is not running.",
-		nextPlan: " A machine in its rescue system reads as running, so the next plan of an instance with `power = \"on\"` is empty."},
+			"a reset, or `reboot` typed in the rescue system) starts its disks again. Refused on a machine that is not running. " +
+			"A machine that runs its rescue system already is left there: nothing is armed or reset.",
+		nextPlan: " A machine in its rescue system reads as running, so the next plan of an instance with `power = \"on\"` is empty." +
+			"\n\nA `compute_bootstrap_host` booted into rescue (`instance = compute_bootstrap_host.NAME`) keeps `ready`: it reports " +
+			"the install, not what the machine runs now (the provider does not probe SSH on refresh), so it stays `true` while the " +
+			"host runs rescue, and its next plan is empty; the host's next reboot starts the installed system again. An apply " +
+			"that replaces the host installs from the rescue system the action booted, without resetting it again." +
+			"\n\nOn Hetzner Robot a reset into rescue whose answer was lost is sent again while Robot's activation still " +
+			"stands, and an invocation that finds rescue armed but not answering resets at once: at worst the machine boots " +
+			"rescue twice, which writes nothing to its disks, where waiting for the first boot would cost minutes each time the " +
+			"reset really was lost. An invocation interrupted after it armed rescue (a Ctrl-C, a killed run, its `timeout`) may " +
+			"leave rescue armed, and the machine's next boot, whoever causes it, then starts the rescue system; the plan does " +
+			"not show it. Invoke the action again, which boots rescue and spends the activation, or withdraw the activation in " +
+			"Robot: the server's Rescue tab, or `DELETE /boot/{server-number}/rescue`."},
 }
 
 // offeredBy reports whether an adapter with caps can do the action.
@@ -74,6 +86,15 @@ func (k kind) offeredBy(caps adapter.Capabilities) bool {
 		return caps.Has(adapter.CapRescue)
 	}
 	return caps.Offers(k.action)
+}
+
+// capability is the one the adapter declares for the action, whose
+// settings the account must give (adapter.Definition.Lacks).
+func (k kind) capability() adapter.Capability {
+	if k.rescue {
+		return adapter.CapRescue
+	}
+	return k.action.Capability()
 }
 
 // typeName is the action's type name: compute_instance_ and the power

@@ -82,16 +82,32 @@ func (a *Action) open(t target, diags *diag.Diagnostics) (*adapter.Cached, adapt
 }
 
 // capable refuses an action the account's adapter does not offer, naming the
-// account and the actions that would do instead.
+// account and the actions that would do instead, and one the account lacks
+// a setting for (adapter.Definition.Lacks), naming the setting.
 func (a *Action) capable(def adapter.Definition, t target, diags *diag.Diagnostics) bool {
 	if a.kind.offeredBy(def.Capabilities) {
-		return true
+		return a.configured(def, t, diags)
 	}
 	diags.AddAttributeError(accountPath, a.kind.Refused, fmt.Sprintf(
 		"%s asks machine %s on %s to %s, but the %s adapter cannot do that (it offers: %s). %s",
 		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), a.kind.verb(), def.Kind,
-		offered(def.Capabilities), a.insteadOf(def.Capabilities)))
+		offered(def.Capabilities), a.insteadOf(def)))
 	return false
+}
+
+// configured refuses an account that leaves out a setting the action's
+// capability needs; the account id holds its settings, so the plan can tell.
+func (a *Action) configured(def adapter.Definition, t target, diags *diag.Diagnostics) bool {
+	loc, err := adapter.ParseLocator(t.Account.ValueString())
+	if err != nil {
+		return true // open refused it already
+	}
+	if err := def.Lacks(a.kind.capability(), a.kind.typeName(), loc.Settings); err != nil {
+		diags.AddAttributeError(accountPath, a.kind.Refused, fmt.Sprintf("%s. Set it in the compute_provider_account of machine %s "+
+			"(%s), then plan again.", tfdiag.Message(err), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString())))
+		return false
+	}
+	return true
 }
 
 // offered lists the actions caps offer, as the action types name them.
@@ -112,8 +128,10 @@ func offered(caps adapter.Capabilities) string {
 }
 
 // insteadOf is the way out of a refused action: the nearest one the
-// adapter offers, or removing the action.
-func (a *Action) insteadOf(caps adapter.Capabilities) string {
+// adapter offers, or removing the action; for a rescue, also the backend's
+// own way into one (adapter.NoteRescue).
+func (a *Action) insteadOf(def adapter.Definition) string {
+	caps := def.Capabilities
 	var alt []adapter.PowerAction
 	switch a.kind.action {
 	case adapter.PowerShutdown:
@@ -131,8 +149,11 @@ func (a *Action) insteadOf(caps adapter.Capabilities) string {
 		}
 	}
 	if a.kind.rescue {
-		return "Remove this action from the configuration (and from any action_trigger that names it); to rescue the machine, boot " +
-			"it from a rescue image through the backend's own console."
+		how := strings.TrimSuffix(def.Notes[adapter.NoteRescue], ".")
+		if how == "" {
+			how = "boot it from a rescue image through the backend's own console"
+		}
+		return "Remove this action from the configuration (and from any action_trigger that names it); to rescue the machine, " + how + "."
 	}
 	return "Remove this action from the configuration (and from any action_trigger that names it)."
 }

@@ -22,7 +22,7 @@ func TestRescueLeavesThePlanEmpty(t *testing.T) {
 	t.Parallel()
 	r := newMetalRig(t)
 	n, mach := r.m.AddServer(t, "AX42")
-	config := r.m.AccountAs("", r.tap.url, "") + acctest.InstanceBlock{Resource: "web", Account: "robot", Name: "rescued-1", Offer: "AX42",
+	config := r.m.AccountAs("", r.tapURL, "") + acctest.InstanceBlock{Resource: "web", Account: "robot", Name: "rescued-1", Offer: "AX42",
 		Image: "Ubuntu-2404-noble-amd64-base"}.HCL(`timeouts { delete = "30s" }`)
 	var id, claim, account string
 	held := func(s *terraform.State) error {
@@ -60,7 +60,7 @@ func noPassword(t *testing.T, r *metalRig, s *terraform.State) error {
 	if err != nil {
 		return err
 	}
-	seen := r.tap.seen()
+	seen := r.tap.Seen()
 	if len(seen) == 0 {
 		t.Error("the webservice answered no rescue password, so the state check would pass vacuously")
 	}

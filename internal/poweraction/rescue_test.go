@@ -1,16 +1,12 @@
 package poweraction_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
-	"net/http"
+	"fmt"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -28,19 +24,21 @@ type metalRig struct {
 	t       *testing.T
 	m       *acctest.Metal
 	p       *acctest.Proto
-	tap     *passwordTap
+	tap     *robotemu.PasswordTap
+	tapURL  string
 	account string
 }
 
 func newMetalRig(t *testing.T) *metalRig {
 	t.Helper()
 	m := acctest.NewMetal(t)
-	tap := newPasswordTap(t, m.Endpoint)
+	tap, tapURL := newPasswordTap(t, m.Endpoint)
 	loc := adapter.Locator{Kind: "robot", Name: "metal", Settings: map[string]string{
-		"user": m.SecretRef("user"), "password": m.SecretRef("password"), "endpoint": tap.url,
+		"user": m.SecretRef("user"), "password": m.SecretRef("password"), "endpoint": tapURL,
 		"ssh_key": m.KeyFingerprint, "ssh_port": strconv.Itoa(m.Farm.SSHPort()),
 	}}
-	return &metalRig{t: t, m: m, p: acctest.NewProto(t, provider.DefaultRegistry()), tap: tap, account: loc.String()}
+	return &metalRig{t: t, m: m, p: acctest.NewProto(t, provider.DefaultRegistry()), tap: tap, tapURL: tapURL,
+		account: loc.String()}
 }
 
 // server rents a server named name, with the mark of claim when claim is
@@ -70,57 +68,26 @@ func (r *metalRig) config(id, claim string) map[string]tftypes.Value {
 	return (&rig{account: r.account}).config(id, claim, nil)
 }
 
-// passwordTap forwards to the webservice and keeps the password of every
-// rescue activation it answers.
-type passwordTap struct {
-	url       string
-	mu        sync.Mutex
-	passwords []string
-}
-
-func newPasswordTap(t *testing.T, endpoint string) *passwordTap {
+// newPasswordTap forwards to the webservice at endpoint through a
+// robotemu.PasswordTap, which keeps the password of every rescue
+// activation it answers; url is the tap's address.
+func newPasswordTap(t *testing.T, endpoint string) (tap *robotemu.PasswordTap, addr string) {
 	t.Helper()
 	target, err := url.Parse(endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tap := &passwordTap{}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	proxy.ModifyResponse = func(resp *http.Response) error {
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return err
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		var out struct {
-			Rescue struct {
-				Password *string `json:"password"`
-			} `json:"rescue"`
-		}
-		if json.Unmarshal(body, &out) == nil && out.Rescue.Password != nil && *out.Rescue.Password != "" {
-			tap.mu.Lock()
-			tap.passwords = append(tap.passwords, *out.Rescue.Password)
-			tap.mu.Unlock()
-		}
-		return nil
-	}
-	srv := httptest.NewServer(proxy)
+	tap = robotemu.NewPasswordTap(httputil.NewSingleHostReverseProxy(target))
+	srv := httptest.NewServer(tap)
 	t.Cleanup(srv.Close)
-	tap.url = srv.URL
-	return tap
-}
-
-func (p *passwordTap) seen() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.passwords...)
+	return tap, srv.URL
 }
 
 // TestRescueRobotProto: compute_instance_rescue plans, arms Robot's rescue
 // system, resets the server and returns once the rescue system answers; the
 // machine runs it, the activation is spent (the next boot starts the disk),
-// and the rescue password Robot answered with is in no diagnostic and no
-// progress message.
+// a second invoke resets nothing and says so, and the rescue password
+// Robot answered with is in no diagnostic and no progress message.
 func TestRescueRobotProto(t *testing.T) {
 	t.Parallel()
 	r := newMetalRig(t)
@@ -142,11 +109,19 @@ func TestRescueRobotProto(t *testing.T) {
 			t.Errorf("progress lacks %q:\n%s", want, all)
 		}
 	}
-	passwords := r.tap.seen()
+	resets := r.m.Robot.Stats()["POST /reset/{id}"]
+	again, againDiags := r.p.InvokeAction("compute_instance_rescue", r.config(id, claim))
+	if acctest.HasError(againDiags) {
+		t.Fatalf("invoke on a machine in rescue: %s", errorsOf(againDiags))
+	}
+	if n := r.m.Robot.Stats()["POST /reset/{id}"] - resets; n != 0 || !strings.Contains(strings.Join(again, "\n"), "nothing is armed or reset") {
+		t.Errorf("an invoke on a machine in rescue sent %d resets; its progress should say it reset nothing:\n%s", n, strings.Join(again, "\n"))
+	}
+	passwords := r.tap.Seen()
 	if len(passwords) == 0 {
 		t.Fatal("the webservice answered no rescue password, so the sentinel check would pass vacuously")
 	}
-	said := all + "\n" + errorsOf(diags) + "\n" + warningsOf(diags)
+	said := all + "\n" + strings.Join(again, "\n") + "\n" + errorsOf(diags) + "\n" + warningsOf(diags) + "\n" + warningsOf(againDiags)
 	for _, pw := range passwords {
 		if strings.Contains(said, pw) {
 			t.Errorf("the rescue password %q reached the action's progress or diagnostics:\n%s", pw, said)
@@ -184,7 +159,7 @@ func TestRescueRefusesMachinesNotHeldProto(t *testing.T) {
 			t.Errorf("the refused action left the %s server %s running %q with rescue armed %t", c.name, id, runs, armed)
 		}
 	}
-	if len(r.tap.seen()) != 0 {
+	if len(r.tap.Seen()) != 0 {
 		t.Errorf("a refused action activated rescue")
 	}
 }
@@ -192,18 +167,63 @@ func TestRescueRefusesMachinesNotHeldProto(t *testing.T) {
 // TestRescueRefusedWithoutRescueSystemProto: an account whose adapter has no
 // rescue system (Proxmox VE, Hetzner Cloud until its adapter offers it) is
 // refused at plan on instance.account, naming the action, the adapter and
-// the way out; nothing is read.
+// the backend's own way into a rescue system (adapter.NoteRescue); nothing
+// is read.
 func TestRescueRefusedWithoutRescueSystemProto(t *testing.T) {
 	t.Parallel()
 	p := acctest.NewProto(t, provider.DefaultRegistry())
-	pve := adapter.Locator{Kind: "proxmox", Name: "lab", Settings: map[string]string{
-		"endpoint": "https://127.0.0.1:1", "api_token": "env://NOBODY", "flavors": `{"small":{"cores":1,"memory_mib":512,"disk_gib":1}}`,
-	}}
-	diags := errorsOf(p.PlanAction("compute_instance_rescue", instanceOn(pve.String(), "100001")))
-	for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_rescue asks machine 100001",
-		"to boot into rescue, but the proxmox adapter cannot do that", "boot it from a rescue image through the backend's own console"} {
-		if !strings.Contains(diags, want) {
-			t.Errorf("the refused rescue lacks %q:\n%s", want, diags)
+	for _, c := range []struct {
+		account adapter.Locator
+		want    []string
+	}{
+		{adapter.Locator{Kind: "proxmox", Name: "lab", Settings: map[string]string{
+			"endpoint": "https://127.0.0.1:1", "api_token": "env://NOBODY", "flavors": `{"small":{"cores":1,"memory_mib":512,"disk_gib":1}}`,
+		}}, []string{"the proxmox adapter cannot do that", "to rescue the machine, attach a rescue ISO", "through the VM's console"}},
+		{adapter.Locator{Kind: "hcloud", Name: "cloud", Settings: map[string]string{
+			"endpoint": "http://127.0.0.1:1", "token": "env://NOBODY",
+		}}, []string{"the hcloud adapter cannot do that", "to rescue the machine, enable rescue in the Hetzner Cloud Console",
+			"`hcloud server enable-rescue"}},
+	} {
+		diags := errorsOf(p.PlanAction("compute_instance_rescue", instanceOn(c.account.String(), "100001")))
+		for _, want := range append([]string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_rescue asks machine 100001",
+			"to boot into rescue, but"}, c.want...) {
+			if !strings.Contains(diags, want) {
+				t.Errorf("the refused rescue on %s lacks %q:\n%s", c.account.Kind, want, diags)
+			}
 		}
+	}
+}
+
+// TestRescueRefusedWithoutSSHKeyProto: a Robot account without ssh_key has
+// no key to arm rescue with, and the operator none to log in with: the
+// action is refused at plan on instance.account, naming the setting, as the
+// account id already tells, and again at invoke; nothing is read or armed.
+func TestRescueRefusedWithoutSSHKeyProto(t *testing.T) {
+	t.Parallel()
+	r := newMetalRig(t)
+	claim := adapter.NewClaim()
+	id := r.server("no-key-1", claim)
+	loc, err := adapter.ParseLocator(r.account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(loc.Settings, "ssh_key")
+	keyless := (&rig{account: loc.String()}).config(id, claim, nil)
+	before := r.m.Robot.Stats()
+	plan := errorsOf(r.p.PlanAction("compute_instance_rescue", keyless))
+	_, invoke := r.p.InvokeAction("compute_instance_rescue", keyless)
+	for when, diags := range map[string]string{"plan": plan, "invoke": errorsOf(invoke)} {
+		for _, want := range []string{`AttributeName("instance").AttributeName("account"): `,
+			"compute_instance_rescue needs the account's ssh_key setting, which is not set", "machine " + id} {
+			if !strings.Contains(diags, want) {
+				t.Errorf("%s without ssh_key lacks %q:\n%s", when, want, diags)
+			}
+		}
+	}
+	if after := r.m.Robot.Stats(); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("the refused action sent requests: before %v, after %v", before, after)
+	}
+	if runs, armed := r.booted(id); runs == "rescue" || armed {
+		t.Errorf("the refused action left server %s running %q with rescue armed %t", id, runs, armed)
 	}
 }

@@ -75,6 +75,8 @@ var notes = map[string]string{
 	adapter.FieldImage:        "an image name such as `ubuntu-24.04`",
 	adapter.FieldLocation:     "a location name such as `fsn1`, `nbg1`, `hel1`, `ash`, `hil` or `sin`",
 	adapter.FieldPricePerHour: "the API's gross price, \"price with VAT added\", not its net price",
+	adapter.NoteRescue: "enable rescue in the Hetzner Cloud Console (the server's Rescue tab) or with " +
+		"`hcloud server enable-rescue --ssh-key KEY SERVER`, then reboot the server (`hcloud server reset SERVER`)",
 }
 
 // locationName is the API's own pattern for location names.

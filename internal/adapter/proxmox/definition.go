@@ -129,6 +129,8 @@ var notes = map[string]string{
 	adapter.FieldUserData:     "written as a cloud-init snippet over SFTP when the account sets snippet_storage and the ssh_* settings; refused otherwise (except empty or `#cloud-config`)",
 	adapter.FieldLocation:     "a node name, e.g. `pve1`; empty picks the online node with the most free memory",
 	adapter.FieldPricePerHour: "always 0: Proxmox has no prices",
+	adapter.NoteRescue: "attach a rescue ISO (e.g. SystemRescue) as the VM's CD drive, boot from it through the VM's console in the " +
+		"Proxmox VE web interface, then restore the boot order",
 }
 
 var rules = adapter.Rules{

@@ -44,6 +44,9 @@ type account struct {
 	allowOrder      bool
 	cancelOnDestroy bool
 	settings        map[string]string
+	// def is the adapter's definition, whose refusals (Lacks) the account
+	// words as the plan does.
+	def adapter.Definition
 	// catalog caches the offers for catalogTTL (catalog.go).
 	catalog catalog
 	// claims keeps this process's creates off each other's servers.
@@ -58,17 +61,19 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) *acco
 		env.Secrets = adapter.SecretResolver{}
 	}
 	port, _ := strconv.Atoi(settings[settingSSHPort])
+	def := definition(opts)
 	return &account{
 		c:               newClient(settings[settingEndpoint], env, settings[settingUser], settings[settingPassword], opts.requestTimeout, opts.transport),
 		clock:           env.Clock,
 		poll:            opts.poll,
-		scope:           definition(opts).Scope(settings),
+		scope:           def.Scope(settings),
 		location:        settings[settingLocation],
 		sshKey:          settings[settingSSHKey],
 		sshPort:         port,
 		allowOrder:      settings[settingAllowOrder] == "true",
 		cancelOnDestroy: settings[settingCancelOnDestroy] == "true",
 		settings:        settings,
+		def:             def,
 	}
 }
 

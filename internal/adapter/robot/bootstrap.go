@@ -134,6 +134,8 @@ type run struct {
 	// rescue for an operator (Rescue) needs no credential of the
 	// provider's on the machine.
 	pinOnly bool
+	// resets counts the resets into rescue this call sent.
+	resets int
 	// waited is what this call's waits have waited on the account's
 	// clock, the sum of their pauses between looks.
 	waited time.Duration

@@ -15,6 +15,15 @@ import (
 // and a probe: a machine that answers with it and names itself "rescue" is
 // in rescue already, and nothing is reset. Otherwise arm rescue, pin, reset
 // the hardware and wait for the pinned key to answer.
+//
+// An armed activation whose key does not answer is reset into at once,
+// though a reset of an earlier run (killed after sending it) may be
+// booting it already: Robot tells a reset that was done from one still to
+// come by nothing but the activation, which stands until the boot begins.
+// The second reset costs at most a second boot into rescue, and a reset in
+// the middle of a rescue boot writes nothing to the disks; waiting a grace
+// first would cost minutes every time the earlier run was killed before
+// its reset, or its reset was lost.
 func (b *run) rescue(ctx context.Context) error {
 	n := b.s.Number
 	cur, err := b.a.rescueState(ctx, n)
@@ -49,8 +58,8 @@ func (b *run) rescue(ctx context.Context) error {
 // reported at once so that state holds the pin before the reset: a run
 // killed after it finds the activation armed and resets into it.
 func (b *run) armRescue(ctx context.Context) error {
-	if b.a.sshKey == "" {
-		return adapter.Errorf(adapter.InvalidConfig, "bootstrap arms the rescue system with the account's SSH key: set ssh_key to its fingerprint as Robot lists it under Key management").WithField(settingSSHKey)
+	if err := b.a.def.Lacks(adapter.CapRescue, "arming the rescue system of "+describe(b.s), b.a.settings); err != nil {
+		return err
 	}
 	act, err := b.a.activateRescue(ctx, b.s.Number)
 	if err != nil {
@@ -89,6 +98,7 @@ func (b *run) answersAsRescue(ctx context.Context) bool {
 func (b *run) resetIntoRescue(ctx context.Context) error {
 	for rearms := 0; ; rearms++ {
 		b.closeSessions()
+		b.resets++
 		if err := b.a.resetArmed(ctx, b.s.Number); err != nil {
 			return fail("reset "+describe(b.s)+" into rescue (reset type hw)", err)
 		}

@@ -60,9 +60,10 @@ func definition(opts options) adapter.Definition {
 				Description: "base URL of the Robot webservice; an https URL, or http only to a loopback host (an emulator)"},
 			{Name: settingLocation, Default: DefaultLocation, Role: adapter.RoleLocation, Check: checkLocation,
 				Description: "location servers are claimed and ordered in when the instance names none: fsn1, nbg1 or hel1"},
-			{Name: settingSSHKey, Check: checkFingerprint,
+			{Name: settingSSHKey, Check: checkFingerprint, NeededBy: adapter.Capabilities{adapter.CapRescue},
 				Description: "fingerprint of the account's public SSH key as Robot lists it under Key management (MD5, hex pairs " +
-					"separated by colons), sent as the authorized key of rescue systems and orders; required for bootstrap and ordering"},
+					"separated by colons), sent as the authorized key of rescue systems and orders; required for bootstrap, " +
+					"compute_instance_rescue and ordering"},
 			{Name: settingSSHPrivateKey, Role: adapter.RoleSecret,
 				Description: "secret reference to the private key (OpenSSH PEM) matching ssh_key, used only after a host key passed its pin"},
 			{Name: settingSSHPort, Default: "22", Check: checkPort,

@@ -184,6 +184,13 @@ func (a *account) resetServer(ctx context.Context, n int, kind string) error {
 // boot may still spend the activation between the read and the second
 // reset; the wait for rescue meets the boot of the disk that follows (see
 // missWatch).
+//
+// An activation that still stands is taken as a reset not done, and the
+// reset is sent again, although the lost one may have been done and its
+// boot not yet begun (Robot keeps the activation until the machine boots
+// it). At worst the machine boots rescue twice, and a reset in the middle
+// of a rescue boot writes nothing to the disks; waiting a grace for the
+// first instead would cost minutes every time the reset really was lost.
 func (a *account) resetArmed(ctx context.Context, n int) error {
 	num := strconv.Itoa(n)
 	sent := false

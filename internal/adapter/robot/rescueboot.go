@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
@@ -23,12 +24,19 @@ var _ adapter.Rescuer = (*account)(nil)
 // Rescue implements adapter.Rescuer.
 func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine, error) {
 	const what = "boot into rescue"
-	if a.sshKey == "" {
-		return adapter.Machine{}, adapter.Errorf(adapter.InvalidConfig,
-			"%s arms Robot's rescue system with the account's SSH key, which the operator then logs in with: set ssh_key to its "+
-				"fingerprint as Robot lists it under Key management", what).WithField(settingSSHKey)
+	// Refused before anything is read, as the plan refuses it.
+	if err := a.def.Lacks(adapter.CapRescue, what, a.settings); err != nil {
+		return adapter.Machine{}, err
 	}
-	s, _, err := a.managed(ctx, id, what)
+	// Each step retries on its own until ctx ends (retried, wait), and so
+	// do these reads: the caller runs Rescue once. Running it again after
+	// the wait's bound passed would reset a machine perhaps still booting
+	// into rescue (rescue resets into an armed activation at once).
+	var s server
+	err := a.retried(ctx, "read server "+id, func(ctx context.Context) (err error) {
+		s, _, err = a.managed(ctx, id, what)
+		return err
+	})
 	if err != nil {
 		return adapter.Machine{}, err
 	}
@@ -38,13 +46,29 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 	b := &run{a: a, s: s, report: func(adapter.Progress) {}, ssh: newDialer(a), pinOnly: true}
 	defer b.closeSessions()
 	b.p.Phase = adapter.PhaseRescue
-	// The rescue phase's own bound; the caller's timeout ends it sooner.
-	b.phaseEnd = a.clock.Now().Add(DefaultTimeouts[adapter.PhaseRescue])
+	// The caller's timeout (the action's) is the wait's bound, named in its
+	// message when it passes; the rescue phase's default without one. What
+	// is left of it is counted on the account's clock from now.
+	limit := DefaultTimeouts[adapter.PhaseRescue]
+	if end, ok := ctx.Deadline(); ok {
+		limit = time.Until(end)
+	}
+	b.req.Timeouts = map[adapter.Phase]time.Duration{adapter.PhaseRescue: limit}
+	b.phaseEnd = a.clock.Now().Add(limit)
 	a.c.log.Info(ctx, "booting server into rescue", map[string]any{"server": s.Number})
 	if err := b.rescue(ctx); err != nil {
 		return adapter.Machine{ID: id}, err
 	}
-	s, err = a.getServer(ctx, s.Number)
+	if b.resets == 0 {
+		// Said to the operation's logger, which shows it as the
+		// action's progress: the operator learns nothing was restarted.
+		adapter.LoggerFrom(ctx).Info(ctx, describe(s)+" runs its rescue system already: nothing is armed or reset",
+			map[string]any{"server": s.Number})
+	}
+	err = a.retried(ctx, "read server "+id+" back", func(ctx context.Context) (err error) {
+		s, err = a.getServer(ctx, s.Number)
+		return err
+	})
 	if err != nil {
 		return adapter.Machine{ID: id}, fail("read "+describe(b.s)+" back after its boot into rescue", err)
 	}

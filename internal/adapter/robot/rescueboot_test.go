@@ -1,41 +1,25 @@
 package robot
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	robotemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
 )
 
-// tappedAccount is e's account reached through a handler that keeps every
-// rescue password the webservice answers with: the sentinels of the boot
-// into rescue. settings change the account's settings.
+// tappedAccount is e's account reached through a robotemu.PasswordTap,
+// which keeps every rescue password the webservice answers with: the
+// sentinels of the boot into rescue. settings change the account's
+// settings.
 func (e *metalEnv) tappedAccount(settings map[string]string) (*account, func() []string) {
 	e.t.Helper()
-	var mu sync.Mutex
-	var passwords []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tee := &teeWriter{ResponseWriter: w}
-		e.robot.ServeHTTP(tee, r)
-		var out struct {
-			Rescue struct {
-				Password *string `json:"password"`
-			} `json:"rescue"`
-		}
-		if json.Unmarshal(tee.body.Bytes(), &out) == nil && out.Rescue.Password != nil && *out.Rescue.Password != "" {
-			mu.Lock()
-			passwords = append(passwords, *out.Rescue.Password)
-			mu.Unlock()
-		}
-	}))
+	tap := robotemu.NewPasswordTap(e.robot)
+	srv := httptest.NewServer(tap)
 	e.t.Cleanup(srv.Close)
 	all := map[string]string{
 		"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": srv.URL,
@@ -53,21 +37,7 @@ func (e *metalEnv) tappedAccount(settings map[string]string) (*account, func() [
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return a.(*account), func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), passwords...)
-	}
-}
-
-type teeWriter struct {
-	http.ResponseWriter
-	body bytes.Buffer
-}
-
-func (w *teeWriter) Write(b []byte) (int, error) {
-	w.body.Write(b)
-	return w.ResponseWriter.Write(b)
+	return a.(*account), tap.Seen
 }
 
 // TestRescueBootsIntoRescue: Rescue arms rescue with the account's key,
@@ -75,8 +45,8 @@ func (w *teeWriter) Write(b []byte) (int, error) {
 // the pinned key, having sent no credential: the account has no
 // ssh_private_key, and nothing resolved one. The activation is spent, and
 // neither the error-free result nor any log line carries the password
-// Robot answered with. A second Rescue finds the machine in rescue and
-// resets nothing.
+// Robot answered with. A second Rescue, whose first read fails once, finds
+// the machine in rescue, resets nothing and says so to its caller.
 func TestRescueBootsIntoRescue(t *testing.T) {
 	e := newMetalEnv(t)
 	id, mach := e.claim("rescue-me")
@@ -85,9 +55,13 @@ func TestRescueBootsIntoRescue(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, passwords := e.tappedAccount(nil)
-	got, err := a.Rescue(context.Background(), id, m.Claim)
+	first := &lines{}
+	got, err := a.Rescue(adapter.WithLogger(context.Background(), first), id, m.Claim)
 	if err != nil {
 		t.Fatalf("Rescue: %v", err)
+	}
+	if all := strings.Join(first.all, "\n"); strings.Contains(all, "nothing is armed or reset") {
+		t.Errorf("a Rescue that reset the machine said it reset nothing:\n%s", all)
 	}
 	if mach.Booted() != "rescue" || mach.Armed() {
 		t.Errorf("after Rescue the machine runs %q with rescue armed %t; want rescue, the activation spent", mach.Booted(), mach.Armed())
@@ -102,11 +76,19 @@ func TestRescueBootsIntoRescue(t *testing.T) {
 		t.Errorf("Rescue resolved the private key %d times; it needs no credential on the machine", n)
 	}
 	resets := e.robot.Stats()["POST /reset/{id}"]
-	if _, err := a.Rescue(context.Background(), id, m.Claim); err != nil {
-		t.Fatalf("Rescue of a machine in rescue: %v", err)
+	// The caller runs Rescue once, so its own reads are retried too.
+	if err := e.robot.Faults().FailNext("GET", "/server/{id}", 1, 503, "MAINTENANCE"); err != nil {
+		t.Fatal(err)
+	}
+	said := &lines{}
+	if _, err := a.Rescue(adapter.WithLogger(context.Background(), said), id, m.Claim); err != nil {
+		t.Fatalf("Rescue of a machine in rescue, its first read failing once: %v", err)
 	}
 	if again := e.robot.Stats()["POST /reset/{id}"]; again != resets {
 		t.Errorf("a Rescue of a machine in rescue sent %d resets", again-resets)
+	}
+	if all := strings.Join(said.all, "\n"); !strings.Contains(all, "runs its rescue system already: nothing is armed or reset") {
+		t.Errorf("a Rescue of a machine in rescue did not tell its caller that nothing was reset:\n%s", all)
 	}
 	seen := passwords()
 	if len(seen) == 0 {
