@@ -98,7 +98,7 @@ func TestInstanceIdentityProto(t *testing.T) {
 		"account": acctest.String(account), "id": acctest.String("web-1"),
 	}))
 	errs := acctest.Diagnostics(bad.Diagnostics, tfprotov6.DiagnosticSeverityError)
-	if len(errs) != 1 || !strings.Contains(errs[0], "The identity (its account and id") {
+	if len(errs) != 1 || !strings.Contains(errs[0], `identity.id "web-1" is not a machine id`) {
 		t.Errorf("import by an identity whose id is no server id: %v, want one error naming the identity", errs)
 	}
 }

@@ -138,38 +138,26 @@ func readFailed(ctx context.Context, state model, account, endpoint, machineID s
 	}
 }
 
-// ImportState takes ACCOUNT_ID/MACHINE_ID. It records the id and account;
-// Read fills the rest. user_data_sha256 stays null, since the user data a
-// machine was created with cannot be read back. An id the account's adapter
-// could not have given fails here, with the form it expects. The id is
-// shown only redacted: it may hold a secret pasted in the wrong place.
+// ImportState takes ACCOUNT_ID/MACHINE_ID, or an identity
+// (tfidentity.Target). It records the id and account; Read fills the rest.
+// user_data_sha256 stays null, since the user data a machine was created
+// with cannot be read back.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
-	id, byIdentity, diags := tfidentity.ImportID(ctx, req)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
-		return
-	}
-	loc, machineID, err := adapter.ParseInstanceID(id)
-	if err == nil && r.accounts != nil {
-		// Fill the account's defaults and spell the endpoint as the
-		// account does (a trailing slash is the same account), so the
-		// account matches the id compute_provider_account computes from
-		// the same settings.
-		loc, err = r.accounts.Registry.Checked(loc)
-		if err == nil {
-			def, _ := r.accounts.Registry.Definition(loc.Kind)
-			err = checkMachineID(machineID, def)
-		}
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to import instance",
-			fmt.Sprintf("The %s %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
-				"compute_provider_account's id (its id attribute) and MACHINE_ID the machine's own id at the backend.",
-				tfidentity.Named(byIdentity), adapter.Quoted(adapter.RedactID(id)), tfdiag.Message(err)))
+	loc, machineID, diags := tfidentity.Target(ctx, req, r.registryOrNil(), "instance")
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
 	resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
+}
+
+// registryOrNil is the configured accounts' registry; nil before the
+// provider is configured.
+func (r *Resource) registryOrNil() *adapter.Registry {
+	if r.accounts == nil {
+		return nil
+	}
+	return r.accounts.Registry
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -97,24 +96,4 @@ func Plan(ctx context.Context, plan *tfsdk.Plan, identity *tfsdk.ResourceIdentit
 	diags.Append(identity.Set(ctx, m)...)
 }
 
-// ImportID is the id an import names: the import id (`terraform import`,
-// `id` of an import block), or ACCOUNT_ID/MACHINE_ID built from the
-// identity of an import block (byIdentity).
-func ImportID(ctx context.Context, req resource.ImportStateRequest) (id string, byIdentity bool, diags diag.Diagnostics) {
-	if req.ID != "" || req.Identity == nil || req.Identity.Raw.IsNull() {
-		return req.ID, false, nil
-	}
-	var m Model
-	diags.Append(req.Identity.Get(ctx, &m)...)
-	return m.Account.ValueString() + "/" + m.ID.ValueString(), true, diags
-}
-
 func known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() && v.ValueString() != "" }
-
-// Named is how an import's refusal names what it was given.
-func Named(byIdentity bool) string {
-	if byIdentity {
-		return "identity (its account and id, read as ACCOUNT_ID/MACHINE_ID)"
-	}
-	return "import id"
-}
