@@ -33,6 +33,9 @@ type Filters struct {
 type Lister struct {
 	Registry *adapter.Registry
 	Accounts *adapter.Accounts
+	// Query is set for a list block of terraform query, which has no
+	// timeouts block: its ways out name none (tfdiag.QueryWayOut).
+	Query bool
 }
 
 // Validate refuses, on its list index, an account whose adapter cannot list
@@ -86,7 +89,7 @@ func (l Lister) List(ctx context.Context, f Filters, timeout, unreachable time.D
 			return err
 		})
 		if err != nil {
-			addListError(command, diags, t, err)
+			addListError(command, diags, t, err, l.Query)
 			continue
 		}
 		for _, mc := range ms {

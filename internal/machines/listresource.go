@@ -38,7 +38,7 @@ var (
 
 // NewListResource is a list resource of typeName over reg's adapters.
 func NewListResource(reg *adapter.Registry, typeName, more string, object func(context.Context, Found, *tfsdk.Resource) diag.Diagnostics) *ListResource {
-	return &ListResource{TypeName: typeName, More: more, Object: object, lister: Lister{Registry: reg}}
+	return &ListResource{TypeName: typeName, More: more, Object: object, lister: Lister{Registry: reg, Query: true}}
 }
 
 func (l *ListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
