@@ -88,6 +88,37 @@ type ListResult struct {
 	Diagnostics []*tfprotov6.Diagnostic
 }
 
+// listConfig is config as the configuration of resource's list resource.
+func (p *Proto) listConfig(resource string, config map[string]tftypes.Value) tfprotov6.DynamicValue {
+	p.t.Helper()
+	ls, ok := p.schemas.ListResourceSchemas[resource]
+	if !ok {
+		p.t.Fatalf("no list resource %s", resource)
+	}
+	typ, ok := ls.ValueType().(tftypes.Object)
+	if !ok {
+		p.t.Fatalf("list resource %s's schema is a %T, not an object", resource, ls.ValueType())
+	}
+	return p.dynamic(typ, NullsBut(typ, config))
+}
+
+// ValidateList validates config (attribute values, the others null) as
+// the configuration of resource's list resource, as terraform query does
+// before it lists.
+func (p *Proto) ValidateList(resource string, config map[string]tftypes.Value) []*tfprotov6.Diagnostic {
+	p.t.Helper()
+	s, ok := p.srv.(tfprotov6.ListResourceServer)
+	if !ok {
+		p.t.Fatalf("the provider server (%T) has no list resources", p.srv)
+	}
+	c := p.listConfig(resource, config)
+	resp, err := s.ValidateListResourceConfig(context.Background(), &tfprotov6.ValidateListResourceConfigRequest{TypeName: resource, Config: &c})
+	if err != nil {
+		p.t.Fatalf("validate list %s: %v", resource, err)
+	}
+	return resp.Diagnostics
+}
+
 // List runs resource's list resource with config (attribute values, the
 // others null), as `terraform query` does, with the resource in each
 // result when include; the test fails when the call does.
@@ -97,15 +128,7 @@ func (p *Proto) List(resource string, config map[string]tftypes.Value, include b
 	if !ok {
 		p.t.Fatalf("the provider server (%T) has no list resources", p.srv)
 	}
-	ls, ok := p.schemas.ListResourceSchemas[resource]
-	if !ok {
-		p.t.Fatalf("no list resource %s", resource)
-	}
-	typ, ok := ls.ValueType().(tftypes.Object)
-	if !ok {
-		p.t.Fatalf("list resource %s's schema is a %T, not an object", resource, ls.ValueType())
-	}
-	c := p.dynamic(typ, NullsBut(typ, config))
+	c := p.listConfig(resource, config)
 	stream, err := s.ListResource(context.Background(), &tfprotov6.ListResourceRequest{
 		TypeName: resource, Config: &c, IncludeResource: include, Limit: 100,
 	})

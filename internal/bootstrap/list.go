@@ -17,11 +17,14 @@ import (
 // NewList returns compute_bootstrap_host's list resource; the provider
 // lists it.
 func NewList(reg *adapter.Registry) list.ListResource {
-	return machines.NewListResource(reg, typeName, " Each machine is a host taken as it is, as an import takes it: phase `ready`, "+
+	l := machines.NewListResource(reg, typeName, " Each machine is a host taken as it is, as an import takes it: phase `ready`, "+
 		"nothing installed. No backend reports the image a dedicated machine was installed with, so each host is generated "+
 		"with `image = null`, which the plan refuses, naming `image`: write the image it runs (the first apply records it "+
 		"without installing anything), and add `files`, `first_boot` or `ready_command` only as they are to be used for the "+
-		"next install. The first apply writes the provider's mark on each machine that lacks it; the next plan is empty.", listObject)
+		"next install. The first apply writes the provider's mark on each machine that lacks it; the next plan is empty. An "+
+		"account whose adapter cannot bootstrap hosts is refused, as the resource refuses it.", listObject)
+	l.Refuse = cannotBootstrap
+	return l
 }
 
 // listObject is the host an import of the machine and its first refresh

@@ -6,8 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	robotemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
+	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
 // TestRobotHostQueryAdoptsFleet adopts three rented servers as hosts with
@@ -56,5 +60,36 @@ list "compute_bootstrap_host" "db" {
 		if err := installsOn(m.Machine(t, n), 0)(nil); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestHostListRefusesAccountThatCannotBootstrap: a list block of hosts over
+// an account whose adapter cannot bootstrap is refused on its index, in the
+// words the resource refuses the account with, when it is validated and
+// when it is listed, and lists nothing.
+func TestHostListRefusesAccountThatCannotBootstrap(t *testing.T) {
+	t.Parallel()
+	reg := provider.DefaultRegistry()
+	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": "http://127.0.0.1:9/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := acctest.NewProto(t, reg)
+	config := map[string]tftypes.Value{
+		"accounts": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{acctest.String(loc.String())}),
+	}
+	want := regexp.MustCompile(`^AttributeName\("accounts"\).ElementKeyInt\(0\): .*: accounts\[0\]: account .* is a hetzner_cloud account, and its adapter cannot bootstrap hosts .*hetzner_robot`)
+	if errs := acctest.Diagnostics(p.ValidateList("compute_bootstrap_host", config), tfprotov6.DiagnosticSeverityError); len(errs) != 1 || !want.MatchString(errs[0]) {
+		t.Errorf("validate: %v, want the refusal on accounts[0]", errs)
+	}
+	got := p.List("compute_bootstrap_host", config, false)
+	if len(got) != 1 || got[0].DisplayName != "" {
+		t.Fatalf("list: %+v, want one result of diagnostics", got)
+	}
+	if errs := acctest.Diagnostics(got[0].Diagnostics, tfprotov6.DiagnosticSeverityError); len(errs) != 1 || !want.MatchString(errs[0]) {
+		t.Errorf("list: %v, want the refusal on accounts[0]", errs)
+	}
+	if errs := acctest.Diagnostics(p.ValidateList("compute_instance", config), tfprotov6.DiagnosticSeverityError); len(errs) != 0 {
+		t.Errorf("the instances' list refuses the account: %v", errs)
 	}
 }
