@@ -39,7 +39,8 @@ type Lister struct {
 }
 
 // Validate refuses, on its list index, an account whose adapter cannot list
-// every machine. Terraform validates the configuration as written and again
+// every machine, and a labels filter no listed account's machine can
+// carry (checkLabels). Terraform validates the configuration as written and again
 // with the values a read gets, so an id known only at apply is refused
 // then, before the read.
 func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) {
@@ -57,6 +58,7 @@ func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.D
 			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), invalidArgument, detail)
 		}
 	}
+	checkLabels(ctx, l.Registry, config, diags)
 }
 
 // List lists every account's machines, retrying an inventory whose backend
