@@ -2,9 +2,12 @@
 // compute_bootstrap_host share (Terraform 1.12 and later): the account a
 // machine lives on and the machine's own id, kept beside the state after
 // every operation, and read back by an import block that names the machine
-// with `identity = { … }` instead of an id. It knows the plugin framework
-// and nothing of any backend; Terraform and OpenTofu releases without
-// identity never call into it and lose nothing.
+// with `identity = { … }` instead of an id, and what an import names, by
+// id or by identity (target.go). Terraform and OpenTofu releases without
+// identity never call into it for more than the import and lose nothing.
+//
+// It imports the plugin framework, internal/adapter and internal/tfdiag,
+// never a resource package or a concrete adapter.
 package tfidentity
 
 import (
