@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -34,13 +33,9 @@ func listObject(ctx context.Context, f machines.Found, into *tfsdk.Resource) dia
 	var m model
 	m.Phase = types.StringValue(string(adapter.PhaseReady))
 	m.setMachine(f.Machine, "")
-	var diags diag.Diagnostics
-	for name, v := range map[string]attr.Value{
+	return machines.SetAttributes(ctx, into, map[string]attr.Value{
 		"id": m.ID, "account": types.StringValue(f.Account), "machine_id": m.MachineID, "hostname": optional(f.Name),
 		"disks": types.StringValue(string(adapter.DisksAuto)), "ipv4": m.IPv4, "ipv6": m.IPv6, "phase": m.Phase, "ready": m.Ready,
 		"claim": optional(f.Claim),
-	} {
-		diags.Append(into.SetAttribute(ctx, path.Root(name), v)...)
-	}
-	return diags
+	})
 }

@@ -31,13 +31,8 @@ import (
 func TestInstanceIdentityProto(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
-	reg := provider.DefaultRegistry()
-	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": e.Endpoint})
-	if err != nil {
-		t.Fatal(err)
-	}
-	account := loc.String()
-	p := acctest.NewProto(t, reg)
+	account := e.AccountID(t)
+	p := acctest.NewProto(t, provider.DefaultRegistry())
 
 	created := p.Create("compute_instance", map[string]tftypes.Value{
 		"account": acctest.String(account), "name": acctest.String("web-1"),

@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -34,14 +33,12 @@ func listObject(ctx context.Context, f machines.Found, into *tfsdk.Resource) dia
 		ShutdownTimeout: types.StringNull(), UserDataSHA256: types.StringNull(),
 	}
 	diags := m.setMachine(ctx, f.Machine)
-	for name, v := range map[string]attr.Value{
+	diags.Append(machines.SetAttributes(ctx, into, map[string]attr.Value{
 		"id": m.ID, "account": m.Account, adapter.FieldName: m.Name, adapter.FieldOfferID: optional(f.OfferID),
 		adapter.FieldImage: m.Image, adapter.FieldLocation: m.Location, adapter.FieldLabels: m.Labels, adapter.FieldPower: m.Power,
 		"shutdown_timeout": m.ShutdownTimeout, "state": m.State, "raw_state": m.RawState, "ipv4_address": m.IPv4,
 		"ipv6_address": m.IPv6, "created_at": m.CreatedAt, "managed": m.Managed, "available_actions": m.AvailableActions,
 		"claim": optional(f.Claim),
-	} {
-		diags.Append(into.SetAttribute(ctx, path.Root(name), v)...)
-	}
+	})...)
 	return diags
 }

@@ -78,11 +78,7 @@ func TestInstanceListProto(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
 	reg := provider.DefaultRegistry()
-	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": e.Endpoint})
-	if err != nil {
-		t.Fatal(err)
-	}
-	account := loc.String()
+	account := e.AccountID(t)
 	id := fmt.Sprint(e.AddServer(emu.Server{Name: "web-1", Labels: map[string]string{"role": "web"}}))
 	e.AddServer(emu.Server{Name: "db-1"})
 	p := acctest.NewProto(t, reg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -149,4 +150,14 @@ func unknownAccounts(ids []types.String, diags *diag.Diagnostics) {
 					"for the account first, then terraform query.", i))
 		}
 	}
+}
+
+// SetAttributes sets each named attribute of a list result's resource, for
+// the resource packages' Object functions.
+func SetAttributes(ctx context.Context, into *tfsdk.Resource, values map[string]attr.Value) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for name, v := range values {
+		diags.Append(into.SetAttribute(ctx, path.Root(name), v)...)
+	}
+	return diags
 }
