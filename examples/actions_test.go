@@ -2,6 +2,7 @@ package examples_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,10 +34,11 @@ func init() {
 // reboot, reset, and checks that each sent its one request and that the
 // plan after them is empty (the framework fails the step otherwise). Then
 // the action_trigger example reboots its instance when a label changes,
-// and only then. Terraform 1.14 or later: older releases have no actions.
+// and only then, and not when the change switches the machine off.
+// Terraform 1.14 or later: older releases have no actions.
 func TestActionExamples(t *testing.T) {
 	t.Parallel()
-	acctest.SkipWithoutActions(t)
+	acctest.Require(t, acctest.Actions)
 	e := startEmulator(t)
 	hcl := readExample(t, instanceTF)
 	for _, f := range actionExamples {
@@ -99,6 +101,61 @@ resource "terraform_data" "exercise" {
 			},
 			{Config: trigger("1"), Check: powerCalls(map[string]int{})},
 			{Config: trigger("2"), Check: powerCalls(map[string]int{"reboot": 1})},
+			// An update that switches the machine off does not reboot it.
+			{
+				Config: replaceOnce(t, trigger("3"), `labels   = { config_version = "3" }`, `labels   = { config_version = "3" }
+  power    = "off"`),
+				Check: powerCalls(map[string]int{"shutdown": 1}),
+			},
 		},
+	})
+}
+
+const rescueTF = "actions/compute_instance_rescue/action.tf"
+
+func init() { exercisedExamples[rescueTF] = true }
+
+// TestRescueActionExample applies the rescue example on the Robot emulator
+// and its SSH farm, invokes its action from an action_trigger, and checks
+// that the server runs its rescue system and that the plan after it is
+// empty (the framework fails the step otherwise). Terraform 1.14 or later.
+func TestRescueActionExample(t *testing.T) {
+	t.Parallel()
+	acctest.Require(t, acctest.Actions)
+	m := acctest.NewMetal(t)
+	n, mach := m.AddServer(t, "AX42")
+	hcl := readExample(t, rescueTF)
+	for _, r := range []struct{ pattern, with string }{
+		{`(?m)^([ \t]*)hetzner_robot = \{$`, fmt.Sprintf("${0}\n${1}  endpoint = %q\n${1}  ssh_port = %d", m.Endpoint, m.Farm.SSHPort())},
+		{`(?m)^(\s*ssh_key\s*=\s*)"[^"]*"$`, fmt.Sprintf("${1}%q", m.KeyFingerprint)},
+	} {
+		re := regexp.MustCompile(r.pattern)
+		if len(re.FindAllString(hcl, -1)) != 1 {
+			t.Fatalf("the example has not exactly one line matching %s to point at the test's emulators", r.pattern)
+		}
+		hcl = re.ReplaceAllString(hcl, r.with)
+	}
+	hcl = withSource(hcl + `
+resource "terraform_data" "exercise" {
+  input = compute_instance.db.id
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.compute_instance_rescue.db]
+    }
+  }
+}
+`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config: hcl,
+			Check: func(*terraform.State) error {
+				if got := mach.Booted(); got != "rescue" {
+					return fmt.Errorf("after the action server %d runs %q, not its rescue system", n, got)
+				}
+				return nil
+			},
+		}},
 	})
 }

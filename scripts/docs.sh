@@ -59,6 +59,17 @@ if ! version_ok "$(command -v terraform)"; then
 		exit 1
 	fi
 	echo "docs: using $("$bin" version 2>/dev/null | head -n 1) ($bin) for the schema: the terraform on PATH is older than 1.14" >&2
+	# tfplugindocs runs whatever is named terraform on PATH, so a binary
+	# named otherwise (terraform-1.15) gets that name in a directory of its
+	# own; else the older one on PATH would silently drop the action pages.
+	if [[ $(basename "$bin") != terraform ]]; then
+		if [[ -z ${tfdir:-} ]]; then
+			tfdir=$(mktemp -d "${TMPDIR:-/tmp}/compute-docs-tf.XXXXXX")
+			trap 'rm -rf "$tfdir"' EXIT
+		fi
+		ln -sf "$(realpath "$bin")" "$tfdir/terraform"
+		bin=$tfdir/terraform
+	fi
 	PATH=$(dirname "$bin"):$PATH
 	export PATH
 fi

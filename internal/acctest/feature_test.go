@@ -20,6 +20,9 @@ func TestFeatureHas(t *testing.T) {
 		{"OpenTofu v1.12.6", ImportByIdentity, true},
 		{"OpenTofu v1.11.0", ImportByIdentity, false},
 		{"OpenTofu v1.12.6", Query, false},
+		{"Terraform v1.13.5", Actions, false},
+		{"Terraform v1.14.0", Actions, true},
+		{"OpenTofu v1.12.6", Actions, false},
 		{"Terraform vbroken", Query, false},
 	} {
 		if got, why := has(c.line, c.f); got != c.want || (!got && why == "") {

@@ -102,23 +102,6 @@ func (p *Proto) listConfig(resource string, config map[string]tftypes.Value) tfp
 	return p.dynamic(typ, NullsBut(typ, config))
 }
 
-// ValidateList validates config (attribute values, the others null) as
-// the configuration of resource's list resource, as terraform query does
-// before it lists.
-func (p *Proto) ValidateList(resource string, config map[string]tftypes.Value) []*tfprotov6.Diagnostic {
-	p.t.Helper()
-	s, ok := p.srv.(tfprotov6.ListResourceServer)
-	if !ok {
-		p.t.Fatalf("the provider server (%T) has no list resources", p.srv)
-	}
-	c := p.listConfig(resource, config)
-	resp, err := s.ValidateListResourceConfig(context.Background(), &tfprotov6.ValidateListResourceConfigRequest{TypeName: resource, Config: &c})
-	if err != nil {
-		p.t.Fatalf("validate list %s: %v", resource, err)
-	}
-	return resp.Diagnostics
-}
-
 // List runs resource's list resource with config (attribute values, the
 // others null), as `terraform query` does, with the resource in each
 // result when include; the test fails when the call does.

@@ -61,7 +61,7 @@ func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureReques
 // and again with the values a read gets, so an id known only at apply is
 // refused then, before the read.
 func (d *DataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	Lister{Registry: d.registry}.Validate(ctx, req.Config, &resp.Diagnostics)
+	Lister{Registry: d.registry, Summary: invalidArgument}.Validate(ctx, req.Config, &resp.Diagnostics)
 }
 
 // Read lists every account's machines, retrying an inventory whose backend

@@ -21,8 +21,9 @@ import (
 // match nothing, and is a typo far more often than a question. A label
 // that one listed adapter allows is kept, since it filters that account's
 // machines. Accounts not known yet, or no account's id, are left out of
-// the judgement; with none known, nothing is refused.
-func checkLabels(ctx context.Context, reg *adapter.Registry, config tfsdk.Config, diags *diag.Diagnostics) {
+// the judgement; with none known, nothing is refused. summary heads the
+// refusal (Lister.Summary).
+func checkLabels(ctx context.Context, reg *adapter.Registry, config tfsdk.Config, summary string, diags *diag.Diagnostics) {
 	var ids types.List
 	var filter types.Map
 	diags.Append(config.GetAttribute(ctx, path.Root("accounts"), &ids)...)
@@ -60,10 +61,10 @@ func checkLabels(ctx context.Context, reg *adapter.Registry, config tfsdk.Config
 		p := path.Root("labels").AtMapKey(k)
 		switch {
 		case !keyOK:
-			diags.AddAttributeError(p, invalidArgument, fmt.Sprintf("labels key %q is not a label key any listed account's adapter accepts, "+
+			diags.AddAttributeError(p, summary, fmt.Sprintf("labels key %q is not a label key any listed account's adapter accepts, "+
 				"so no machine can carry it and the filter would match nothing: a key must be %s. Correct the key.", k, ruleTexts(defs, true)))
 		case !valueOK:
-			diags.AddAttributeError(p, invalidArgument, fmt.Sprintf("labels[%q] = %q is not a label value any listed account's adapter "+
+			diags.AddAttributeError(p, summary, fmt.Sprintf("labels[%q] = %q is not a label value any listed account's adapter "+
 				"accepts for it, so no machine can carry it and the filter would match nothing: a value must be %s. Correct the value.",
 				k, v.ValueString(), ruleTexts(defs, false)))
 		}

@@ -33,6 +33,10 @@ type Filters struct {
 type Lister struct {
 	Registry *adapter.Registry
 	Accounts *adapter.Accounts
+	// Summary heads the refusal of an argument, naming the block the
+	// user wrote: invalidArgument for compute_machines, listArgument for a
+	// list resource.
+	Summary string
 	// Query is set for a list block of terraform query, which has no
 	// timeouts block: its ways out name none (tfdiag.QueryWayOut).
 	Query bool
@@ -55,10 +59,10 @@ func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.D
 			continue
 		}
 		if detail, ok := checkInventory(l.Registry, i, s.ValueString()); !ok {
-			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), invalidArgument, detail)
+			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), l.Summary, detail)
 		}
 	}
-	checkLabels(ctx, l.Registry, config, diags)
+	checkLabels(ctx, l.Registry, config, l.Summary, diags)
 }
 
 // List lists every account's machines, retrying an inventory whose backend

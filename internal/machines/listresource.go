@@ -44,7 +44,7 @@ var (
 
 // NewListResource is a list resource of typeName over reg's adapters.
 func NewListResource(reg *adapter.Registry, typeName, more string, object func(context.Context, Found, *tfsdk.Resource) diag.Diagnostics) *ListResource {
-	return &ListResource{TypeName: typeName, More: more, Object: object, lister: Lister{Registry: reg, Query: true}}
+	return &ListResource{TypeName: typeName, More: more, Object: object, lister: Lister{Registry: reg, Summary: listArgument(typeName), Query: true}}
 }
 
 func (l *ListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -90,7 +90,7 @@ func (l *ListResource) refuseAccounts(ids []types.String, diags *diag.Diagnostic
 			continue
 		}
 		if detail := l.Refuse(l.lister.Registry, id.ValueString()); detail != "" {
-			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), invalidArgument, fmt.Sprintf("accounts[%d]: %s", i, detail))
+			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), l.lister.Summary, fmt.Sprintf("accounts[%d]: %s", i, detail))
 		}
 	}
 }

@@ -32,6 +32,7 @@ const (
 // accounts and filters of compute_machines; what names the resource each
 // result is ("compute_instance").
 func ListSchema(what, more string) schema.Schema {
+	refused := listArgument(what)
 	return schema.Schema{
 		MarkdownDescription: "Every machine of one or more accounts that matches the filters, as `" + what + "`, for `terraform query`: " +
 			"each result carries the machine's identity (its account and id), so that `terraform query -generate-config-out=FILE` " +
@@ -43,16 +44,16 @@ func ListSchema(what, more string) schema.Schema {
 				ElementType:         types.StringType,
 				Required:            true,
 				MarkdownDescription: docAccounts,
-				Validators:          []validator.List{tfvalidate.Accounts{Summary: invalidArgument, What: "machines"}},
+				Validators:          []validator.List{tfvalidate.Accounts{Summary: refused, What: "machines"}},
 			},
 			"managed":     schema.BoolAttribute{Optional: true, MarkdownDescription: docManaged},
-			"name_prefix": schema.StringAttribute{Optional: true, MarkdownDescription: docNamePrefix, Validators: []validator.String{notEmpty{"name_prefix", "a prefix such as \"web-\""}}},
-			"name_regex":  schema.StringAttribute{Optional: true, MarkdownDescription: docNameRegex, Validators: []validator.String{regexCheck{}}},
+			"name_prefix": schema.StringAttribute{Optional: true, MarkdownDescription: docNamePrefix, Validators: []validator.String{notEmpty{refused, "name_prefix", "a prefix such as \"web-\""}}},
+			"name_regex":  schema.StringAttribute{Optional: true, MarkdownDescription: docNameRegex, Validators: []validator.String{regexCheck{refused}}},
 			"labels":      schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: docLabels},
 			// A list: list blocks have no sets.
 			"states": schema.ListAttribute{
 				ElementType: types.StringType, Optional: true, MarkdownDescription: docStates,
-				Validators: []validator.List{statesCheck{}},
+				Validators: []validator.List{statesCheck{refused}},
 			},
 		},
 	}

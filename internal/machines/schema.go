@@ -64,12 +64,12 @@ func dataSourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema 
 			"name_prefix": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: docNamePrefix,
-				Validators:          []validator.String{notEmpty{"name_prefix", "a prefix such as \"web-\""}},
+				Validators:          []validator.String{notEmpty{invalidArgument, "name_prefix", "a prefix such as \"web-\""}},
 			},
 			"name_regex": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: docNameRegex,
-				Validators:          []validator.String{regexCheck{}},
+				Validators:          []validator.String{regexCheck{invalidArgument}},
 			},
 			"labels": schema.MapAttribute{
 				ElementType:         types.StringType,
@@ -80,7 +80,7 @@ func dataSourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema 
 				ElementType:         types.StringType,
 				Optional:            true,
 				MarkdownDescription: docStates,
-				Validators:          []validator.Set{statesCheck{}},
+				Validators:          []validator.Set{statesCheck{invalidArgument}},
 			},
 			"machines": schema.ListNestedAttribute{
 				Computed: true,

@@ -16,12 +16,18 @@ import (
 )
 
 // The validators here replace the framework's stock ones, whose messages
-// name the attribute and the value but not what to write instead.
+// name the attribute and the value but not what to write instead. Their
+// summary names the block the user wrote: the compute_machines data source,
+// or a list block of a list resource (listArgument), which share them.
 
 const invalidArgument = "Unable to use compute_machines argument"
 
+// listArgument is the summary of a refused argument of the list block of
+// list resource typeName.
+func listArgument(typeName string) string { return "Unable to use " + typeName + " list argument" }
+
 // notEmpty refuses "", which would read as "no filter".
-type notEmpty struct{ name, example string }
+type notEmpty struct{ Summary, name, example string }
 
 func (notEmpty) Description(context.Context) string { return "not empty" }
 
@@ -32,29 +38,29 @@ func (c notEmpty) ValidateString(_ context.Context, req validator.StringRequest,
 	if v.IsNull() || v.IsUnknown() || v.ValueString() != "" {
 		return
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, invalidArgument, fmt.Sprintf(
+	resp.Diagnostics.AddAttributeError(req.Path, c.Summary, fmt.Sprintf(
 		"%s is empty; set %s, or leave %s out to not filter on it.", c.name, c.example, c.name))
 }
 
 // regexCheck refuses a pattern that does not compile, with the reason.
-type regexCheck struct{}
+type regexCheck struct{ Summary string }
 
 func (regexCheck) Description(context.Context) string { return "a regular expression in RE2 syntax" }
 
 func (c regexCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
 
-func (regexCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (c regexCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	v := req.ConfigValue
 	if v.IsNull() || v.IsUnknown() {
 		return
 	}
 	if v.ValueString() == "" {
-		resp.Diagnostics.AddAttributeError(req.Path, invalidArgument,
+		resp.Diagnostics.AddAttributeError(req.Path, c.Summary,
 			"name_regex is empty, which matches every name; set a pattern such as \"^web-\", or leave name_regex out.")
 		return
 	}
 	if _, err := regexp.Compile(v.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, invalidArgument, fmt.Sprintf(
+		resp.Diagnostics.AddAttributeError(req.Path, c.Summary, fmt.Sprintf(
 			"name_regex = %q is not a regular expression: %v. Use RE2 syntax, as Terraform's regex function, e.g. \"^web-[0-9]+$\".",
 			v.ValueString(), strings.TrimPrefix(err.Error(), "error parsing regexp: ")))
 	}
@@ -77,33 +83,33 @@ func stateNames() string {
 
 // statesCheck accepts the contract's states and refuses an empty set,
 // which would match nothing.
-type statesCheck struct{}
+type statesCheck struct{ Summary string }
 
 func (statesCheck) Description(context.Context) string { return "states such as running or stopped" }
 
 func (c statesCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
 
-func (statesCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+func (c statesCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	checkStates(req.ConfigValue.Elements(), func(_ int, v attr.Value) path.Path { return req.Path.AtSetValue(v) }, req.Path, &resp.Diagnostics)
+	checkStates(c.Summary, req.ConfigValue.Elements(), func(_ int, v attr.Value) path.Path { return req.Path.AtSetValue(v) }, req.Path, &resp.Diagnostics)
 }
 
 // ValidateList is ValidateSet for a list resource's states, which the
 // list block schema can hold only as a list.
-func (statesCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+func (c statesCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	checkStates(req.ConfigValue.Elements(), func(i int, _ attr.Value) path.Path { return req.Path.AtListIndex(i) }, req.Path, &resp.Diagnostics)
+	checkStates(c.Summary, req.ConfigValue.Elements(), func(i int, _ attr.Value) path.Path { return req.Path.AtListIndex(i) }, req.Path, &resp.Diagnostics)
 }
 
 // checkStates refuses no states and a value that is not a state, on the
-// element's path (at).
-func checkStates(elems []attr.Value, at func(int, attr.Value) path.Path, p path.Path, diags *diag.Diagnostics) {
+// element's path (at), under summary.
+func checkStates(summary string, elems []attr.Value, at func(int, attr.Value) path.Path, p path.Path, diags *diag.Diagnostics) {
 	if len(elems) == 0 {
-		diags.AddAttributeError(p, invalidArgument,
+		diags.AddAttributeError(p, summary,
 			"states is empty, which matches no machine; list states such as [\"running\", \"stopped\"], or leave states out for every state.")
 		return
 	}
@@ -112,7 +118,7 @@ func checkStates(elems []attr.Value, at func(int, attr.Value) path.Path, p path.
 		if !ok || s.IsNull() || s.IsUnknown() || isState(s.ValueString()) {
 			continue
 		}
-		diags.AddAttributeError(at(i, v), invalidArgument, fmt.Sprintf(
+		diags.AddAttributeError(at(i, v), summary, fmt.Sprintf(
 			"states holds %q, which is not a machine state; use %s.", s.ValueString(), stateNames()))
 	}
 }

@@ -6,7 +6,14 @@
 // adoption) and the power actions (internal/poweraction) both go through it, so
 // a machine is switched the same way whoever asks.
 //
-// It knows the contract (internal/adapter) and the plugin framework's
-// diagnostics, for the warnings a fallback gives; it imports no resource
-// package and no concrete adapter.
+// Off is graceful first: the guest is asked to shut down and given its
+// bound (shutdown_timeout) to be off before its power is cut. A restart is
+// graceful first as well: a reboot request, bounded the same way, then a
+// hard reset. Each fallback is warned about and logged, since it may have
+// cost the guest unsaved work.
+//
+// It imports the contract (internal/adapter), internal/tftimeouts for how
+// bounds are written, and the plugin framework's diagnostics, for the
+// warnings a fallback gives; it imports no resource package and no concrete
+// adapter.
 package power

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -13,12 +14,6 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
-
-// Off is graceful first: the guest is asked to shut down and given its
-// bound (shutdown_timeout) to be off before its power is cut. A restart is
-// graceful first as well: a reboot request, bounded the same way, then a
-// hard reset. Each fallback is warned about and logged, since it may have
-// cost the guest unsaved work.
 
 // DefaultShutdownTimeout is how long a graceful shutdown or reboot may take
 // by default: what bpg/proxmox and the hypervisors' own tools give a guest.
@@ -64,6 +59,13 @@ func (g Goal) String() string {
 // Path switches machines on the injected clock.
 type Path struct {
 	Clock adapter.Clock
+	// Reads, when set, is how the path retries, as reads made while
+	// planning do: an endpoint that cannot be reached at all
+	// (adapter.Unreachable) is given up after Reads.Unreachable, so an action
+	// a user invoked gives up on a dead API within that. Nil keeps the rule
+	// of applies, which retry it until the operation's timeout, since a
+	// create half done must not be abandoned.
+	Reads *adapter.ReadPolicy
 }
 
 // To brings the machine to goal and waits until it has settled there. bound
@@ -104,7 +106,8 @@ func (p Path) shutDown(ctx context.Context, acc *adapter.Cached, id string, boun
 		return nil, err
 	}
 	var m adapter.Machine
-	err := p.within(ctx, bound, func(ctx context.Context) (err error) {
+	err := p.within(ctx, bound, func(ctx context.Context, arm func()) (err error) {
+		arm()
 		m, err = p.Wait(ctx, acc, id, adapter.StateStopped)
 		return err
 	})
@@ -132,7 +135,16 @@ func (p Path) restart(ctx context.Context, acc *adapter.Cached, id string, bound
 		// Nothing to fall back on: the reboot takes the time it takes.
 		return p.Do(ctx, acc, id, adapter.PowerReboot)
 	}
-	err := p.within(ctx, bound, func(ctx context.Context) error { return p.Do(ctx, acc, id, adapter.PowerReboot) })
+	// As for a shutdown, the bound is the guest's time to act once it has
+	// the request: it starts when the first reboot request is answered, so
+	// a slow API (or a busy machine) never spends it before the guest was
+	// asked at all, and no reset is sent without a reboot before it.
+	err := p.within(ctx, bound, func(ctx context.Context, arm func()) error {
+		return p.retry(ctx, acc, fmt.Sprintf("%s machine %s", adapter.PowerReboot.Verb(), id), func(ctx context.Context) error {
+			defer arm()
+			return acc.Power(ctx, id, adapter.PowerReboot)
+		})
+	})
 	if !errors.Is(err, errBoundPassed) {
 		return err
 	}
@@ -147,21 +159,27 @@ func (p Path) restart(ctx context.Context, acc *adapter.Cached, id string, bound
 // own context, ended fn.
 var errBoundPassed = errors.New("shutdown_timeout passed")
 
-// within runs fn with ctx bounded by d on the injected clock. It returns
+// within runs fn with a ctx that the bound ends d after fn first calls arm
+// (later calls do nothing), on the injected clock. It returns
 // errBoundPassed when the bound ended fn before fn succeeded, and fn's own
 // error otherwise: the operation's timeout and Ctrl-C are never a fallback.
-func (p Path) within(ctx context.Context, d time.Duration, fn func(context.Context) error) error {
+func (p Path) within(ctx context.Context, d time.Duration, fn func(ctx context.Context, arm func()) error) error {
 	bctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	passed := p.Clock.After(d)
-	go func() {
-		select {
-		case <-passed:
-			cancel(errBoundPassed)
-		case <-bctx.Done():
-		}
-	}()
-	err := fn(bctx)
+	var once sync.Once
+	arm := func() {
+		once.Do(func() {
+			passed := p.Clock.After(d)
+			go func() {
+				select {
+				case <-passed:
+					cancel(errBoundPassed)
+				case <-bctx.Done():
+				}
+			}()
+		})
+	}
+	err := fn(bctx, arm)
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(bctx), errBoundPassed) {
 		return errBoundPassed
 	}
@@ -178,9 +196,20 @@ func fellBack(ctx context.Context, diags *diag.Diagnostics, id string, bound tim
 // retrying, and returns once the backend took it; it does not wait for the
 // machine to settle.
 func (p Path) Do(ctx context.Context, acc *adapter.Cached, id string, action adapter.PowerAction) error {
-	return adapter.Retry(ctx, p.Clock, adapter.DefaultBackoff, fmt.Sprintf("%s machine %s", action.Verb(), id), func(ctx context.Context) error {
+	return p.retry(ctx, acc, fmt.Sprintf("%s machine %s", action.Verb(), id), func(ctx context.Context) error {
 		return acc.Power(ctx, id, action)
 	})
+}
+
+// retry runs fn until it succeeds, fails with a code that is not retried,
+// or ctx ends; with Reads set, an endpoint that cannot be reached is given
+// up after Reads.Unreachable. Nothing reached such an endpoint, so giving up on
+// it leaves nothing half sent.
+func (p Path) retry(ctx context.Context, acc *adapter.Cached, what string, fn func(context.Context) error) error {
+	if p.Reads != nil {
+		return acc.PlanRead(ctx, *p.Reads, what, fn)
+	}
+	return adapter.Retry(ctx, p.Clock, adapter.DefaultBackoff, what, fn)
 }
 
 // Wait polls the machine, as fresh as a direct read, until it reaches one
@@ -198,10 +227,20 @@ func (p Path) Wait(ctx context.Context, acc *adapter.Cached, id string, wants ..
 	if acc.SharedPolls() {
 		schedule = RoundBackoff
 	}
-	err := adapter.WaitFor(ctx, p.Clock, schedule, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
+	// A read that gave up on an unreachable endpoint ends the wait with its
+	// own error, which the wait would otherwise retry as a failure.
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var gaveUp error
+	err := adapter.WaitFor(wctx, p.Clock, schedule, fmt.Sprintf("machine %s to be %s", id, want), func(ctx context.Context) (bool, error) {
 		// Every wait on the account shares one read per round.
-		m, err := p.Read(ctx, id, acc.Poll)
+		m, err := p.read(ctx, acc, id, acc.Poll)
 		if err != nil {
+			if p.Reads != nil && adapter.Unreachable(err) && ctx.Err() == nil {
+				gaveUp = err
+				stop()
+				return false, err
+			}
 			if adapter.IsNotFound(err) {
 				return false, &adapter.Error{Code: adapter.InvalidState, Err: err,
 					Message: fmt.Sprintf("machine %s disappeared while waiting for it to be %s", id, want)}
@@ -220,6 +259,9 @@ func (p Path) Wait(ctx context.Context, acc *adapter.Cached, id string, wants ..
 		}
 		return false, nil
 	})
+	if gaveUp != nil {
+		return last, gaveUp
+	}
 	return last, err
 }
 
@@ -228,13 +270,13 @@ func (p Path) Wait(ctx context.Context, acc *adapter.Cached, id string, wants ..
 // part of an apply, it rides out what writes ride out, an unreachable
 // endpoint included, until the operation's timeout.
 func (p Path) Fresh(ctx context.Context, acc *adapter.Cached, id string) (adapter.Machine, error) {
-	return p.Read(ctx, id, acc.Fresh)
+	return p.read(ctx, acc, id, acc.Fresh)
 }
 
-// Read reads the machine with get, retrying what the writes retry.
-func (p Path) Read(ctx context.Context, id string, get func(context.Context, string) (adapter.Machine, error)) (adapter.Machine, error) {
+// read reads the machine with get, retrying what the writes retry.
+func (p Path) read(ctx context.Context, acc *adapter.Cached, id string, get func(context.Context, string) (adapter.Machine, error)) (adapter.Machine, error) {
 	var m adapter.Machine
-	err := adapter.Retry(ctx, p.Clock, adapter.DefaultBackoff, "read machine "+id, func(ctx context.Context) error {
+	err := p.retry(ctx, acc, "read machine "+id, func(ctx context.Context) error {
 		var err error
 		m, err = get(ctx, id)
 		return err

@@ -66,8 +66,9 @@ func (a *Action) Configure(_ context.Context, req action.ConfigureRequest, resp 
 // config is the action's configuration, read attribute by attribute since
 // the graceful actions have one more.
 type config struct {
-	Instance types.Object
-	Timeout  types.String
+	Instance    types.Object
+	Timeout     types.String
+	Unreachable types.String
 	// ShutdownTimeout is the graceful actions' own attribute; null for
 	// the others, whose schema lacks it.
 	ShutdownTimeout types.String
@@ -81,6 +82,7 @@ type target struct {
 	Claim           types.String `tfsdk:"claim"`
 	Name            types.String `tfsdk:"name"`
 	ShutdownTimeout types.String `tfsdk:"shutdown_timeout"`
+	Power           types.String `tfsdk:"power"`
 }
 
 // read is the configuration, and its instance object when that is known
@@ -88,6 +90,7 @@ type target struct {
 func (a *Action) read(ctx context.Context, cfg tfsdk.Config) (c config, t target, ok bool, diags diag.Diagnostics) {
 	diags.Append(cfg.GetAttribute(ctx, path.Root("instance"), &c.Instance)...)
 	diags.Append(cfg.GetAttribute(ctx, path.Root("timeout"), &c.Timeout)...)
+	diags.Append(cfg.GetAttribute(ctx, path.Root("unreachable"), &c.Unreachable)...)
 	if a.kind.graceful {
 		diags.Append(cfg.GetAttribute(ctx, path.Root("shutdown_timeout"), &c.ShutdownTimeout)...)
 	}
@@ -121,14 +124,21 @@ func (c config) timeout() time.Duration {
 	return d
 }
 
+// unreachable is how long the invocation retries an endpoint it cannot
+// reach at all.
+func (c config) unreachable() time.Duration {
+	return tftimeouts.ParseBound(c.Unreachable.ValueString(), !c.Unreachable.IsNull() && !c.Unreachable.IsUnknown(), adapter.DefaultUnreachable)
+}
+
 func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	k := a.kind
 	attrs := map[string]schema.Attribute{
 		"instance": schema.SingleNestedAttribute{
 			Required: true,
-			MarkdownDescription: "The instance to act on: write the resource itself, `instance = compute_instance.web`. Terraform " +
+			MarkdownDescription: "The instance to act on: write the resource itself, `instance = compute_instance.web`, or a " +
+				"bootstrapped host, `instance = compute_bootstrap_host.db` (the way to reboot an installed Robot host). Terraform " +
 				"keeps the attributes below and drops the others. Written out by hand, `account`, `id` and `claim` are the " +
-				"instance's own, as `terraform state show` prints them: the action acts only on a machine that carries the " +
+				"resource's own, as `terraform state show` prints them: the action acts only on a machine that carries the " +
 				"provider's mark and this claim, so it never touches a machine another Terraform state holds.",
 			Attributes: map[string]schema.Attribute{
 				"id":      schema.StringAttribute{Required: true, MarkdownDescription: "The machine's id at the backend."},
@@ -138,6 +148,10 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 				"name": schema.StringAttribute{Optional: true, MarkdownDescription: "The machine's name, for messages."},
 				"shutdown_timeout": schema.StringAttribute{Optional: true, MarkdownDescription: "The instance's `shutdown_timeout`, " +
 					"which graceful actions use unless they set their own."},
+				"power": schema.StringAttribute{Optional: true, MarkdownDescription: "The instance's `power`. An action that needs a " +
+					"running machine (a reboot, a reset, a boot into rescue) is refused at plan when the plan finds the machine stopped, " +
+					"unless this is `\"on\"`: then the apply that triggers the action starts the machine first (an `action_trigger` " +
+					"after an update that switches it on)."},
 			},
 		},
 		"timeout": schema.StringAttribute{
@@ -145,6 +159,16 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 			MarkdownDescription: "How long the action may take, its waits and retries included: a positive duration such as `\"15m\"`. " +
 				"Default `" + tftimeouts.Short(defaultTimeout) + "`.",
 			Validators: []validator.String{tftimeouts.Positive("timeout", defaultTimeout)},
+		},
+		"unreachable": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "How long the action keeps retrying an endpoint it cannot reach at all before it fails: the " +
+				"connection is refused, the host name does not resolve, or the TLS handshake fails. A request that cannot reach the " +
+				"backend changes nothing there, so an action invoked while the API is down fails within this, naming the endpoint, " +
+				"instead of retrying until `timeout`, as reads made while planning do (`timeouts.unreachable` of the resources). " +
+				"A duration such as `\"2m\"`, `\"0s\"` for a single attempt. Default `" + tftimeouts.Short(adapter.DefaultUnreachable) + "`. " +
+				"A backend that answers with a failure or asks to slow down is retried until `timeout`.",
+			Validators: []validator.String{tftimeouts.Bound(adapter.DefaultUnreachable)},
 		},
 	}
 	if k.graceful {
@@ -162,11 +186,21 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 			"(Terraform 1.14 and later; OpenTofu 1.12 has no actions and refuses `action` blocks).\n\n" +
 			"The action reads the machine when the plan is made and again before it acts, and refuses a machine that does not carry " +
 			"the provider's mark, or whose mark carries another claim than `instance.claim`, naming the machine: like " +
-			"`compute_instance`, it acts only on a machine this Terraform state holds. It waits, within `timeout`, until the machine " +
-			"is where it asked, and reports the state it waits on as the action's progress. It changes nothing Terraform " +
+			"`compute_instance`, it acts only on a machine this Terraform state holds." + planRefusal(k) + " It waits, within " +
+			"`timeout`, until the machine is where it asked, and reports the state it waits on as the action's progress; an " +
+			"endpoint that cannot be reached at all is given up after `unreachable`. It changes nothing Terraform " +
 			"records: the next plan shows only what really changed on the machine." + k.nextPlan,
 		Attributes: attrs,
 	}
+}
+
+// planRefusal is what the plan's read refuses beyond the hold.
+func planRefusal(k kind) string {
+	s := " The plan refuses an `instance.id` the backend says is malformed"
+	if k.running {
+		s += ", and a machine it finds stopped, unless `instance.power` is `\"on\"`"
+	}
+	return s + "."
 }
 
 // capabilityDoc says which adapters offer the action.
@@ -176,7 +210,7 @@ func capabilityDoc(reg *adapter.Registry, k kind) string {
 	}
 	var yes, no []string
 	for _, d := range reg.Definitions() {
-		if d.Capabilities.Offers(k.action) {
+		if k.offeredBy(d.Capabilities) {
 			yes = append(yes, "`"+d.Kind+"`")
 		} else {
 			no = append(no, "`"+d.Kind+"`")

@@ -2,6 +2,8 @@ package poweraction_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,7 +37,7 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 // and the next plan is empty.
 func TestInvokeRebootCLI(t *testing.T) {
 	t.Parallel()
-	acctest.SkipWithoutActions(t)
+	acctest.Require(t, acctest.Actions)
 	e := acctest.NewEmulator(t)
 	cli := acctest.NewCLI(t, web(e, "act-1", "reboot"))
 	cli.MustRun("apply", "-auto-approve")
@@ -68,6 +70,16 @@ action "compute_instance_power_off" "web" {
 	if err == nil || !strings.Contains(flat(plan), `~ power = "off" -> "on"`) {
 		t.Errorf("the plan after power_off does not switch the machine back on (%v):\n%s", err, plan)
 	}
+
+	// The plan of a reboot reads the machine stopped and refuses it there.
+	e.ResetStats()
+	plan, err = cli.Run("plan", "-invoke=action.compute_instance_reboot.web")
+	if err == nil || !strings.Contains(flat(plan), "and a reboot acts on a running machine only") {
+		t.Errorf("the plan of a reboot of the stopped machine is not refused (%v):\n%s", err, plan)
+	}
+	if n := e.Stats()["POST /servers/{id}/actions/reboot"]; n != 0 {
+		t.Errorf("the refused plan sent %d reboots", n)
+	}
 }
 
 // TestInvokeRefusesAnotherStatesMachineCLI: a configuration that names a
@@ -75,7 +87,7 @@ action "compute_instance_power_off" "web" {
 // before anything is invoked, naming the machine; nothing is sent.
 func TestInvokeRefusesAnotherStatesMachineCLI(t *testing.T) {
 	t.Parallel()
-	acctest.SkipWithoutActions(t)
+	acctest.Require(t, acctest.Actions)
 	e := acctest.NewEmulator(t)
 	holder := acctest.NewCLI(t, web(e, "held-1", "reboot"))
 	holder.MustRun("apply", "-auto-approve")
@@ -114,4 +126,92 @@ func server(t *testing.T, e *acctest.Emulator, name string) emu.Server {
 		t.Fatalf("server %s is missing", name)
 	}
 	return s
+}
+
+// TestInvokeRebootOfBootstrapHostCLI: an action takes a
+// compute_bootstrap_host as its instance, as it takes a compute_instance
+// (Terraform keeps the attributes the action's instance object has): a
+// reboot of an installed Robot host sends one reboot, and the next plan is
+// empty. Terraform 1.14 or later, on the dedicated-server world.
+func TestInvokeRebootOfBootstrapHostCLI(t *testing.T) {
+	t.Parallel()
+	acctest.Require(t, acctest.Actions)
+	m := acctest.NewMetal(t)
+	n, _ := m.AddServer(t, "")
+	cli := acctest.NewCLI(t, m.Account()+fmt.Sprintf(`
+resource "compute_bootstrap_host" "db" {
+  account    = compute_provider_account.robot.id
+  hostname   = "db-1"
+  machine_id = "%d"
+  image      = "Ubuntu-2404-noble-amd64-base"
+  %s
+}
+
+action "compute_instance_reboot" "db" {
+  config {
+    instance = compute_bootstrap_host.db
+  }
+}
+`, n, m.FirstBoot()))
+	cli.MustRun("apply", "-auto-approve")
+	before := m.Robot.Stats()
+	out := cli.MustRun("apply", "-auto-approve", "-invoke=action.compute_instance_reboot.db")
+	t.Log(out)
+	if !strings.Contains(flat(out), fmt.Sprintf("machine %d is running: asking for reboot", n)) {
+		t.Errorf("the invoke did not reboot host %d:\n%s", n, out)
+	}
+	if resets := m.Robot.Stats()["POST /reset/{id}"] - before["POST /reset/{id}"]; resets != 1 {
+		t.Errorf("the reboot of host %d sent %d reset requests; want one", n, resets)
+	}
+	if plan := cli.MustRun("plan", "-detailed-exitcode"); !strings.Contains(plan, "No changes.") {
+		t.Errorf("the plan after the host's reboot is not empty:\n%s", plan)
+	}
+}
+
+// TestInvokeRescueCLI: `terraform apply -invoke` boots the instance's Robot
+// server into its rescue system, and the next plan is empty; the rescue
+// password Robot answered with is in neither the output, the TRACE log
+// nor the state.
+func TestInvokeRescueCLI(t *testing.T) {
+	t.Parallel()
+	acctest.Require(t, acctest.Actions)
+	r := newMetalRig(t)
+	n, mach := r.m.AddServer(t, "AX42")
+	cli := acctest.NewCLI(t, r.m.AccountAs("", r.tap.url, "")+acctest.InstanceBlock{Resource: "web", Account: "robot", Name: "rescue-cli",
+		Offer: "AX42", Image: "Ubuntu-2404-noble-amd64-base"}.HCL(`timeouts { delete = "30s" }`)+`
+action "compute_instance_rescue" "web" {
+  config {
+    instance = compute_instance.web
+  }
+}
+`)
+	logPath := filepath.Join(t.TempDir(), "trace.log")
+	cli.Setenv("TF_LOG", "TRACE")
+	cli.Setenv("TF_LOG_PATH", logPath)
+	cli.MustRun("apply", "-auto-approve")
+	out := cli.MustRun("apply", "-auto-approve", "-invoke=action.compute_instance_rescue.web")
+	t.Log(out)
+	if got := mach.Booted(); got != "rescue" {
+		t.Errorf("after the invoke server %d runs %q, not its rescue system", n, got)
+	}
+	plan := cli.MustRun("plan", "-detailed-exitcode")
+	t.Log(plan)
+	if !strings.Contains(plan, "No changes.") {
+		t.Errorf("the plan after the boot into rescue is not empty:\n%s", plan)
+	}
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := r.tap.seen()
+	if len(seen) == 0 {
+		t.Fatal("the webservice answered no rescue password, so the sentinel check would pass vacuously")
+	}
+	for _, pw := range seen {
+		for what, text := range map[string]string{"output": out + plan, "TRACE log": string(log), "state": cli.Read("terraform.tfstate")} {
+			if strings.Contains(text, pw) {
+				t.Errorf("the rescue password is in the %s", what)
+			}
+		}
+	}
 }

@@ -1,5 +1,6 @@
 // Package poweraction holds the power actions of compute_instance:
-// compute_instance_power_on, _power_off, _shutdown, _reboot and _reset, which
+// compute_instance_power_on, _power_off, _shutdown, _reboot and _reset, and
+// the boot into the backend's rescue system, compute_instance_rescue, which
 // Terraform 1.14 and later run with `terraform apply -invoke` or from a
 // resource's action_trigger. An action does to a running machine what an
 // operator does, without changing the instance's configuration; the next
@@ -13,7 +14,9 @@
 // before it acts, a machine that does not carry the provider's mark or whose
 // mark carries another state's claim: the same rule Update keeps. Each
 // action waits until the machine has reached the state it asked for, through
-// the one power path (internal/power) that compute_instance uses.
+// the one power path (internal/power) that compute_instance uses; the boot
+// into rescue waits through the adapter's own Rescue (adapter.Rescuer),
+// which checks the hold once more before it writes.
 //
 // It imports the contract (internal/adapter) and the Terraform-layer helpers
 // (internal/power, internal/tfdiag, internal/tftimeouts), never a resource

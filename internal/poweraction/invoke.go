@@ -6,10 +6,13 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
 // Invoke reads the machine directly, refuses it unless this state holds it
@@ -27,42 +30,34 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 		say = func(msg string) { resp.SendProgress(action.InvokeProgressEvent{Message: msg}) }
 	}
 	ctx = withProgress(a.accounts.Logging(ctx), say)
-	c, t, ok, d := a.read(ctx, req.Config)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !ok || !known(t.Account, t.ID) || t.Claim.IsUnknown() {
-		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, "The instance's account, id and claim must be known when the action runs; "+
-			"this is a bug in the provider or Terraform, since Terraform runs an action only once its configuration is known.")
-		return
-	}
-	acc, def, ok := a.open(t, &resp.Diagnostics)
-	if !ok || !a.capable(def, t, &resp.Diagnostics) {
+	c, t, acc, def, ok := a.target(ctx, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout())
 	defer cancel()
-	p := power.Path{Clock: a.accounts.Env.Clock}
+	reads := adapter.PlanReads(c.unreachable())
+	p := power.Path{Clock: a.accounts.Env.Clock, Reads: &reads}
 	id := t.ID.ValueString()
 	m, err := p.Fresh(ctx, acc, id)
 	if err != nil {
-		a.failed(t, def, "reading it", err, resp)
+		a.failed(c, t, def, "reading it", err, resp)
 		return
 	}
 	if !a.refuseHold(m, t, def, &resp.Diagnostics) {
 		return
 	}
 	k := a.kind
-	switch {
-	case settled(m, k):
-		say(fmt.Sprintf("machine %s is %s already: nothing to %s", id, m.State, k.noun()))
+	switch act, refusal := a.decide(power.WithID(m, id)); {
+	case refusal != "":
+		resp.Diagnostics.AddAttributeError(idPath, k.Refused, refusal)
 		return
-	case k.running && m.State != adapter.StateRunning:
-		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, fmt.Sprintf(
-			"Machine %s (%q) is %s (backend status %q), and a %s acts on a running machine only: it never starts one. "+
-				"Start it with compute_instance_power_on, or wait until the backend has finished what it is doing with it.",
-			id, m.Name, m.State, m.RawState, k.noun()))
+	case !act:
+		say(fmt.Sprintf("machine %s is %s already: nothing to %s", id, m.State, k.verb()))
+		return
+	}
+	if k.rescue {
+		a.rescue(ctx, c, acc, t, def, m, say, resp)
 		return
 	}
 	var bound time.Duration
@@ -72,10 +67,72 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 	say(fmt.Sprintf("machine %s is %s: asking for %s, then waiting until it is %s", id, m.State, k.noun(), k.goal.State()))
 	m, err = p.To(ctx, acc, id, k.goal, bound, &resp.Diagnostics)
 	if err != nil {
-		a.failed(t, def, "waiting for it to be "+string(k.goal.State()), err, resp)
+		a.failed(c, t, def, "waiting for it to be "+string(k.goal.State()), err, resp)
 		return
 	}
 	say(fmt.Sprintf("machine %s is %s (backend status %q)", id, m.State, m.RawState))
+}
+
+// target is the configuration, the instance it names, and that instance's
+// account and adapter, once the action may act on them: all known, and an
+// adapter that offers the action.
+func (a *Action) target(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) (config, target, *adapter.Cached, adapter.Definition, bool) {
+	c, t, ok, d := a.read(ctx, cfg)
+	diags.Append(d...)
+	if diags.HasError() {
+		return c, t, nil, adapter.Definition{}, false
+	}
+	if !ok || !known(t.Account, t.ID) || t.Claim.IsUnknown() {
+		diags.AddAttributeError(idPath, a.kind.Refused, "The instance's account, id and claim must be known when the action runs; "+
+			"this is a bug in the provider or Terraform, since Terraform runs an action only once its configuration is known.")
+		return c, t, nil, adapter.Definition{}, false
+	}
+	acc, def, ok := a.open(t, diags)
+	if !ok || !a.capable(def, t, diags) {
+		return c, t, nil, def, false
+	}
+	return c, t, acc, def, true
+}
+
+// decide is what the action does with machine m, which this state holds:
+// act, leave it alone because it is already where the action would bring
+// it, or refuse it (refusal says why).
+func (a *Action) decide(m adapter.Machine) (act bool, refusal string) {
+	switch {
+	case !a.kind.rescue && settled(m, a.kind):
+		return false, ""
+	case a.kind.running && m.State != adapter.StateRunning:
+		return false, a.notRunning(m) + " Start it with compute_instance_power_on, or wait until the backend has finished what it is doing with it."
+	}
+	return true, ""
+}
+
+// notRunning is the refusal of a restart of a machine that is not running.
+func (a *Action) notRunning(m adapter.Machine) string {
+	return fmt.Sprintf("Machine %s (%q) is %s (backend status %q), and a %s acts on a running machine only: it never starts one.",
+		m.ID, m.Name, m.State, m.RawState, a.kind.noun())
+}
+
+// rescue boots the machine into its rescue system through the adapter,
+// which checks the hold again before it writes and waits until the rescue
+// system answers.
+func (a *Action) rescue(ctx context.Context, c config, acc *adapter.Cached, t target, def adapter.Definition, m adapter.Machine,
+	say func(string), resp *action.InvokeResponse) {
+	id := t.ID.ValueString()
+	say(fmt.Sprintf("machine %s is %s: booting it into its rescue system, then waiting until the rescue system answers on SSH", id, m.State))
+	// Each step of a boot into rescue is safe to run again (an armed
+	// activation is read back, a machine in rescue already is left there),
+	// so what is worth retrying is retried whole; an endpoint that cannot
+	// be reached is given up after unreachable, as the power path does.
+	err := acc.PlanRead(ctx, adapter.PlanReads(c.unreachable()), "boot machine "+id+" into rescue", func(ctx context.Context) (err error) {
+		m, err = acc.Rescue(ctx, id, t.Claim.ValueString())
+		return err
+	})
+	if err != nil {
+		a.failed(c, t, def, "booting it into its rescue system", err, resp)
+		return
+	}
+	say(fmt.Sprintf("machine %s runs its rescue system (backend status %q): log in as root with the account's SSH key", id, m.RawState))
 }
 
 // settled reports whether the machine is where a switch on or off would
@@ -91,11 +148,33 @@ func settled(m adapter.Machine, k kind) bool {
 }
 
 // failed reports an invocation that failed while doing what.
-func (a *Action) failed(t target, def adapter.Definition, doing string, err error, resp *action.InvokeResponse) {
+func (a *Action) failed(c config, t target, def adapter.Definition, doing string, err error, resp *action.InvokeResponse) {
 	if adapter.IsNotFound(err) {
 		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.gone(t, def))
 		return
 	}
 	tfdiag.AddError(&resp.Diagnostics, nil, a.kind.Refused, fmt.Sprintf("%s of machine %s on %s failed while %s. %s",
-		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), doing, tfdiag.WayOut(err)), err)
+		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), doing, c.wayOut(err)), err)
+}
+
+// wayOut is the way out of a failed invocation: tfdiag.WayOut, but in the
+// action's own terms where a bound of the action ended it. An action has
+// `timeout` and `unreachable`, not a timeouts block.
+func (c config) wayOut(err error) string {
+	switch {
+	case tfdiag.Unreachable(err):
+		return fmt.Sprintf("The account's endpoint could not be reached (%s), so the action gave up on it after `unreachable` (now %s) "+
+			"instead of retrying until `timeout` (now %s). Check that the endpoint is right and "+
+			"reachable from where Terraform runs (its host name, a firewall or VPN, its TLS certificate), then invoke the action again: it "+
+			"reads the machine before it acts. Set `unreachable` to retry for longer.", adapter.ErrorClass(err), tftimeouts.Short(c.unreachable()), tftimeouts.Short(c.timeout()))
+	case adapter.NoAnswer(err), adapter.LimitPastTimeout(err):
+		return tfdiag.WayOut(err)
+	case adapter.CodeOf(err) == adapter.Transient:
+		return fmt.Sprintf("The backend kept failing, or the machine was not where the action asked, until the action's `timeout` "+
+			"(now %s) ran out. Invoke the action again later, or raise `timeout` to wait for longer.", tftimeouts.Short(c.timeout()))
+	case adapter.CodeOf(err) == adapter.RateLimited:
+		return fmt.Sprintf("The backend asked to slow down, and still did when the action's `timeout` (now %s) ran out. "+
+			"Invoke the action again later, or raise `timeout` to wait for longer.", tftimeouts.Short(c.timeout()))
+	}
+	return tfdiag.WayOut(err)
 }

@@ -8,8 +8,13 @@ import (
 // kind is one action: what it asks the machine, in the contract's terms.
 type kind struct {
 	// action is the power action whose capability the adapter must declare
-	// (adapter.Capabilities.Offers), and its name in available_actions.
+	// (adapter.Capabilities.Offers), and its name in available_actions;
+	// empty for the boot into rescue.
 	action adapter.PowerAction
+	// rescue is the boot into the backend's rescue system, which is no
+	// power action: the adapter declares adapter.CapRescue and does it
+	// through adapter.Rescuer, waiting itself until the machine runs it.
+	rescue bool
 	// goal is where the power path brings the machine.
 	goal power.Goal
 	// graceful actions ask the guest first and fall back after
@@ -52,14 +57,47 @@ var kinds = []kind{
 	{action: adapter.PowerReset, goal: power.Restarted, running: true, Refused: "Unable to reset machine",
 		summary: "Cuts the power and starts the machine again at once, without asking the guest, and waits until it runs again. " +
 			"Refused on a machine that is not running."},
+	{rescue: true, running: true, Refused: "Unable to boot machine into rescue",
+		summary: "Boots the machine into its backend's rescue system, a small Linux started from the network instead of the machine's " +
+			"disks, and waits until the rescue system answers on SSH with the host key the backend announced for it (which is " +
+			"checked, never trusted on first use). Log in as `root` with the account's SSH key (the `ssh_key` setting of the " +
+			"`compute_provider_account`), from wherever you hold its private half: `ssh root@ADDRESS`, the instance's `ipv4` " +
+			"address. The backend's rescue password, where it hands one out, is never kept: it reaches no log, diagnostic or state. " +
+			"On Hetzner Robot the boot spends the rescue activation, so the machine's next reboot (a `compute_instance_reboot`, " +
+			"a reset, or `reboot` typed in the rescue system) starts its disks again. Refused on a machine that is not running.",
+		nextPlan: " A machine in its rescue system reads as running, so the next plan of an instance with `power = \"on\"` is empty."},
+}
+
+// offeredBy reports whether an adapter with caps can do the action.
+func (k kind) offeredBy(caps adapter.Capabilities) bool {
+	if k.rescue {
+		return caps.Has(adapter.CapRescue)
+	}
+	return caps.Offers(k.action)
 }
 
 // typeName is the action's type name: compute_instance_ and the power
 // action's name as available_actions lists it.
-func (k kind) typeName() string { return "compute_instance_" + string(k.action) }
+func (k kind) typeName() string {
+	if k.rescue {
+		return "compute_instance_rescue"
+	}
+	return "compute_instance_" + string(k.action)
+}
+
+// verb is the action as a message asks for it: "to shut down".
+func (k kind) verb() string {
+	if k.action == adapter.PowerShutdown {
+		return "shut down"
+	}
+	return k.noun()
+}
 
 // noun is the action as a message names it.
 func (k kind) noun() string {
+	if k.rescue {
+		return "boot into rescue"
+	}
 	switch k.action {
 	case adapter.PowerOn:
 		return "power on"

@@ -3,6 +3,7 @@ package poweraction
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -10,14 +11,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
 
 // ModifyPlan refuses, before anything is invoked, what the action could
 // only fail at: an adapter without the capability, and, once the instance
-// is known, a machine the plan's one read finds unmarked or held by another
-// state. A read that cannot tell now (a backend down) leaves the judgement
-// to Invoke, which reads the machine again before it acts.
+// is known, an id the backend refuses as malformed, and a machine the plan's
+// one read finds unmarked, held by another state, or stopped where a restart
+// needs it running. A read that cannot tell now (a backend down) leaves the
+// judgement to Invoke, which reads the machine again before it acts.
 func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	if a.accounts == nil {
 		return
@@ -38,11 +41,21 @@ func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, r
 	switch {
 	case adapter.IsNotFound(err):
 		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.gone(t, def))
+	case adapter.Is(err, adapter.InvalidInput):
+		// A malformed id is as malformed at invoke.
+		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, fmt.Sprintf(
+			"instance.id %q is not a machine id on %s: %s. Write instance = compute_instance.NAME (or compute_bootstrap_host.NAME), "+
+				"or the id as that resource's id attribute holds it.", t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()),
+			strings.TrimSuffix(tfdiag.Message(err), ".")))
 	case err != nil:
 		adapter.LoggerFrom(ctx).Info(ctx, "the machine could not be read at plan; the action reads it again before it acts",
 			map[string]any{"machine_id": t.ID.ValueString(), "code": string(adapter.CodeOf(err))})
-	default:
-		a.refuseHold(m, t, def, &resp.Diagnostics)
+	case a.refuseHold(m, t, def, &resp.Diagnostics) && a.kind.running && m.State == adapter.StateStopped &&
+		!t.Power.IsUnknown() && t.Power.ValueString() != "on":
+		// Stopped stays stopped until something starts it; pending and the
+		// like may be running by the time the action runs.
+		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.notRunning(power.WithID(m, t.ID.ValueString()))+
+			" Start it with compute_instance_power_on first; an instance whose configuration says power = \"on\" is started by the next apply.")
 	}
 }
 
@@ -71,21 +84,21 @@ func (a *Action) open(t target, diags *diag.Diagnostics) (*adapter.Cached, adapt
 // capable refuses an action the account's adapter does not offer, naming the
 // account and the actions that would do instead.
 func (a *Action) capable(def adapter.Definition, t target, diags *diag.Diagnostics) bool {
-	if def.Capabilities.Offers(a.kind.action) {
+	if a.kind.offeredBy(def.Capabilities) {
 		return true
 	}
 	diags.AddAttributeError(accountPath, a.kind.Refused, fmt.Sprintf(
 		"%s asks machine %s on %s to %s, but the %s adapter cannot do that (it offers: %s). %s",
-		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), a.kind.noun(), def.Kind,
+		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), a.kind.verb(), def.Kind,
 		offered(def.Capabilities), a.insteadOf(def.Capabilities)))
 	return false
 }
 
-// offered lists the power actions caps offer, as the action types name them.
+// offered lists the actions caps offer, as the action types name them.
 func offered(caps adapter.Capabilities) string {
 	s := ""
 	for _, k := range kinds {
-		if caps.Offers(k.action) {
+		if k.offeredBy(caps) {
 			if s != "" {
 				s += ", "
 			}
@@ -93,7 +106,7 @@ func offered(caps adapter.Capabilities) string {
 		}
 	}
 	if s == "" {
-		return "no power action"
+		return "no action"
 	}
 	return s
 }
@@ -116,6 +129,10 @@ func (a *Action) insteadOf(caps adapter.Capabilities) string {
 				return fmt.Sprintf("Use %s instead (%s), or remove this action.", k.typeName(), al.Description())
 			}
 		}
+	}
+	if a.kind.rescue {
+		return "Remove this action from the configuration (and from any action_trigger that names it); to rescue the machine, boot " +
+			"it from a rescue image through the backend's own console."
 	}
 	return "Remove this action from the configuration (and from any action_trigger that names it)."
 }
@@ -157,7 +174,7 @@ func (a *Action) refuseHold(m adapter.Machine, t target, def adapter.Definition,
 func (a *Action) gone(t target, def adapter.Definition) string {
 	return fmt.Sprintf("Machine %s on %s no longer exists (the %s backend says so), so there is nothing to %s. Run terraform plan: its "+
 		"refresh removes the instance from the state, and the next apply creates it anew.",
-		t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), def.Kind, a.kind.noun())
+		t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), def.Kind, a.kind.verb())
 }
 
 // known reports whether every value is known and not null.

@@ -53,17 +53,22 @@ func held(claim string) map[string]string {
 // config is an action's configuration naming the instance, with more
 // top-level attributes.
 func (r *rig) config(id, claim string, more map[string]tftypes.Value) map[string]tftypes.Value {
-	inst := map[string]tftypes.Value{
-		"id": acctest.String(id), "account": acctest.String(r.account), "name": tftypes.NewValue(tftypes.String, nil),
-		"claim": tftypes.NewValue(tftypes.String, nil), "shutdown_timeout": tftypes.NewValue(tftypes.String, nil),
+	return instanceObject(map[string]string{"id": id, "account": r.account, "claim": claim}, more)
+}
+
+// instanceObject is an action's configuration whose instance object has the
+// attributes in inst ("" leaves one null), with more top-level attributes.
+func instanceObject(inst map[string]string, more map[string]tftypes.Value) map[string]tftypes.Value {
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{}}
+	vals := map[string]tftypes.Value{}
+	for _, a := range []string{"id", "account", "claim", "name", "shutdown_timeout", "power"} {
+		typ.AttributeTypes[a] = tftypes.String
+		vals[a] = tftypes.NewValue(tftypes.String, nil)
+		if v := inst[a]; v != "" {
+			vals[a] = acctest.String(v)
+		}
 	}
-	if claim != "" {
-		inst["claim"] = acctest.String(claim)
-	}
-	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-		"id": tftypes.String, "account": tftypes.String, "claim": tftypes.String, "name": tftypes.String, "shutdown_timeout": tftypes.String,
-	}}
-	out := map[string]tftypes.Value{"instance": tftypes.NewValue(typ, inst)}
+	out := map[string]tftypes.Value{"instance": tftypes.NewValue(typ, vals)}
 	for k, v := range more {
 		out[k] = v
 	}
@@ -118,7 +123,7 @@ func TestActionsProto(t *testing.T) {
 		{"power_off", "running", "off", map[string]int{"poweroff": 1}, 0, "asking for power off"},
 		{"power_off", "off", "off", map[string]int{}, 0, "is stopped already"},
 		{"shutdown", "running", "off", map[string]int{"shutdown": 1}, 0, "asking for shutdown"},
-		{"shutdown", "off", "off", map[string]int{}, 0, "is stopped already"},
+		{"shutdown", "off", "off", map[string]int{}, 0, "is stopped already: nothing to shut down"},
 		{"reboot", "running", "running", map[string]int{"reboot": 1}, 1, "asking for reboot"},
 		{"reset", "running", "running", map[string]int{"reset": 1}, 1, "asking for reset"},
 	} {

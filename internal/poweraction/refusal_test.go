@@ -62,7 +62,7 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 	}}
 	p := acctest.NewProto(t, provider.DefaultRegistry())
 	diags := errorsOf(p.PlanAction("compute_instance_shutdown", instanceOn(robot.String(), "321")))
-	for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_shutdown asks machine 321", "the robot adapter cannot do that",
+	for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_shutdown asks machine 321", "to shut down, but the robot adapter cannot do that",
 		"Use compute_instance_power_off instead"} {
 		if !strings.Contains(diags, want) {
 			t.Errorf("the refused shutdown lacks %q:\n%s", want, diags)
@@ -86,7 +86,7 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 		if strings.Count(diags, "the powerless adapter cannot do that") != 2 {
 			t.Errorf("compute_instance_%s on an adapter without power is not refused at plan and at invoke:\n%s", a, diags)
 		}
-		for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "the powerless adapter cannot do that (it offers: no power action)", "Remove this action"} {
+		for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "the powerless adapter cannot do that (it offers: no action)", "Remove this action"} {
 			if !strings.Contains(diags, want) {
 				t.Errorf("compute_instance_%s on an adapter without power lacks %q:\n%s", a, want, diags)
 			}
@@ -96,13 +96,7 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 
 // instanceOn is an action's configuration naming machine id on account.
 func instanceOn(account, id string) map[string]tftypes.Value {
-	null := tftypes.NewValue(tftypes.String, nil)
-	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-		"id": tftypes.String, "account": tftypes.String, "claim": tftypes.String, "name": tftypes.String, "shutdown_timeout": tftypes.String,
-	}}
-	return map[string]tftypes.Value{"instance": tftypes.NewValue(typ, map[string]tftypes.Value{
-		"id": acctest.String(id), "account": acctest.String(account), "claim": acctest.String(adapter.NewClaim()), "name": null, "shutdown_timeout": null,
-	})}
+	return instanceObject(map[string]string{"id": id, "account": account, "claim": adapter.NewClaim()}, nil)
 }
 
 // TestRebootRefusesStoppedMachineProto: a reboot or a reset never starts a
@@ -125,22 +119,37 @@ func TestRebootRefusesStoppedMachineProto(t *testing.T) {
 
 // TestShutdownFallsBackProto: a guest that ignores the shutdown request is
 // powered off once shutdown_timeout has passed, with the instance's own
-// warning; the action's shutdown_timeout wins over the instance's.
+// warning naming the bound it used: the action's shutdown_timeout wins over
+// the instance's, and the instance's applies when the action sets none.
 func TestShutdownFallsBackProto(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, nil)
-	claim := adapter.NewClaim()
-	id := r.server("deaf-1", "running", held(claim))
-	n, _ := adapterID(id)
-	r.e.SetIgnoresACPI(n, true)
-	_, diags := r.p.InvokeAction("compute_instance_shutdown", r.config(id, claim, map[string]tftypes.Value{"shutdown_timeout": acctest.String("3s")}))
-	if acctest.HasError(diags) {
-		t.Fatalf("invoke: %s", errorsOf(diags))
-	}
-	if w := warningsOf(diags); !strings.Contains(w, "Machine powered off hard") || !strings.Contains(w, "within shutdown_timeout (3s)") {
-		t.Errorf("warnings: %s", w)
-	}
-	if calls, s := r.powerCalls(), r.status(id); calls["shutdown"] != 1 || calls["poweroff"] < 1 || s.Status != "off" {
-		t.Errorf("sent %v, server %s; want a shutdown, then poweroff, and the server off", calls, s.Status)
+	for _, c := range []struct {
+		name, instance, action, want string
+	}{
+		{"action-wins", "1h", "3s", "3s"},
+		{"instance-applies", "3s", "", "3s"},
+	} {
+		claim := adapter.NewClaim()
+		id := r.server("deaf-"+c.name, "running", held(claim))
+		n, _ := adapterID(id)
+		r.e.SetIgnoresACPI(n, true)
+		more := map[string]tftypes.Value{}
+		if c.action != "" {
+			more["shutdown_timeout"] = acctest.String(c.action)
+		}
+		r.e.ResetStats()
+		_, diags := r.p.InvokeAction("compute_instance_shutdown", instanceObject(map[string]string{
+			"id": id, "account": r.account, "claim": claim, "shutdown_timeout": c.instance,
+		}, more))
+		if acctest.HasError(diags) {
+			t.Fatalf("%s: invoke: %s", c.name, errorsOf(diags))
+		}
+		if w := warningsOf(diags); !strings.Contains(w, "Machine powered off hard") || !strings.Contains(w, "within shutdown_timeout ("+c.want+")") {
+			t.Errorf("%s (instance %s, action %q): want the fallback after %s, warnings: %s", c.name, c.instance, c.action, c.want, w)
+		}
+		if calls, s := r.powerCalls(), r.status(id); calls["shutdown"] != 1 || calls["poweroff"] < 1 || s.Status != "off" {
+			t.Errorf("%s: sent %v, server %s; want a shutdown, then poweroff, and the server off", c.name, calls, s.Status)
+		}
 	}
 }

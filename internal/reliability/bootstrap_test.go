@@ -134,14 +134,7 @@ func bootstrapLanes(t *testing.T, g laneGroup, res *results) []*hostLane {
 				res.set(bootstrapBackend.name, f.id, phase, "n/a: "+na)
 				continue
 			}
-			// A lost answer to the reset into rescue is re-sent only while
-			// Robot's activation stands (TestBootstrapLostResetAnswerResetsOnce),
-			// but between that read and the second reset the first reset's
-			// boot may still spend it, and a run then depends on how fast
-			// the machine is: the matrix leaves the cell out until the
-			// bootstrap recovers from a boot that missed rescue.
-			lostRescueReset := f.id == "drop" && phase == "rescue"
-			if _, http := phaseRequest[phase]; !http || f.id == "race" || lostRescueReset {
+			if _, http := phaseRequest[phase]; !http || f.id == "race" {
 				res.set(bootstrapBackend.name, f.id, phase, notCovered)
 				continue
 			}

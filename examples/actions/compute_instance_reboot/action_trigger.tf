@@ -1,5 +1,7 @@
 # Reboots the instance whenever an apply changes it in place (a new label,
-# say), from the instance's own lifecycle.
+# say), from the instance's own lifecycle. The condition leaves out an apply
+# that switches the machine off (power = "off"): a reboot acts on a running
+# machine only, and would fail that apply.
 resource "compute_instance" "app" {
   account  = compute_provider_account.cloud.id
   name     = "app-1"
@@ -9,8 +11,9 @@ resource "compute_instance" "app" {
 
   lifecycle {
     action_trigger {
-      events  = [after_update]
-      actions = [action.compute_instance_reboot.app]
+      events    = [after_update]
+      condition = compute_instance.app.power == "on"
+      actions   = [action.compute_instance_reboot.app]
     }
   }
 }

@@ -33,6 +33,7 @@ var cases = []testCase{
 	{"available actions are offered and match the state", actionsMatchTheState},
 	{"an unmarked machine offers no action", unmarkedOffersNothing},
 	{"graceful power actions never start a stopped machine", gracefulPowerActions},
+	{"a boot into rescue acts only on a held machine", rescueBoots},
 }
 
 // definitionBuilds: the manifest normalizes, the adapter builds, and the
@@ -52,6 +53,7 @@ func definitionBuilds(t *testing.T, s *suite) {
 	_, implements[adapter.CapInventory] = s.adapter.(adapter.Inventory)
 	_, implements[adapter.CapCheck] = s.adapter.(adapter.Checker)
 	_, implements[adapter.CapValidate] = s.adapter.(adapter.Validator)
+	_, implements[adapter.CapRescue] = s.adapter.(adapter.Rescuer)
 	for c, ok := range implements {
 		if d.Capabilities.Has(c) != ok {
 			t.Errorf("capability %s: declared %t, implemented %t", c, d.Capabilities.Has(c), ok)

@@ -29,6 +29,12 @@ type Target struct {
 	// checks the states and not only that Power succeeds.
 	PowerObservable bool
 
+	// InRescue, for a target whose adapter declares adapter.CapRescue,
+	// reports whether machine id runs its rescue system or has it armed for
+	// its next boot, as the backend's own record shows it: the rescue case
+	// checks with it that a refused Rescue armed and booted nothing.
+	InRescue func(t *testing.T, id string) bool
+
 	// PoweredWhilePending is true when a machine that is up but not ready
 	// (pending: no address yet) may offer the running machine's actions,
 	// because its backend reports power apart from readiness and stopping

@@ -219,7 +219,7 @@ func (a *account) awaitStart(ctx context.Context, what string, s *hcloud.Server)
 	if !pending {
 		return false, nil
 	}
-	err := a.waitAction(ctx, what+": wait for the start its create queued", &hcloud.Action{ID: action, Status: hcloud.ActionStatusRunning})
+	err := a.waitAction(ctx, what+": wait for the start already under way", &hcloud.Action{ID: action, Status: hcloud.ActionStatusRunning})
 	a.starts.done(s.ID)
 	return true, err
 }

@@ -129,6 +129,14 @@ type run struct {
 	reinstall     bool
 	rescueS       sshexec.Session
 	phaseEnd      time.Time
+	// pinOnly takes the pinned rescue host key answering as the rescue
+	// system answering, without logging in to ask its name: a boot into
+	// rescue for an operator (Rescue) needs no credential of the
+	// provider's on the machine.
+	pinOnly bool
+	// waited is what this call's waits have waited on the account's
+	// clock, the sum of their pauses between looks.
+	waited time.Duration
 }
 
 // resume picks the phase to start from. Phases up to installing all start

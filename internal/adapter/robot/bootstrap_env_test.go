@@ -59,6 +59,13 @@ func newMetalEnv(t *testing.T) *metalEnv {
 // newMetalEnvOn is newMetalEnv with the account on clock.
 func newMetalEnvOn(t *testing.T, clock adapter.Clock) *metalEnv {
 	t.Helper()
+	return newMetalEnvWith(t, clock, sshhost.Options{})
+}
+
+// newMetalEnvWith is newMetalEnvOn with the farm's clock and boot hook
+// taken from farmOpts.
+func newMetalEnvWith(t *testing.T, clock adapter.Clock, farmOpts sshhost.Options) *metalEnv {
+	t.Helper()
 	oldPace := pace
 	// start stays seconds long: it is how long a started install may take
 	// to write its log before it counts as never started, and a loaded
@@ -71,7 +78,7 @@ func newMetalEnvOn(t *testing.T, clock adapter.Clock) *metalEnv {
 	t.Cleanup(files.Close)
 	e.url = files.URL + "/agent"
 
-	farm, err := sshhost.New(sshhost.Options{HTTPClient: files.Client(), OnCommandDone: func(c sshhost.Command) {
+	farm, err := sshhost.New(sshhost.Options{HTTPClient: files.Client(), Clock: farmOpts.Clock, OnBoot: farmOpts.OnBoot, OnCommandDone: func(c sshhost.Command) {
 		if f := e.onCommand.Load(); f != nil {
 			(*f)(c)
 		}

@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -37,10 +38,21 @@ func (b *run) rescue(ctx context.Context) error {
 			return nil
 		}
 	}
+	if err := b.armRescue(ctx); err != nil {
+		return err
+	}
+	return b.resetIntoRescue(ctx)
+}
+
+// armRescue activates the rescue system with the account's key and pins
+// the host key Robot announced for this activation (each has its own),
+// reported at once so that state holds the pin before the reset: a run
+// killed after it finds the activation armed and resets into it.
+func (b *run) armRescue(ctx context.Context) error {
 	if b.a.sshKey == "" {
 		return adapter.Errorf(adapter.InvalidConfig, "bootstrap arms the rescue system with the account's SSH key: set ssh_key to its fingerprint as Robot lists it under Key management").WithField(settingSSHKey)
 	}
-	act, err := b.a.activateRescue(ctx, n)
+	act, err := b.a.activateRescue(ctx, b.s.Number)
 	if err != nil {
 		return fail("activate the rescue system of "+describe(b.s), err)
 	}
@@ -49,7 +61,7 @@ func (b *run) rescue(ctx context.Context) error {
 	}
 	b.p.RescueHostKey = act.pin()
 	b.report(b.p)
-	return b.resetIntoRescue(ctx)
+	return nil
 }
 
 // answersAsRescue probes the pinned key within a short bound (no
@@ -61,6 +73,9 @@ func (b *run) answersAsRescue(ctx context.Context) bool {
 	if err != nil || !ok {
 		return false
 	}
+	if b.pinOnly {
+		return true
+	}
 	res, err := b.inRescue(ctx, "hostname", install.HostnameLine, nil)
 	return err == nil && res.Exit == 0 && strings.TrimSpace(string(res.Stdout)) == "rescue"
 }
@@ -68,30 +83,25 @@ func (b *run) answersAsRescue(ctx context.Context) bool {
 // resetIntoRescue resets the hardware and waits for the rescue system.
 // While the machine reboots its address may still answer with the
 // installed system's key (known from an earlier run); any other key stops
-// the bootstrap before a credential is sent.
+// the bootstrap before a credential is sent. A boot that missed rescue
+// (see missWatch) is met by arming rescue again and resetting once more,
+// at most maxRearms times in the phase.
 func (b *run) resetIntoRescue(ctx context.Context) error {
-	b.closeSessions()
-	if err := b.a.resetArmed(ctx, b.s.Number); err != nil {
-		return fail("reset "+describe(b.s)+" into rescue (reset type hw)", err)
+	for rearms := 0; ; rearms++ {
+		b.closeSessions()
+		if err := b.a.resetArmed(ctx, b.s.Number); err != nil {
+			return fail("reset "+describe(b.s)+" into rescue (reset type hw)", err)
+		}
+		err := b.awaitRescue(ctx, rearms < maxRearms)
+		if !errors.Is(err, errMissedRescue) {
+			return rearmsDidNotHelp(err, rearms)
+		}
+		b.a.c.log.Warn(ctx, "bootstrap: the boot missed the rescue system (Robot spent the activation and nothing answered as rescue); arming rescue again and resetting",
+			map[string]any{"server": b.s.Number, "phase": string(b.p.Phase), "rearm": rearms + 1, "max_rearms": maxRearms})
+		if err := b.armRescue(ctx); err != nil {
+			return err
+		}
 	}
-	return b.wait(ctx, "the rescue system of "+describe(b.s)+" to answer on SSH", b.phaseEnd, func(ctx context.Context) (bool, string, error) {
-		ok, offered, err := b.probe(ctx, rescuePin(b.p.RescueHostKey))
-		switch {
-		case err != nil:
-			return false, "no SSH yet", err
-		case !ok && b.p.HostKey != "" && offered.AuthorizedKey == strings.TrimSpace(b.p.HostKey):
-			return false, "the installed system still answers", nil
-		case !ok:
-			// Dial refuses with the message that names both keys.
-			_, err := b.ssh.Dial(ctx, b.target(rescuePin(b.p.RescueHostKey)), b.a.auth)
-			return false, "another host key", err
-		}
-		res, err := b.inRescue(ctx, "hostname", install.HostnameLine, nil)
-		if err != nil {
-			return false, "rescue answers", err
-		}
-		return res.Exit == 0 && strings.TrimSpace(string(res.Stdout)) == "rescue", "rescue answers", nil
-	})
 }
 
 // probe runs ProbePin within the probe bound, as Transient ErrUnreachable

@@ -19,6 +19,9 @@ const (
 	waitSayEvery = 10 * time.Second
 )
 
+// waitWayOn ends the message of a wait that ran out.
+const waitWayOn = "; run again to continue, or raise the phase's timeout"
+
 // wait calls check until it is done, the phase's deadline passes on the
 // account's clock (Transient: running again continues), ctx ends or check
 // fails with anything but Transient. check reports what it saw, a short
@@ -48,12 +51,19 @@ func (b *run) wait(ctx context.Context, what string, until time.Time, check func
 		}
 		now := clock.Now()
 		if !now.Add(delay).Before(until) {
-			msg := fmt.Sprintf("%s did not happen within the phase's timeout of %s (last seen: %s)", what, until.Sub(start).Round(time.Second), state)
+			limit := until.Sub(start)
+			if until.Equal(b.phaseEnd) {
+				// A wait begun late in the phase (after a reset sent
+				// again) still names the phase's timeout, which a user
+				// raises.
+				limit = b.timeout(b.p.Phase)
+			}
+			msg := fmt.Sprintf("%s did not happen within the phase's timeout of %s (last seen: %s)", what, limit.Round(time.Second), state)
 			if last != nil {
 				msg += "; last error: " + last.Error()
 			}
 			return &adapter.Error{Code: adapter.Transient, Err: last,
-				Message: msg + "; run again to continue, or raise the phase's timeout"}
+				Message: msg + waitWayOn}
 		}
 		if now.Sub(start) >= waitSayAfter && now.Sub(said) >= waitSayEvery {
 			said = now
@@ -66,6 +76,7 @@ func (b *run) wait(ctx context.Context, what string, until time.Time, check func
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-clock.After(delay):
+			b.waited += delay
 		}
 		delay = min(2*delay, pace.maxPoll)
 	}

@@ -52,7 +52,7 @@ func newConfTarget(t *testing.T) conformance.Target {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = farm.Close() })
-	rec := &confFarm{Farm: farm, got: map[int][]adapter.PowerAction{}}
+	rec := &confFarm{Farm: farm, got: map[int][]adapter.PowerAction{}, machines: map[int]metal.Machine{}}
 	emu, endpoint, stop, err := robotemu.NewServer(context.Background(), robotemu.Options{
 		User: confUser, Password: confPass, Farm: rec, Unlimited: true, CancelDelay: 50 * time.Millisecond,
 	})
@@ -60,6 +60,12 @@ func newConfTarget(t *testing.T) conformance.Target {
 		t.Fatal(err)
 	}
 	t.Cleanup(stop)
+	// The account's SSH key, which a boot into rescue arms rescue with.
+	_, pub := newAccountKey(t)
+	fp, err := emu.AddKey("conformance", pub)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range confServers {
 		if _, err := emu.AddServer(robotemu.ServerSeed{Product: confOffer}); err != nil {
 			t.Fatal(err)
@@ -67,7 +73,7 @@ func newConfTarget(t *testing.T) conformance.Target {
 	}
 	settings := map[string]string{
 		"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": endpoint,
-		"location": confLocation, "cancel_on_destroy": "true",
+		"location": confLocation, "cancel_on_destroy": "true", "ssh_key": fp, "ssh_port": strconv.Itoa(farm.SSHPort()),
 	}
 	return conformance.Target{
 		Definition: definition(options{poll: adapter.Backoff{Initial: time.Millisecond, Max: 10 * time.Millisecond}, requestTimeout: 5 * time.Second}),
@@ -92,6 +98,7 @@ func newConfTarget(t *testing.T) conformance.Target {
 		NoUserData:      true,
 		PowerObservable: false,
 		PowerReceived:   rec.received,
+		InRescue:        rec.inRescue,
 		Faults:          emu.Conformance(),
 		Secrets:         []string{confUser, confPass},
 		// The webservice's answer for a URL it has no route for.
@@ -109,8 +116,9 @@ func newConfTarget(t *testing.T) conformance.Target {
 // a backend that cannot report it.
 type confFarm struct {
 	metal.Farm
-	mu  sync.Mutex
-	got map[int][]adapter.PowerAction
+	mu       sync.Mutex
+	got      map[int][]adapter.PowerAction
+	machines map[int]metal.Machine
 }
 
 func (f *confFarm) Add(number int, spec metal.Spec) (metal.Machine, error) {
@@ -118,7 +126,26 @@ func (f *confFarm) Add(number int, spec metal.Spec) (metal.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.mu.Lock()
+	f.machines[number] = m
+	f.mu.Unlock()
 	return &confMachine{Machine: m, number: number, farm: f}, nil
+}
+
+// inRescue reports whether the machine runs its rescue system or has it
+// armed for its next boot.
+func (f *confFarm) inRescue(t *testing.T, id string) bool {
+	n, err := strconv.Atoi(id)
+	if err != nil {
+		t.Fatalf("machine id %q is not a server number", id)
+	}
+	f.mu.Lock()
+	m, ok := f.machines[n]
+	f.mu.Unlock()
+	if !ok {
+		t.Fatalf("the farm has no machine %d", n)
+	}
+	return m.Booted() == "rescue" || m.Armed()
 }
 
 func (f *confFarm) note(number int, a adapter.PowerAction) {

@@ -180,7 +180,10 @@ func (a *account) resetServer(ctx context.Context, n int, kind string) error {
 // reset sent again after that boot began starts the disk instead, and the
 // rescue system never answers. A reset whose answer was lost may have been
 // done; so before sending it again the activation is read, and one that is
-// gone means the earlier reset was done and its boot is under way.
+// gone means the earlier reset was done and its boot is under way. That
+// boot may still spend the activation between the read and the second
+// reset; the wait for rescue meets the boot of the disk that follows (see
+// missWatch).
 func (a *account) resetArmed(ctx context.Context, n int) error {
 	num := strconv.Itoa(n)
 	sent := false

@@ -37,14 +37,16 @@ type Machine interface {
 	// Addr is the loopback address its SSH server listens on, which the
 	// webservice reports as the server's IPv4 address.
 	Addr() netip.Addr
-	// RescueHostKeys are the rescue system's host keys, which the
-	// webservice announces when rescue is activated or the server is
-	// delivered.
+	// RescueHostKeys are the rescue system's host keys of the last
+	// arming, which the webservice announces when rescue is activated or
+	// the server is delivered.
 	RescueHostKeys() []HostKey
 	// ArmRescue makes the next boot start the rescue system, admitting
-	// the given OpenSSH public keys ("ssh-ed25519 AAAA…") for root; Disarm
-	// undoes it. The webservice disarms by itself once the machine booted
-	// into rescue, as Robot does.
+	// the given OpenSSH public keys ("ssh-ed25519 AAAA…") for root, with
+	// fresh host keys, as each of Robot's activations announces its own;
+	// Disarm undoes it. The webservice disarms by itself once the machine
+	// booted into rescue, as Robot does, so a reset after that boots the
+	// disk.
 	ArmRescue(authorizedKeys []string)
 	Disarm()
 	// Armed reports whether the next boot starts the rescue system.

@@ -14,21 +14,32 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
 
 // ClosedAddr is a loopback host:port that nothing listens on, so a
-// connection to it is refused.
+// connection to it is refused, for as long as the test runs. The port is
+// held by a socket bound to it that never listens: a port only looked up
+// and let go is soon handed to another test's server, whose answers (an
+// HTTP 400 where a refusal was expected) fail tests run in parallel.
 func ClosedAddr(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
+	t.Cleanup(func() { _ = syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(sa.(*syscall.SockaddrInet4).Port))
 }
 
 // Resolver answers every question with NXDOMAIN ("no such host") from a

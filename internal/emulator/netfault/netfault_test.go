@@ -16,9 +16,15 @@ import (
 func TestFaults(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := (&net.Dialer{}).DialContext(ctx, "tcp", ClosedAddr(t))
+	closed := ClosedAddr(t)
+	_, err := (&net.Dialer{}).DialContext(ctx, "tcp", closed)
 	if !errors.Is(err, syscall.ECONNREFUSED) {
 		t.Errorf("closed port: %v, want a refused connection", err)
+	}
+	// No server of a test running beside this one can take the port.
+	if l, err := net.Listen("tcp", closed); err == nil {
+		l.Close()
+		t.Errorf("closed port %s: another listener could take it while the test runs", closed)
 	}
 	_, err = Resolver(t).LookupHost(ctx, "api.example.invalid")
 	var dns *net.DNSError

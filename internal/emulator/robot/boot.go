@@ -140,7 +140,7 @@ var rescueBoot = bootKind[rescue]{
 	show:     (*server).rescueJSON,
 	check:    checkRescue,
 	arm: func(e *Emulator, s *server, f url.Values, keys []*sshKey) *rescue {
-		act := newRescue(s, f.Get("os"), keys)
+		act := newRescue(f.Get("os"), keys)
 		e.armLocked(s, act)
 		return act
 	},
@@ -204,13 +204,15 @@ func checkRescue(s *server, f url.Values) *apiError {
 	return nil
 }
 
-// newRescue is an activation of rescue system os with a fresh password.
-func newRescue(s *server, os string, keys []*sshKey) *rescue {
-	return &rescue{os: os, keys: keys, password: rescuePassword(), hostKeys: s.machine.RescueHostKeys(), stopped: make(chan struct{})}
+// newRescue is an activation of rescue system os with a fresh password;
+// its host keys are the machine's once armed (see armLocked).
+func newRescue(os string, keys []*sshKey) *rescue {
+	return &rescue{os: os, keys: keys, password: rescuePassword(), stopped: make(chan struct{})}
 }
 
-// armLocked arms act on s's machine and disarms it once the machine booted
-// into rescue.
+// armLocked arms act on s's machine, announces the host keys the machine
+// made for this arming (fresh ones, as each of Robot's activations has),
+// and disarms it once the machine booted into rescue.
 func (e *Emulator) armLocked(s *server, act *rescue) {
 	booted := s.machine.BootedRescue()
 	authorized := make([]string, len(act.keys))
@@ -218,6 +220,7 @@ func (e *Emulator) armLocked(s *server, act *rescue) {
 		authorized[i] = k.authorized
 	}
 	s.machine.ArmRescue(authorized)
+	act.hostKeys = s.machine.RescueHostKeys()
 	s.rescue, s.lastRescue = act, act
 	e.wg.Add(1)
 	go func() {

@@ -2,6 +2,7 @@ package robot_test
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"sync"
 
@@ -49,6 +50,7 @@ type fakeMachine struct {
 
 	mu       sync.Mutex
 	armed    bool
+	arms     int
 	keys     []string
 	booted   string
 	pending  bool // reset delivered, boot not yet finished
@@ -59,13 +61,21 @@ type fakeMachine struct {
 	disarmed chan struct{} // one value per Disarm call
 }
 
-func (m *fakeMachine) Addr() netip.Addr                { return m.addr }
-func (m *fakeMachine) RescueHostKeys() []metal.HostKey { return m.hostKeys }
+func (m *fakeMachine) Addr() netip.Addr { return m.addr }
+func (m *fakeMachine) RescueHostKeys() []metal.HostKey {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hostKeys
+}
 
+// ArmRescue arms the machine with a fresh host key, as a real one makes
+// for each activation.
 func (m *fakeMachine) ArmRescue(keys []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.armed, m.keys = true, keys
+	m.arms++
+	m.hostKeys = []metal.HostKey{{Type: "ED25519", Size: 256, SHA256: fmt.Sprintf("SHA256:rescue%s#%d", m.addr, m.arms), MD5: "aa:bb"}}
 }
 
 func (m *fakeMachine) Disarm() {

@@ -213,7 +213,7 @@ func (e *Emulator) settleLocked(t *transaction) {
 		t.status = statusCancelled
 		return
 	}
-	e.armLocked(s, newRescue(s, "linux", t.keys))
+	e.armLocked(s, newRescue("linux", t.keys))
 	// Delivered means booted into the armed rescue system: reset into it.
 	_ = s.machine.Reset("hw")
 	s.orderedAt = t.date

@@ -50,7 +50,7 @@ func TestOrderIsDeliveredAfterItsPolls(t *testing.T) {
 	}
 	m := v.farm.machine(*ready.ServerNumber)
 	armed, keys, resets := m.state()
-	if !armed || len(keys) != 1 || len(resets) != 1 || resets[0] != "hw" || *ready.ServerIP != m.Addr().String() || ready.HostKey[0].Key.Fingerprint != m.hostKeys[0].SHA256 {
+	if !armed || len(keys) != 1 || len(resets) != 1 || resets[0] != "hw" || *ready.ServerIP != m.Addr().String() || ready.HostKey[0].Key.Fingerprint != m.RescueHostKeys()[0].SHA256 {
 		t.Errorf("delivered machine armed %v keys %v resets %v", armed, keys, resets)
 	}
 	var one serverEnvelope

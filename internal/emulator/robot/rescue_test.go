@@ -32,7 +32,7 @@ func TestRescueIsArmedUntilTheMachineBootsIntoIt(t *testing.T) {
 	if !r.Active || r.Password == nil || len(*r.Password) < 10 || len(r.AuthorizedKey) != 1 || r.AuthorizedKey[0].Key.Fingerprint != edKeyFP {
 		t.Errorf("activation %+v", r)
 	}
-	if len(r.HostKey) != 1 || r.HostKey[0].Key.Fingerprint != m.hostKeys[0].SHA256 || r.HostKey[0].Key.Type != "ED25519" {
+	if len(r.HostKey) != 1 || r.HostKey[0].Key.Fingerprint != m.RescueHostKeys()[0].SHA256 || r.HostKey[0].Key.Type != "ED25519" {
 		t.Errorf("host keys %+v, want the machine's SHA256 one", r.HostKey)
 	}
 	armed, keys, _ := m.state()
@@ -90,5 +90,47 @@ func waitDisarmed(t *testing.T, m *fakeMachine) {
 	case <-m.disarmed:
 	case <-time.After(time.Minute):
 		t.Fatal("the webservice never disarmed the machine")
+	}
+}
+
+// TestRescueSpentBootsTheDiskAndAnotherActivationHasNewKeys: a reset after
+// the boot that spent the activation starts the disk, and the rescue
+// system armed again announces host keys of its own, which GET …/rescue
+// and …/last then show, as Robot makes fresh keys for each activation.
+func TestRescueSpentBootsTheDiskAndAnotherActivationHasNewKeys(t *testing.T) {
+	v := start(t, robot.Options{})
+	s := v.seed(t, robot.ServerSeed{})
+	path, m := "/boot/"+itoa(s.Number)+"/rescue", v.farm.machine(s.Number)
+	var first rescueEnvelope
+	v.call(t, "POST", path, form("os", "linux", "arch", "64")).decode(t, &first)
+	v.call(t, "POST", "/reset/"+itoa(s.Number), form("type", "hw"))
+	m.boot()
+	waitDisarmed(t, m)
+	v.call(t, "POST", "/reset/"+itoa(s.Number), form("type", "hw"))
+	m.boot()
+	if got := m.Booted(); got != "none" {
+		t.Fatalf("a reset after the activation was spent booted %q, want the (empty) disk", got)
+	}
+
+	var second, now, last rescueEnvelope
+	v.call(t, "POST", path, form("os", "linux", "arch", "64")).decode(t, &second)
+	v.call(t, "GET", path, nil).decode(t, &now)
+	v.call(t, "GET", path+"/last", nil).decode(t, &last)
+	fp := func(r rescueEnvelope) string {
+		if len(r.Rescue.HostKey) != 1 {
+			t.Fatalf("host keys %+v, want one", r.Rescue.HostKey)
+		}
+		return r.Rescue.HostKey[0].Key.Fingerprint
+	}
+	if fp(second) == fp(first) {
+		t.Errorf("the second activation announced the first one's host key %s", fp(first))
+	}
+	if fp(second) != m.RescueHostKeys()[0].SHA256 || fp(now) != fp(second) || fp(last) != fp(second) {
+		t.Errorf("activation %s, GET %s, last %s; want the machine's new key %s", fp(second), fp(now), fp(last), m.RescueHostKeys()[0].SHA256)
+	}
+	v.call(t, "POST", "/reset/"+itoa(s.Number), form("type", "hw"))
+	m.boot()
+	if got := m.Booted(); got != "rescue" {
+		t.Errorf("a reset with rescue armed again booted %q, want rescue", got)
 	}
 }

@@ -28,14 +28,17 @@ const (
 // Machine is one emulated dedicated server: a power state, a rescue flag,
 // a persistent disk and, while a system runs, an SSH server on its address.
 type Machine struct {
-	farm      *Farm
-	number    int
-	spec      metal.Spec
-	addr      netip.Addr
-	rescueKey ssh.Signer
+	farm   *Farm
+	number int
+	spec   metal.Spec
+	addr   netip.Addr
 
 	mu    sync.Mutex
 	state string
+	// rescueKey is the rescue system's host key of the last arming: Robot
+	// makes fresh host keys for each activation, and the rescue system a
+	// boot starts presents the ones of the activation it spent.
+	rescueKey ssh.Signer
 	// gen counts boots and power-offs; a boot that finishes under an older
 	// generation was overtaken by a reset and does nothing.
 	gen        int
@@ -56,11 +59,7 @@ type Machine struct {
 var _ metal.Machine = (*Machine)(nil)
 
 func newMachine(f *Farm, number int, spec metal.Spec, addr netip.Addr) (*Machine, error) {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	signer, err := ssh.NewSignerFromKey(priv)
+	signer, err := newHostKey()
 	if err != nil {
 		return nil, err
 	}
@@ -83,23 +82,44 @@ func (m *Machine) SSHAddr() string {
 	return netip.AddrPortFrom(m.addr, uint16(m.farm.port)).String()
 }
 
-// RescueHostKey is the rescue system's host public key, stable for the
-// machine, for tests that pin it.
-func (m *Machine) RescueHostKey() ssh.PublicKey { return m.rescueKey.PublicKey() }
+// newHostKey is a fresh ed25519 host key.
+func newHostKey() (ssh.Signer, error) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	return ssh.NewSignerFromKey(priv)
+}
 
-// RescueHostKeys announces the rescue system's one ed25519 host key.
+// RescueHostKey is the rescue system's host public key of the last
+// arming (the one a boot into rescue presents), for tests that pin it.
+func (m *Machine) RescueHostKey() ssh.PublicKey {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rescueKey.PublicKey()
+}
+
+// RescueHostKeys announces the rescue system's one ed25519 host key, of
+// the last arming.
 func (m *Machine) RescueHostKeys() []metal.HostKey {
-	pub := m.rescueKey.PublicKey()
+	pub := m.RescueHostKey()
 	return []metal.HostKey{{
 		Type: "ED25519", Size: 256,
 		SHA256: ssh.FingerprintSHA256(pub), MD5: ssh.FingerprintLegacyMD5(pub),
 	}}
 }
 
-// ArmRescue makes the next boot start rescue admitting these keys.
+// ArmRescue makes the next boot start rescue admitting these keys, with a
+// fresh host key, as each of Robot's activations announces its own.
 func (m *Machine) ArmRescue(authorizedKeys []string) {
+	signer, err := newHostKey()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err == nil {
+		// crypto/rand does not fail on the systems this runs on; were it
+		// to, the last key stays, which a pinning client still checks.
+		m.rescueKey = signer
+	}
 	m.armed = true
 	m.armedKeys = slices.Clone(authorizedKeys)
 }

@@ -1,6 +1,7 @@
 package sshhost
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -133,6 +134,32 @@ func TestRescueFilesystemIsFreshEachBoot(t *testing.T) {
 	if r := run(t, c, "test -e /root/images/Ubuntu-2404-noble-amd64-base.tar.gz", ""); r.status != 0 {
 		t.Fatal("rescue has no images")
 	}
+}
+
+// TestEachArmingHasItsOwnRescueKey: arming rescue again makes a fresh
+// host key, which the next boot into rescue presents (the last one no
+// longer passes a pin), and a boot while disarmed starts the disk.
+func TestEachArmingHasItsOwnRescueKey(t *testing.T) {
+	h, m, _ := rescueClient(t)
+	first := m.RescueHostKey()
+	m.Disarm()
+	if err := m.Reset("hw"); err != nil {
+		t.Fatal(err)
+	}
+	h.fire(bootDelay)
+	h.booted("none")
+	h.rescue(m)
+	second := m.RescueHostKey()
+	if bytes.Equal(first.Marshal(), second.Marshal()) {
+		t.Fatal("arming rescue again kept the last host key")
+	}
+	if got := m.RescueHostKeys(); len(got) != 1 || got[0].SHA256 != ssh.FingerprintSHA256(second) {
+		t.Errorf("announced %+v, want the new key %s", got, ssh.FingerprintSHA256(second))
+	}
+	if _, err := h.dialErr(m, first, "root", h.key); err == nil {
+		t.Error("the last arming's host key still passed a pin")
+	}
+	h.dial(m, second)
 }
 
 func TestCurlReachesOnlyLoopbackOverHTTPS(t *testing.T) {
