@@ -96,6 +96,13 @@ func (s releasingServer) UpgradeResourceState(ctx context.Context, req *tfprotov
 	return released(ctx, req, s.ProviderServer.UpgradeResourceState)
 }
 
+// UpgradeResourceIdentity is called only when a stored identity's version
+// differs from the schema's (none yet: version 0), but the framework keeps
+// its context as it keeps the others', so it is let go of the same way.
+func (s releasingServer) UpgradeResourceIdentity(ctx context.Context, req *tfprotov6.UpgradeResourceIdentityRequest) (*tfprotov6.UpgradeResourceIdentityResponse, error) {
+	return released(ctx, req, s.ProviderServer.UpgradeResourceIdentity)
+}
+
 func (s releasingServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	return released(ctx, req, s.ProviderServer.ReadResource)
 }

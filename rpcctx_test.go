@@ -35,6 +35,11 @@ func (c *capturing) UpgradeResourceState(ctx context.Context, _ *tfprotov6.Upgra
 	return nil, nil
 }
 
+func (c *capturing) UpgradeResourceIdentity(ctx context.Context, _ *tfprotov6.UpgradeResourceIdentityRequest) (*tfprotov6.UpgradeResourceIdentityResponse, error) {
+	c.seen(ctx)
+	return nil, nil
+}
+
 func (c *capturing) ReadResource(ctx context.Context, _ *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	c.seen(ctx)
 	return nil, nil
@@ -75,10 +80,13 @@ func TestRequestsLetGoOfTheirContext(t *testing.T) {
 	for name, call := range map[string]func(context.Context){
 		"ValidateResourceConfig": func(ctx context.Context) { _, _ = s.ValidateResourceConfig(ctx, nil) },
 		"UpgradeResourceState":   func(ctx context.Context) { _, _ = s.UpgradeResourceState(ctx, nil) },
-		"ReadResource":           func(ctx context.Context) { _, _ = s.ReadResource(ctx, nil) },
-		"PlanResourceChange":     func(ctx context.Context) { _, _ = s.PlanResourceChange(ctx, nil) },
-		"ApplyResourceChange":    func(ctx context.Context) { _, _ = s.ApplyResourceChange(ctx, nil) },
-		"ImportResourceState":    func(ctx context.Context) { _, _ = s.ImportResourceState(ctx, nil) },
+		"UpgradeResourceIdentity": func(ctx context.Context) {
+			_, _ = s.UpgradeResourceIdentity(ctx, nil)
+		},
+		"ReadResource":        func(ctx context.Context) { _, _ = s.ReadResource(ctx, nil) },
+		"PlanResourceChange":  func(ctx context.Context) { _, _ = s.PlanResourceChange(ctx, nil) },
+		"ApplyResourceChange": func(ctx context.Context) { _, _ = s.ApplyResourceChange(ctx, nil) },
+		"ImportResourceState": func(ctx context.Context) { _, _ = s.ImportResourceState(ctx, nil) },
 		"ValidateDataResourceConfig": func(ctx context.Context) {
 			_, _ = s.ValidateDataResourceConfig(ctx, nil)
 		},

@@ -28,7 +28,7 @@ func init() {
 }
 
 // TestInstanceImportByIdentityExample adopts a server made outside
-// Terraform with the import block of import-by-identity.tf, its example id
+// Terraform with the import block of import-identity.tf, its example id
 // swapped for the server's, into the instance example's resource block: the
 // plan imports it, and the plan after the apply is empty.
 func TestInstanceImportByIdentityExample(t *testing.T) {
@@ -50,6 +50,7 @@ resource "compute_instance" "legacy" {
 `
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providers(),
+		CheckDestroy:             e.checkNoServers,
 		Steps: []resource.TestStep{
 			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{expectImport{"compute_instance.legacy"}}}},
 			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
 // Emulator is one test's Hetzner Cloud API.
@@ -46,6 +47,18 @@ func (e *Emulator) Stop() { e.stop() }
 // Account is a compute_provider_account named "test" on this emulator.
 func (e *Emulator) Account() string {
 	return e.AccountNamed("test", "env://"+TokenEnv)
+}
+
+// AccountID is the id compute_provider_account computes for a Hetzner
+// Cloud account on this emulator with no name and the token reference
+// env://TokenEnv: what protocol-level tests name the account by.
+func (e *Emulator) AccountID(t testing.TB) string {
+	t.Helper()
+	loc, err := provider.DefaultRegistry().Locate("hcloud", map[string]string{"token": "env://" + TokenEnv, "endpoint": e.Endpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc.String()
 }
 
 // AccountNamed is a compute_provider_account with the given resource name

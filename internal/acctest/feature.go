@@ -46,6 +46,22 @@ func Require(t testing.TB, f Feature) {
 	}
 }
 
+// Supports reports whether the binary the tests drive has f, for a check
+// that only such a binary can make in a test that runs under any.
+func Supports(t testing.TB, f Feature) bool {
+	t.Helper()
+	bin, err := Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := VersionLine(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, _ := has(line, f)
+	return ok
+}
+
 // has reports whether the release that line names ("Terraform v1.15.9",
 // "OpenTofu v1.12.6") has f, and if not, why.
 func has(line string, f Feature) (bool, string) {

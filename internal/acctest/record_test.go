@@ -69,3 +69,42 @@ func TestRecordFile(t *testing.T) {
 		}
 	}
 }
+
+// listServer streams one result with a display name and a warning.
+type listServer struct{ tfprotov6.ProviderServer }
+
+func (listServer) ValidateListResourceConfig(context.Context, *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
+	return &tfprotov6.ValidateListResourceConfigResponse{}, nil
+}
+
+func (listServer) ListResource(context.Context, *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
+	return &tfprotov6.ListResourceServerStream{Results: func(yield func(tfprotov6.ListResourceResult) bool) {
+		yield(tfprotov6.ListResourceResult{DisplayName: "web-1 (42)", Diagnostics: []*tfprotov6.Diagnostic{{
+			Severity: tfprotov6.DiagnosticSeverityWarning, Summary: "Machine listed twice", Detail: "web-1",
+		}}})
+	}}, nil
+}
+
+// TestRecordListResults: the recorder keeps what a list result carries,
+// its diagnostics and its display name, and passes the result on.
+func TestRecordListResults(t *testing.T) {
+	w := &Written{}
+	stream, err := recorder{ProviderServer: listServer{}, w: w}.ListResource(context.Background(), &tfprotov6.ListResourceRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for r := range stream.Results {
+		n++
+		if r.DisplayName != "web-1 (42)" {
+			t.Errorf("result passed on as %+v", r)
+		}
+	}
+	got := map[string]string{}
+	for _, d := range w.Diagnostics() {
+		got[d.Summary] = d.Detail
+	}
+	if n != 1 || got["Machine listed twice"] != "web-1" || got[displayNameSummary] != "web-1 (42)" {
+		t.Errorf("%d results; recorded %v, want the warning and the display name", n, got)
+	}
+}

@@ -16,6 +16,7 @@
 // shaped as hosts taken as they are (list.go).
 //
 // It imports internal/adapter, internal/machines, internal/tfdiag,
-// internal/tfidentity and internal/tftimeouts, never a concrete adapter: whether an account can bootstrap is its
-// definition's capability.
+// internal/tfidentity, internal/tfstate and internal/tftimeouts, never a
+// concrete adapter: whether an account can bootstrap is its definition's
+// capability.
 package bootstrap

@@ -97,25 +97,37 @@ func (r *Resource) checkAccount(account types.String, diags *diag.Diagnostics) {
 		return
 	}
 	loc, err := adapter.ParseLocator(account.ValueString())
-	var def adapter.Definition
 	if err == nil {
-		def, err = r.accounts.Registry.Definition(loc.Kind)
+		_, err = r.accounts.Registry.Definition(loc.Kind)
 	}
 	if err != nil {
 		diags.AddAttributeError(path.Root("account"), invalid,
 			fmt.Sprintf("%s must be a compute_provider_account's id: %s", r.registry.DescribeID(account.ValueString()), tfdiag.Message(err)))
 		return
 	}
-	if def.Capabilities.Has(adapter.CapBootstrap) {
-		return
+	if detail := cannotBootstrap(r.accounts.Registry, account.ValueString()); detail != "" {
+		diags.AddAttributeError(path.Root("account"), invalid, detail)
+	}
+}
+
+// cannotBootstrap is the refusal of an account whose adapter cannot
+// bootstrap hosts, which the list resource makes too (NewList); "" when
+// it can, or when the id is no account's id (refused where it is read).
+func cannotBootstrap(reg *adapter.Registry, account string) string {
+	loc, err := adapter.ParseLocator(account)
+	var def adapter.Definition
+	if err == nil {
+		def, err = reg.Definition(loc.Kind)
+	}
+	if err != nil || def.Capabilities.Has(adapter.CapBootstrap) {
+		return ""
 	}
 	way := "No account kind of this provider can; use compute_instance for this account instead."
-	if kinds := strings.TrimSpace(bootstrapKinds(r.accounts.Registry)); kinds != "" {
+	if kinds := strings.TrimSpace(bootstrapKinds(reg)); kinds != "" {
 		way = "Use a compute_provider_account of a kind that can bootstrap. " + kinds
 	}
-	diags.AddAttributeError(path.Root("account"), invalid,
-		fmt.Sprintf("%s is a %s account, and its adapter cannot bootstrap hosts (it offers: %s). %s",
-			r.registry.DescribeID(account.ValueString()), def.BlockName(), def.Capabilities, way))
+	return fmt.Sprintf("%s is a %s account, and its adapter cannot bootstrap hosts (it offers: %s). %s",
+		reg.DescribeID(account), def.BlockName(), def.Capabilities, way)
 }
 
 // The private state keeps two facts about an import (see import.go):

@@ -6,8 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
 	robotemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
+	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
 // TestRobotHostQueryAdoptsFleet adopts three rented servers as hosts with
@@ -33,7 +37,7 @@ func TestRobotHostQueryAdoptsFleet(t *testing.T) {
 	}
 	c := acctest.NewCLI(t, m.Account())
 	c.MustRun("apply", "-auto-approve", "-input=false")
-	out, gen := c.Query(`
+	out, gen := c.AdoptByQuery(`
 list "compute_bootstrap_host" "db" {
   provider         = compute
   include_resource = true
@@ -43,7 +47,7 @@ list "compute_bootstrap_host" "db" {
     managed     = false
   }
 }
-`)
+`, map[string]string{"image": strconv.Quote(robotImage)}, 3)
 	for _, n := range numbers {
 		if !strings.Contains(out, "id="+strconv.Itoa(n)) || !regexp.MustCompile(`machine_id\s+= "`+strconv.Itoa(n)+`"`).MatchString(gen) {
 			t.Errorf("server %d is not in the query's output or the generated configuration:\n%s\n%s", n, out, gen)
@@ -52,21 +56,40 @@ list "compute_bootstrap_host" "db" {
 	if strings.Contains(out, "kept-by-ops") {
 		t.Errorf("the query found kept-by-ops, which its filters leave out:\n%s", out)
 	}
-	plan, err := c.Run("plan", "-input=false")
-	if err == nil || !acctest.Match(`Missing Configuration for Required Attribute .* the image attribute`).MatchString(plan) {
-		t.Errorf("the plan of the generated configuration: %v, want it to ask for the image:\n%s", err, plan)
-	}
-	c.Write("fleet.tf", c.FillNull(gen, "image", strconv.Quote(robotImage)))
-	plan = c.MustRun("plan", "-input=false")
-	t.Logf("terraform plan (the generated configuration)\n%s", plan)
-	if !strings.Contains(plan, "3 to import, 0 to add, 3 to change, 0 to destroy") {
-		t.Errorf("the plan should import the three servers and only write their marks:\n%s", plan)
-	}
-	c.MustRun("apply", "-auto-approve", "-input=false")
 	for _, n := range numbers {
 		if err := installsOn(m.Machine(t, n), 0)(nil); err != nil {
 			t.Error(err)
 		}
 	}
-	c.EmptyPlan("after the apply of the generated configuration")
+}
+
+// TestHostListRefusesAccountThatCannotBootstrap: a list block of hosts over
+// an account whose adapter cannot bootstrap is refused on its index, in the
+// words the resource refuses the account with, when it is validated and
+// when it is listed, and lists nothing.
+func TestHostListRefusesAccountThatCannotBootstrap(t *testing.T) {
+	t.Parallel()
+	reg := provider.DefaultRegistry()
+	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": "http://127.0.0.1:9/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := acctest.NewProto(t, reg)
+	config := map[string]tftypes.Value{
+		"accounts": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{acctest.String(loc.String())}),
+	}
+	want := regexp.MustCompile(`^AttributeName\("accounts"\).ElementKeyInt\(0\): .*: accounts\[0\]: account .* is a hetzner_cloud account, and its adapter cannot bootstrap hosts .*hetzner_robot`)
+	if errs := acctest.Diagnostics(p.ValidateList("compute_bootstrap_host", config), tfprotov6.DiagnosticSeverityError); len(errs) != 1 || !want.MatchString(errs[0]) {
+		t.Errorf("validate: %v, want the refusal on accounts[0]", errs)
+	}
+	got := p.List("compute_bootstrap_host", config, false)
+	if len(got) != 1 || got[0].DisplayName != "" {
+		t.Fatalf("list: %+v, want one result of diagnostics", got)
+	}
+	if errs := acctest.Diagnostics(got[0].Diagnostics, tfprotov6.DiagnosticSeverityError); len(errs) != 1 || !want.MatchString(errs[0]) {
+		t.Errorf("list: %v, want the refusal on accounts[0]", errs)
+	}
+	if errs := acctest.Diagnostics(p.ValidateList("compute_instance", config), tfprotov6.DiagnosticSeverityError); len(errs) != 0 {
+		t.Errorf("the instances' list refuses the account: %v", errs)
+	}
 }

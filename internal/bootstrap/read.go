@@ -95,35 +95,20 @@ func takeImported(state *model, m adapter.Machine) {
 	state.Disks = types.StringNull()
 }
 
-// ImportState takes ACCOUNT_ID/MACHINE_ID, as compute_instance does. The
+// ImportState takes ACCOUNT_ID/MACHINE_ID, or an identity, as
+// compute_instance does (tfidentity.Target). The
 // host is taken as it is: the first refresh records phase ready and the
 // machine's claim, and the first apply records the configuration (image,
 // files, first_boot and the rest, which cannot be read back) without
 // replacing or installing anything.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
-	id, byIdentity, diags := tfidentity.ImportID(ctx, req)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
-		return
+	var reg *adapter.Registry
+	if r.accounts != nil {
+		reg = r.accounts.Registry
 	}
-	loc, machineID, err := adapter.ParseInstanceID(id)
-	if err == nil && r.accounts != nil {
-		// As the account spells its id (Checked): defaults filled, the
-		// endpoint canonical.
-		loc, err = r.accounts.Registry.Checked(loc)
-		if err == nil {
-			def, _ := r.accounts.Registry.Definition(loc.Kind)
-			if !def.Rules.MachineID.Allows(machineID) {
-				err = adapter.Errorf(adapter.InvalidInput, "MACHINE_ID %s is not a machine id of the %s adapter, which must be %s",
-					adapter.Quoted(adapter.Redacted(machineID)), def.Kind, def.Rules.MachineID.Text)
-			}
-		}
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to import bootstrap host",
-			fmt.Sprintf("The %s %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
-				"compute_provider_account's id and MACHINE_ID the machine's own id at the backend.", tfidentity.Named(byIdentity), adapter.Quoted(adapter.RedactID(id)), tfdiag.Message(err)))
+	loc, machineID, diags := tfidentity.Target(ctx, req, reg, "bootstrap host")
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)

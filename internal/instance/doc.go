@@ -12,6 +12,7 @@
 // operation; its list resource (list.go) is compute_machines' listing shaped
 // as instances for terraform query.
 //
-// It imports internal/adapter, internal/machines, internal/tfdiag,
-// internal/tfidentity and internal/tftimeouts, never a concrete adapter.
+// It imports internal/adapter, internal/machines, internal/power,
+// internal/tfdiag, internal/tfidentity, internal/tfstate and
+// internal/tftimeouts, never a concrete adapter.
 package instance

@@ -31,13 +31,8 @@ import (
 func TestInstanceIdentityProto(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
-	reg := provider.DefaultRegistry()
-	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": e.Endpoint})
-	if err != nil {
-		t.Fatal(err)
-	}
-	account := loc.String()
-	p := acctest.NewProto(t, reg)
+	account := e.AccountID(t)
+	p := acctest.NewProto(t, provider.DefaultRegistry())
 
 	created := p.Create("compute_instance", map[string]tftypes.Value{
 		"account": acctest.String(account), "name": acctest.String("web-1"),
@@ -98,7 +93,7 @@ func TestInstanceIdentityProto(t *testing.T) {
 		"account": acctest.String(account), "id": acctest.String("web-1"),
 	}))
 	errs := acctest.Diagnostics(bad.Diagnostics, tfprotov6.DiagnosticSeverityError)
-	if len(errs) != 1 || !strings.Contains(errs[0], "The identity (its account and id") {
+	if len(errs) != 1 || !strings.Contains(errs[0], `identity.id "web-1" is not a machine id`) {
 		t.Errorf("import by an identity whose id is no server id: %v, want one error naming the identity", errs)
 	}
 }
@@ -168,4 +163,47 @@ func mustInt(t *testing.T, s string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestInstanceIdentityRepointProto re-points an instance at another
+// spelling of its account through the protocol, with the prior identity
+// sent as Terraform 1.12 and later send it, so that the path is covered
+// under any terraform on PATH: the plan gives the identity the new
+// account, and the apply leaves it there, which the framework accepts only
+// from a resource whose identity may change.
+func TestInstanceIdentityRepointProto(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	reg := provider.DefaultRegistry()
+	accountAt := func(endpoint string) string {
+		loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": endpoint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return loc.String()
+	}
+	before, after := accountAt(e.Endpoint), accountAt(strings.Replace(e.Endpoint, "127.0.0.1", "localhost", 1))
+	p := acctest.NewProto(t, reg)
+	config := func(account string) map[string]tftypes.Value {
+		return map[string]tftypes.Value{
+			"account": acctest.String(account), "name": acctest.String("web-1"),
+			"offer_id": acctest.String("cx22"), "image": acctest.String("ubuntu-24.04"),
+		}
+	}
+	created := p.Create("compute_instance", config(before))
+	id := p.State("compute_instance", created.NewState)["id"]
+
+	u := p.Update("compute_instance", created, config(after))
+	if errs := acctest.Diagnostics(u.Plan.Diagnostics, tfprotov6.DiagnosticSeverityError); len(errs) > 0 {
+		t.Fatalf("the plan of the re-point: %v", errs)
+	}
+	if got := p.IdentityOf("compute_instance", u.Plan.PlannedIdentity); got["account"] != after || got["id"] != id {
+		t.Errorf("planned identity of the re-point: %v, want account %s and id %s", got, after, id)
+	}
+	if errs := acctest.Diagnostics(u.Apply.Diagnostics, tfprotov6.DiagnosticSeverityError); len(errs) > 0 {
+		t.Fatalf("the apply of the re-point: %v", errs)
+	}
+	if got := p.IdentityOf("compute_instance", u.Apply.NewIdentity); got["account"] != after || got["id"] != id {
+		t.Errorf("identity after the re-point: %v, want account %s and id %s", got, after, id)
+	}
 }

@@ -44,11 +44,11 @@ import {
 	if err != nil {
 		t.Fatalf("the import's plan failed (%v), want a warning only:\n%s", err, out)
 	}
-	const summary = "Warning: Imported machine is held by another state"
+	const summary = "Warning: Imported machine may be held by another state"
 	block := diagnostic(out, summary)
 	for _, want := range []string{
 		fmt.Sprintf(`Machine %d ("web-1") on account "test" (hetzner_cloud at`, id),
-		"still lists the machine", "terraform state rm ADDRESS", "removed",
+		"still lists the machine", "terraform state rm ADDRESS", "removed", "an apply of these import blocks that was interrupted",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(block), " "), want) {
 			t.Errorf("the warning lacks %q:\n%s", want, out)

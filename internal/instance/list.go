@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -18,8 +17,11 @@ import (
 func NewList(reg *adapter.Registry) list.ListResource {
 	return machines.NewListResource(reg, typeName, " A machine whose backend does not report its image (a Proxmox VE clone does not "+
 		"say which template it came from) is generated with `image = null`, which the plan refuses, naming `image`: write the "+
-		"image it was made from, and it is taken as the machine's own without replacing it. The first apply after the import "+
-		"writes the provider's mark on each machine that lacks it; the next plan is empty.", listObject)
+		"image it was made from, and it is taken as the machine's own without replacing it. A Proxmox VE VM whose cores and "+
+		"memory no flavor of the account has is generated with `offer_id = null` too: add a flavor of its size to the account "+
+		"and write its name in; the VM takes it in place. Each `account`, in the resource block and in the `import` block's "+
+		"`identity`, is the account's literal id: replace both with a reference such as `compute_provider_account.cloud.id`. "+
+		"The first apply after the import writes the provider's mark on each machine that lacks it; the next plan is empty.", listObject)
 }
 
 // listObject is the instance an import of the machine and its first
@@ -31,14 +33,12 @@ func listObject(ctx context.Context, f machines.Found, into *tfsdk.Resource) dia
 		ShutdownTimeout: types.StringNull(), UserDataSHA256: types.StringNull(),
 	}
 	diags := m.setMachine(ctx, f.Machine)
-	for name, v := range map[string]attr.Value{
+	diags.Append(machines.SetAttributes(ctx, into, map[string]attr.Value{
 		"id": m.ID, "account": m.Account, adapter.FieldName: m.Name, adapter.FieldOfferID: optional(f.OfferID),
 		adapter.FieldImage: m.Image, adapter.FieldLocation: m.Location, adapter.FieldLabels: m.Labels, adapter.FieldPower: m.Power,
 		"shutdown_timeout": m.ShutdownTimeout, "state": m.State, "raw_state": m.RawState, "ipv4_address": m.IPv4,
 		"ipv6_address": m.IPv6, "created_at": m.CreatedAt, "managed": m.Managed, "available_actions": m.AvailableActions,
 		"claim": optional(f.Claim),
-	} {
-		diags.Append(into.SetAttribute(ctx, path.Root(name), v)...)
-	}
+	})...)
 	return diags
 }

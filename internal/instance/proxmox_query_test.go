@@ -25,28 +25,15 @@ func TestProxmoxQueryAdoptsFleet(t *testing.T) {
 	}
 	c := acctest.NewCLI(t, p.Account())
 	c.MustRun("apply", "-auto-approve", "-input=false")
-	out, gen := c.Query(strings.ReplaceAll(webList("compute_provider_account.pve.id"), `name_prefix = "web-"`, `name_regex  = "^web-[0-9]+$"`))
+	out, gen := c.AdoptByQuery(strings.ReplaceAll(webList("compute_provider_account.pve.id"), `name_prefix = "web-"`, `name_regex  = "^web-[0-9]+$"`),
+		map[string]string{"image": strconv.Quote(acctest.ProxmoxTemplate)}, 3)
 	for _, vmid := range vmids {
 		if !strings.Contains(out, "id="+strconv.Itoa(vmid)) {
 			t.Errorf("VM %d is not in the query's output:\n%s", vmid, out)
 		}
+		markedLegacy(t, p, vmid)
 	}
 	if n := len(regexp.MustCompile(`offer_id\s+= "small"`).FindAllString(gen, -1)); n != 3 {
 		t.Errorf("the generated configuration reads the flavor of %d VMs, want 3:\n%s", n, gen)
 	}
-	plan, err := c.Run("plan", "-input=false")
-	if err == nil || !acctest.Match(`Missing Configuration for Required Attribute .* the image attribute`).MatchString(plan) {
-		t.Errorf("the plan of the generated configuration: %v, want it to ask for the image:\n%s", err, plan)
-	}
-	c.Write("fleet.tf", c.FillNull(gen, "image", strconv.Quote(acctest.ProxmoxTemplate)))
-	plan = c.MustRun("plan", "-input=false")
-	t.Logf("terraform plan (the generated configuration)\n%s", plan)
-	if !strings.Contains(plan, "3 to import, 0 to add, 3 to change, 0 to destroy") {
-		t.Errorf("the plan should import the three VMs and only write their marks:\n%s", plan)
-	}
-	c.MustRun("apply", "-auto-approve", "-input=false")
-	for _, vmid := range vmids {
-		markedLegacy(t, p, vmid)
-	}
-	c.EmptyPlan("after the apply of the generated configuration")
 }

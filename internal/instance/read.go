@@ -67,7 +67,7 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 		// one state at a time: a confirmed claim is another state's, which
 		// may still list it (see importedHeldElsewhere).
 		if m.Claim != "" && !m.Unconfirmed {
-			resp.Diagnostics.AddWarning("Imported machine is held by another state", importedHeldElsewhere(m, machineID, account))
+			resp.Diagnostics.AddWarning("Imported machine may be held by another state", importedHeldElsewhere(m, machineID, account))
 		}
 		state.Claim = optional(m.Claim)
 		resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
@@ -91,14 +91,19 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 // state comes to act on a machine the first still lists. The provider
 // cannot tell the two apart, since the claim stays on the machine after
 // the state rm; the import shares the claim, so the other state is not
-// refused anything and only its state rm ends the sharing.
+// refused anything and only its state rm ends the sharing. Nor can it tell
+// another state's claim from the one an interrupted apply of this
+// configuration wrote with the mark before its state was saved (the claim
+// is random, and only the lost state knew it), so the warning says "may".
 func importedHeldElsewhere(m adapter.Machine, machineID, account string) string {
 	return fmt.Sprintf("Machine %s (%q) on account %s carries the confirmed claim of another Terraform state: a state that created or "+
 		"imported it and has refreshed it since. This import took the machine with that claim, as it is, so while the other state "+
 		"still lists the machine both states hold it, and an apply or destroy in either changes, powers or deletes it. "+
 		"If you are moving the machine here, run `terraform state rm ADDRESS` in the other state (or apply a `removed` block there "+
 		"with `lifecycle { destroy = false }`); if that is done already, nothing more is needed. If the machine is not to move, "+
-		"remove it from this state again (`terraform state rm` here, or delete the import block before applying).",
+		"remove it from this state again (`terraform state rm` here, or delete the import block before applying). "+
+		"The claim may also be this configuration's own: an apply of these import blocks that was interrupted after it marked the "+
+		"machine, and before the state was saved, leaves it so. If no other state lists the machine, nothing more is needed.",
 		machineID, m.Name, account)
 }
 
@@ -138,38 +143,26 @@ func readFailed(ctx context.Context, state model, account, endpoint, machineID s
 	}
 }
 
-// ImportState takes ACCOUNT_ID/MACHINE_ID. It records the id and account;
-// Read fills the rest. user_data_sha256 stays null, since the user data a
-// machine was created with cannot be read back. An id the account's adapter
-// could not have given fails here, with the form it expects. The id is
-// shown only redacted: it may hold a secret pasted in the wrong place.
+// ImportState takes ACCOUNT_ID/MACHINE_ID, or an identity
+// (tfidentity.Target). It records the id and account; Read fills the rest.
+// user_data_sha256 stays null, since the user data a machine was created
+// with cannot be read back.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
-	id, byIdentity, diags := tfidentity.ImportID(ctx, req)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
-		return
-	}
-	loc, machineID, err := adapter.ParseInstanceID(id)
-	if err == nil && r.accounts != nil {
-		// Fill the account's defaults and spell the endpoint as the
-		// account does (a trailing slash is the same account), so the
-		// account matches the id compute_provider_account computes from
-		// the same settings.
-		loc, err = r.accounts.Registry.Checked(loc)
-		if err == nil {
-			def, _ := r.accounts.Registry.Definition(loc.Kind)
-			err = checkMachineID(machineID, def)
-		}
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to import instance",
-			fmt.Sprintf("The %s %s is malformed: %s\n\nImport ids look like ACCOUNT_ID/MACHINE_ID, where ACCOUNT_ID is the "+
-				"compute_provider_account's id (its id attribute) and MACHINE_ID the machine's own id at the backend.",
-				tfidentity.Named(byIdentity), adapter.Quoted(adapter.RedactID(id)), tfdiag.Message(err)))
+	loc, machineID, diags := tfidentity.Target(ctx, req, r.registryOrNil(), "instance")
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
 	resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
+}
+
+// registryOrNil is the configured accounts' registry; nil before the
+// provider is configured.
+func (r *Resource) registryOrNil() *adapter.Registry {
+	if r.accounts == nil {
+		return nil
+	}
+	return r.accounts.Registry
 }

@@ -100,10 +100,12 @@ func (r *Resource) warnCancels(state *model, replacing bool, resp *resource.Modi
 }
 
 // replacing reports whether the plan replaces the machine: new user data
-// (already in resp), or a known change of offer_id, image or location.
+// or an offer the machine is not of (already in resp), or a known change
+// of offer_id or image that the state did not hold as null (unreported),
+// or of location.
 func replacing(plan, state *model, resp *resource.ModifyPlanResponse) bool {
 	changed := func(p, s types.String) bool { return !p.IsUnknown() && !p.Equal(s) }
-	return len(resp.RequiresReplace) > 0 || changed(plan.OfferID, state.OfferID) ||
+	return len(resp.RequiresReplace) > 0 || (changed(plan.OfferID, state.OfferID) && !state.OfferID.IsNull()) ||
 		(changed(plan.Image, state.Image) && !state.Image.IsNull()) || changed(plan.Location, state.Location)
 }
 

@@ -2,6 +2,7 @@ package instance_test
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,7 +93,10 @@ func TestInstanceAccountChangesRepointInPlace(t *testing.T) {
 			},
 			// A trailing slash is the same account: not even the id changes.
 			{PreConfig: snapshot, Config: cloudOn(e.Endpoint+"/", env, "fsn1"), ConfigPlanChecks: inPlace(plancheck.ResourceActionNoop), Check: unchanged(e, &id, &before)},
-			{PreConfig: snapshot, Config: cloudOn(localhost, env, "fsn1"), ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate), Check: unchanged(e, &id, &before)},
+			{
+				PreConfig: snapshot, Config: cloudOn(localhost, env, "fsn1"), ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate),
+				ConfigStateChecks: identityOn(t, "http://localhost"), Check: unchanged(e, &id, &before),
+			},
 			{PreConfig: snapshot, Config: cloudOn(localhost+"/", "provider://hcloud", "fsn1"), ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate), Check: unchanged(e, &id, &before)},
 			{
 				PreConfig: snapshot, Config: cloudOn(e.Endpoint, env, "nbg1"), ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate),
@@ -100,6 +104,18 @@ func TestInstanceAccountChangesRepointInPlace(t *testing.T) {
 			},
 		},
 	})
+}
+
+// identityOn checks that the identity's account is the one at endpoint,
+// where the binary keeps identities (Terraform 1.12 and later).
+func identityOn(t *testing.T, endpoint string) []statecheck.StateCheck {
+	if !acctest.Supports(t, acctest.ImportByIdentity) {
+		return nil
+	}
+	return []statecheck.StateCheck{statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{
+		"account": knownvalue.StringRegexp(regexp.MustCompile(`"endpoint":"` + regexp.QuoteMeta(endpoint))),
+		"id":      knownvalue.NotNull(),
+	})}
 }
 
 // TestInstanceAccountThatDoesNotReachFails: an account on another backend

@@ -192,6 +192,7 @@ func defaultLocation(plan *model, loc adapter.Locator, def adapter.Definition, a
 // plan is refused.
 func (r *Resource) planExisting(ctx context.Context, req resource.ModifyPlanRequest, plan, state *model, def adapter.Definition, accountKnown bool, resp *resource.ModifyPlanResponse) bool {
 	r.planUpdate(ctx, plan, state, def, accountKnown, resp)
+	r.planUnreportedOffer(ctx, plan, state, accountKnown, resp)
 	if replacing(plan, state, resp) {
 		r.warnCancels(state, true, resp)
 	}

@@ -1,11 +1,8 @@
 package instance
 
 import (
-	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -52,30 +49,4 @@ func checkRules(plan, state *model, creating bool, def adapter.Definition, diags
 					k, v.ValueString(), def.Kind, rules.LabelValue.Text))
 		}
 	}
-}
-
-// checkMachineID refuses, at import, a machine id the account's adapter
-// cannot have given, so the import fails with the id's expected form
-// instead of the first read failing on it.
-func checkMachineID(machineID string, def adapter.Definition) error {
-	if def.Rules.MachineID.Allows(machineID) {
-		return nil
-	}
-	shown := adapter.Quoted(adapter.Redacted(machineID))
-	if digits(machineID) {
-		// A number is no secret, whatever its length: it is shown, and
-		// one past every machine id's range is called what it is.
-		shown = strconv.Quote(machineID)
-		if _, err := strconv.ParseUint(machineID, 10, 64); errors.Is(err, strconv.ErrRange) {
-			return adapter.Errorf(adapter.InvalidInput, "MACHINE_ID %s is too large for a machine id of the %s adapter, which must be %s",
-				shown, def.Kind, def.Rules.MachineID.Text)
-		}
-	}
-	return adapter.Errorf(adapter.InvalidInput, "MACHINE_ID %s is not a machine id of the %s adapter, which must be %s",
-		shown, def.Kind, def.Rules.MachineID.Text)
-}
-
-// digits reports whether s is a non-empty run of decimal digits.
-func digits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
 }

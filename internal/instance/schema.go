@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -67,7 +66,9 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			adapter.FieldOfferID: schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The offer to create: an `id` of the `compute_offers` data source." + notes(adapter.FieldOfferID) +
-					" Changing it replaces the machine, and so does an imported machine whose backend reports another offer, or none. " +
+					" Changing it replaces the machine, and so does an imported machine whose backend reports another offer. An imported " +
+					"machine whose backend reported none (a Proxmox VE VM whose cores and memory no flavor of the account had) takes the " +
+					"configured offer in place when, read at plan through the configured account, it is of that offer; otherwise it is replaced. " +
 					"A value not known until apply (a `compute_offers` read that Terraform defers because its account has changes pending) " +
 					"does not replace the machine by itself: the apply refuses a value that then differs, and the next plan replaces it.",
 				PlanModifiers: []planmodifier.String{replaceWhenKnown},
@@ -217,22 +218,15 @@ func actionsDoc() string {
 	return strings.Join(parts, ", ")
 }
 
-// unreportedImage is an image that the state holds as null: one imported
-// from a backend that does not report what a machine was installed from (a
-// Proxmox clone does not say which template it came from). The configured
-// image is then taken as the machine's, not as a change of it.
-func unreportedImage(p path.Path, state types.String) bool {
-	return p.Equal(path.Root(adapter.FieldImage)) && state.IsNull()
-}
-
 // replaceWhenKnown replaces the machine when offer_id or image changes to a
 // value known at plan. An unknown value is no change yet: Terraform defers a
 // compute_offers read whose account has any change pending (a new name, new
 // timeouts), and replacing every machine on such an edit would destroy them
-// for nothing. Update refuses a value that turns out to differ.
+// for nothing. Update refuses a value that turns out to differ. A value the
+// state holds as null is left to ModifyPlan (unreported).
 var replaceWhenKnown = stringplanmodifier.RequiresReplaceIf(
 	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !req.PlanValue.IsUnknown() && !unreportedImage(req.Path, req.StateValue)
+		resp.RequiresReplace = !req.PlanValue.IsUnknown() && !unreported(req.Path, req.StateValue)
 	},
 	"Changing the value to one known at plan replaces the machine.",
 	"Changing the value to one known at plan replaces the machine.",

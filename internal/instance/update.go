@@ -50,7 +50,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 	current, ok := r.repointAtApply(ctx, acc, machineID, plan, state, &resp.Diagnostics)
-	if !ok {
+	if !ok || !offerFits(&resp.Diagnostics, summary, plan, state, current) {
 		return
 	}
 	m, claim, ok := r.writeChanges(ctx, acc, machineID, &plan, &state, current, scope, userData, &resp.Diagnostics)
@@ -114,7 +114,7 @@ func settledAtPlan(diags *diag.Diagnostics, summary string, plan, state model, m
 		attr        string
 		plan, state types.String
 	}{{adapter.FieldOfferID, plan.OfferID, state.OfferID}, {adapter.FieldImage, plan.Image, state.Image}} {
-		if !f.plan.Equal(f.state) && !unreportedImage(path.Root(f.attr), f.state) {
+		if !f.plan.Equal(f.state) && !unreported(path.Root(f.attr), f.state) {
 			diags.AddAttributeError(path.Root(f.attr), summary,
 				fmt.Sprintf("%s changes from %q to %q, a value that was not known when the plan was made, so the plan could not replace "+
 					"machine %s; it was left as it was. Run terraform apply again: the next plan knows the value and replaces the machine.",

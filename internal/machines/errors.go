@@ -12,12 +12,16 @@ import (
 
 // addListError reports a failed inventory of one account on its list index,
 // with the way out for it.
-func addListError(ctx context.Context, diags *diag.Diagnostics, t target, err error) {
+func addListError(ctx context.Context, diags *diag.Diagnostics, t target, err error, query bool) {
 	p := path.Root("accounts").AtListIndex(t.index)
 	at := func(string) (path.Path, bool) { return p, true }
 	detail := tfdiag.ListStopped(ctx, err, "machines", "compute_machines", t.shown)
 	if detail == "" {
-		detail = fmt.Sprintf("Listing the machines of account %s failed. %s", t.shown, tfdiag.ListWayOut(err, t.endpoint))
+		wayOut := tfdiag.ListWayOut
+		if query {
+			wayOut = tfdiag.QueryWayOut
+		}
+		detail = fmt.Sprintf("Listing the machines of account %s failed. %s", t.shown, wayOut(err, t.endpoint))
 	}
 	tfdiag.AddError(diags, at, summary, detail, err)
 }

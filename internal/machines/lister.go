@@ -37,10 +37,14 @@ type Lister struct {
 	// user wrote: invalidArgument for compute_machines, listArgument for a
 	// list resource.
 	Summary string
+	// Query is set for a list block of terraform query, which has no
+	// timeouts block: its ways out name none (tfdiag.QueryWayOut).
+	Query bool
 }
 
 // Validate refuses, on its list index, an account whose adapter cannot list
-// every machine. Terraform validates the configuration as written and again
+// every machine, and a labels filter no listed account's machine can
+// carry (checkLabels). Terraform validates the configuration as written and again
 // with the values a read gets, so an id known only at apply is refused
 // then, before the read.
 func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) {
@@ -58,6 +62,7 @@ func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.D
 			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), l.Summary, detail)
 		}
 	}
+	checkLabels(ctx, l.Registry, config, l.Summary, diags)
 }
 
 // List lists every account's machines, retrying an inventory whose backend
@@ -90,7 +95,7 @@ func (l Lister) List(ctx context.Context, f Filters, timeout, unreachable time.D
 			return err
 		})
 		if err != nil {
-			addListError(command, diags, t, err)
+			addListError(command, diags, t, err, l.Query)
 			continue
 		}
 		for _, mc := range ms {

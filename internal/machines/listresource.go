@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -28,6 +29,11 @@ type ListResource struct {
 	// Object fills the resource a result holds from the machine; the
 	// resource starts out null.
 	Object func(context.Context, Found, *tfsdk.Resource) diag.Diagnostics
+	// Refuse, when set, is the refusal of an account whose machines the
+	// resource cannot hold ("" when it can), the resource's own words: a
+	// query refuses it on its list index instead of listing machines whose
+	// generated configuration the plan then refuses.
+	Refuse func(reg *adapter.Registry, accountID string) string
 	lister Lister
 }
 
@@ -38,7 +44,7 @@ var (
 
 // NewListResource is a list resource of typeName over reg's adapters.
 func NewListResource(reg *adapter.Registry, typeName, more string, object func(context.Context, Found, *tfsdk.Resource) diag.Diagnostics) *ListResource {
-	return &ListResource{TypeName: typeName, More: more, Object: object, lister: Lister{Registry: reg, Summary: listArgument(typeName)}}
+	return &ListResource{TypeName: typeName, More: more, Object: object, lister: Lister{Registry: reg, Summary: listArgument(typeName), Query: true}}
 }
 
 func (l *ListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -63,6 +69,30 @@ func (l *ListResource) Configure(_ context.Context, req resource.ConfigureReques
 
 func (l *ListResource) ValidateListResourceConfig(ctx context.Context, req list.ValidateConfigRequest, resp *list.ValidateConfigResponse) {
 	l.lister.Validate(ctx, req.Config, &resp.Diagnostics)
+	var ids types.List
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("accounts"), &ids)...)
+	if resp.Diagnostics.HasError() || ids.IsNull() || ids.IsUnknown() {
+		return
+	}
+	var each []types.String
+	resp.Diagnostics.Append(ids.ElementsAs(ctx, &each, false)...)
+	l.refuseAccounts(each, &resp.Diagnostics)
+}
+
+// refuseAccounts refuses, on its list index, each known account that
+// Refuse refuses.
+func (l *ListResource) refuseAccounts(ids []types.String, diags *diag.Diagnostics) {
+	if l.Refuse == nil || l.lister.Registry == nil {
+		return
+	}
+	for i, id := range ids {
+		if id.IsNull() || id.IsUnknown() {
+			continue
+		}
+		if detail := l.Refuse(l.lister.Registry, id.ValueString()); detail != "" {
+			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), l.lister.Summary, fmt.Sprintf("accounts[%d]: %s", i, detail))
+		}
+	}
 }
 
 // List lists the accounts' machines as compute_machines does, within its
@@ -77,6 +107,7 @@ func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *l
 	var all []Found
 	if !diags.HasError() {
 		unknownAccounts(f.Accounts, &diags)
+		l.refuseAccounts(f.Accounts, &diags)
 	}
 	if !diags.HasError() {
 		all = l.lister.List(ctx, f, defaultReadTimeout, adapter.DefaultUnreachable, &diags)
@@ -119,4 +150,14 @@ func unknownAccounts(ids []types.String, diags *diag.Diagnostics) {
 					"for the account first, then terraform query.", i))
 		}
 	}
+}
+
+// SetAttributes sets each named attribute of a list result's resource, for
+// the resource packages' Object functions.
+func SetAttributes(ctx context.Context, into *tfsdk.Resource, values map[string]attr.Value) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for name, v := range values {
+		diags.Append(into.SetAttribute(ctx, path.Root(name), v)...)
+	}
+	return diags
 }

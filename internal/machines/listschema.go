@@ -20,9 +20,11 @@ const (
 	docNameRegex  = "Only machines whose name matches this regular expression (RE2 syntax, as Terraform's " +
 		"`regex` function), anywhere in the name unless anchored, e.g. `^web-[0-9]+$`. Unset: every name."
 	docLabels = "Only machines that carry every one of these labels with exactly this value, e.g. " +
-		"`{ role = \"web\" }`; other labels do not matter. The provider's own marks are not labels here. Unset: no filter."
+		"`{ role = \"web\" }`; other labels do not matter. The provider's own marks are not labels here. A key or value that " +
+		"no listed account's adapter lets a machine carry is refused, as `compute_instance` refuses it. Unset: no filter."
 	docStates = "Only machines in one of these states: `pending`, `running`, `stopped`, `rescue`, " +
-		"`deleting`, `deleted`, `error` or `unknown`. Unset: every state, including machines being deleted."
+		"`deleting`, `deleted`, `error` or `unknown`. Unset: every state, including machines being deleted; to adopt a fleet, " +
+		"`[\"running\", \"stopped\"]` leaves those out."
 )
 
 // ListSchema is the configuration of a list resource over machines (a

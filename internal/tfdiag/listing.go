@@ -3,6 +3,7 @@ package tfdiag
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
@@ -56,3 +57,28 @@ func ListWayOut(err error, endpoint string) string {
 	}
 	return WayOut(err)
 }
+
+// QueryWayOut is ListWayOut for a list block of terraform query, which has
+// no timeouts block: its bounds are the defaults (the read's timeout,
+// unreachable after about 30 s), so the way out names none to raise.
+func QueryWayOut(err error, endpoint string) string {
+	where := "the account's backend"
+	if endpoint != "" {
+		where = "the account's endpoint " + adapter.Redacted(endpoint)
+	}
+	switch {
+	case Unreachable(err):
+		return fmt.Sprintf("%s could not be reached (%s), so the listing gave up on it after %s; nothing was changed. "+
+			"Check that the endpoint is right and reachable from where Terraform runs (its host name, a firewall or VPN, its TLS certificate), "+
+			"then run terraform query again.", capitalised(where), adapter.ErrorClass(err), adapter.DefaultUnreachable)
+	case adapter.NoAnswer(err) || adapter.LimitPastTimeout(err):
+	case adapter.Is(err, adapter.Transient):
+		return "The backend failed or could not be reached, and kept failing while the listing was retried; check that " + where +
+			" is reachable from where Terraform runs, then run terraform query again."
+	case adapter.Is(err, adapter.RateLimited):
+		return "The backend asked to slow down, and still did when the listing had retried for as long as it waits; run terraform query again later."
+	}
+	return ListWayOut(err, endpoint)
+}
+
+func capitalised(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

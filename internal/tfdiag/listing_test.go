@@ -51,3 +51,22 @@ func TestListWayOut(t *testing.T) {
 		t.Errorf("access denied: %q, want WayOut's", got)
 	}
 }
+
+// TestQueryWayOut: a list block has no timeouts block, so no way out of a
+// query names one; each still names the endpoint and the command to run
+// again.
+func TestQueryWayOut(t *testing.T) {
+	for _, err := range []error{
+		&adapter.Error{Code: adapter.Transient, Message: "connection refused", Err: adapter.MarkUnreachable(fmt.Errorf("dial tcp: connection refused"))},
+		adapter.Errorf(adapter.Transient, "503"),
+		adapter.Errorf(adapter.RateLimited, "429"),
+	} {
+		got := QueryWayOut(err, "http://127.0.0.1:9/v1")
+		if strings.Contains(got, "timeouts") || !strings.Contains(got, "terraform query again") {
+			t.Errorf("%v: %q, want no timeouts named and the query run again", err, got)
+		}
+	}
+	if got := QueryWayOut(adapter.Errorf(adapter.AccessDenied, "401"), ""); got != WayOut(adapter.Errorf(adapter.AccessDenied, "401")) {
+		t.Errorf("access denied: %q, want WayOut's", got)
+	}
+}

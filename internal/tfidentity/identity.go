@@ -2,9 +2,12 @@
 // compute_bootstrap_host share (Terraform 1.12 and later): the account a
 // machine lives on and the machine's own id, kept beside the state after
 // every operation, and read back by an import block that names the machine
-// with `identity = { … }` instead of an id. It knows the plugin framework
-// and nothing of any backend; Terraform and OpenTofu releases without
-// identity never call into it and lose nothing.
+// with `identity = { … }` instead of an id, and what an import names, by
+// id or by identity (target.go). Terraform and OpenTofu releases without
+// identity never call into it for more than the import and lose nothing.
+//
+// It imports the plugin framework, internal/adapter and internal/tfdiag,
+// never a resource package or a concrete adapter.
 package tfidentity
 
 import (
@@ -12,7 +15,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -97,24 +99,4 @@ func Plan(ctx context.Context, plan *tfsdk.Plan, identity *tfsdk.ResourceIdentit
 	diags.Append(identity.Set(ctx, m)...)
 }
 
-// ImportID is the id an import names: the import id (`terraform import`,
-// `id` of an import block), or ACCOUNT_ID/MACHINE_ID built from the
-// identity of an import block (byIdentity).
-func ImportID(ctx context.Context, req resource.ImportStateRequest) (id string, byIdentity bool, diags diag.Diagnostics) {
-	if req.ID != "" || req.Identity == nil || req.Identity.Raw.IsNull() {
-		return req.ID, false, nil
-	}
-	var m Model
-	diags.Append(req.Identity.Get(ctx, &m)...)
-	return m.Account.ValueString() + "/" + m.ID.ValueString(), true, diags
-}
-
 func known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() && v.ValueString() != "" }
-
-// Named is how an import's refusal names what it was given.
-func Named(byIdentity bool) string {
-	if byIdentity {
-		return "identity (its account and id, read as ACCOUNT_ID/MACHINE_ID)"
-	}
-	return "import id"
-}

@@ -9,5 +9,7 @@ list "compute_bootstrap_host" "db" {
     accounts    = [compute_provider_account.metal.id]
     name_prefix = "db-"
     managed     = false
+    # Machines being deleted are left out: no import block for them.
+    states = ["running", "stopped"]
   }
 }

@@ -9,5 +9,7 @@ list "compute_instance" "web" {
     accounts    = [compute_provider_account.cloud.id]
     name_prefix = "web-"
     managed     = false
+    # Machines being deleted are left out: no import block for them.
+    states = ["running", "stopped"]
   }
 }

@@ -1,4 +1,4 @@
-package instance
+package tfidentity
 
 import (
 	"strconv"
@@ -15,15 +15,15 @@ func TestCheckMachineIDShowsANumber(t *testing.T) {
 		Check: func(id string) bool { n, err := strconv.ParseInt(id, 10, 64); return err == nil && n > 0 },
 		Text:  "a positive number",
 	}}}
-	err := checkMachineID("99999999999999999999999", def)
+	err := CheckMachineID("MACHINE_ID", "99999999999999999999999", def)
 	if err == nil || !strings.Contains(err.Error(), `"99999999999999999999999" is too large`) {
 		t.Errorf("a 23-digit id: %v, want it shown and called too large", err)
 	}
-	err = checkMachineID("0", def)
+	err = CheckMachineID("MACHINE_ID", "0", def)
 	if err == nil || !strings.Contains(err.Error(), `"0" is not a machine id`) {
 		t.Errorf("id 0: %v", err)
 	}
-	if err := checkMachineID("42", def); err != nil {
+	if err := CheckMachineID("MACHINE_ID", "42", def); err != nil {
 		t.Errorf("id 42: %v", err)
 	}
 }
