@@ -36,10 +36,11 @@ func ClosedAddr(t testing.TB) string {
 		t.Fatal(err)
 	}
 	sa, err := syscall.Getsockname(fd)
-	if err != nil {
-		t.Fatal(err)
+	in4, ok := sa.(*syscall.SockaddrInet4)
+	if err != nil || !ok {
+		t.Fatalf("the bound socket has no IPv4 address: %v (%T)", err, sa)
 	}
-	return net.JoinHostPort("127.0.0.1", strconv.Itoa(sa.(*syscall.SockaddrInet4).Port))
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(in4.Port))
 }
 
 // Resolver answers every question with NXDOMAIN ("no such host") from a
