@@ -3,9 +3,11 @@ package hcloud
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -105,4 +107,36 @@ func (e *Emulator) InRescue(id int64) bool {
 	e.advanceLocked(time.Now(), nil)
 	s, ok := e.servers[id]
 	return ok && s.inRescue
+}
+
+// AddSSHKey seeds a project SSH key as if it had been uploaded outside the
+// provider and returns its id. It panics on a taken name or a line that is
+// not a public key, since those are mistakes in the test.
+func (e *Emulator) AddSSHKey(name, publicKey string) int64 {
+	fp, err := fingerprint(publicKey)
+	if err != nil || name == "" {
+		panic(fmt.Sprintf("hcloud emulator: AddSSHKey: invalid key %q: %v", name, err))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, k := range e.sshKeys {
+		if k.name == name || k.fingerprint == fp {
+			panic(fmt.Sprintf("hcloud emulator: AddSSHKey: key %q is already in the project", name))
+		}
+	}
+	k := &sshKey{id: e.nextIDLocked("ssh_key"), name: name, fingerprint: fp, publicKey: strings.TrimSpace(publicKey),
+		created: time.Now().UTC().Truncate(time.Second)}
+	e.sshKeys[k.id] = k
+	return k.id
+}
+
+// RescueKeys returns the SSH key ids the last enable_rescue of server id
+// armed its rescue system with.
+func (e *Emulator) RescueKeys(id int64) []int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s, ok := e.servers[id]; ok {
+		return slices.Clone(s.rescueKeys)
+	}
+	return nil
 }
