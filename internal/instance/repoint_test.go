@@ -102,8 +102,23 @@ func TestInstanceAccountChangesRepointInPlace(t *testing.T) {
 				PreConfig: snapshot, Config: cloudOn(e.Endpoint, env, "nbg1"), ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate),
 				ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
 			},
+			// rescue_ssh_keys is read only by a boot into rescue: naming
+			// the keys, or others, touches no machine.
+			{
+				PreConfig: snapshot, Config: withRescueKeys(cloudOn(e.Endpoint, env, "nbg1"), "ops"),
+				ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate), ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
+			},
+			{
+				PreConfig: snapshot, Config: withRescueKeys(cloudOn(e.Endpoint, env, "nbg1"), "ops,ci"),
+				ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate), ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
+			},
 		},
 	})
+}
+
+// withRescueKeys adds the rescue_ssh_keys setting to a cloudOn config.
+func withRescueKeys(config, keys string) string {
+	return strings.Replace(config, "    location = ", fmt.Sprintf("    rescue_ssh_keys = %q\n    location = ", keys), 1)
 }
 
 // identityOn checks that the identity's account is the one at endpoint,

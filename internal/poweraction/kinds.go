@@ -59,13 +59,16 @@ var kinds = []kind{
 			"Refused on a machine that is not running."},
 	{rescue: true, running: true, Refused: "Unable to boot machine into rescue",
 		summary: "Boots the machine into its backend's rescue system, a small Linux started from the network instead of the machine's " +
-			"disks, and waits until the rescue system answers on SSH with the host key the backend announced for it (which is " +
-			"checked, never trusted on first use). Log in as `root` with the account's SSH key (the `ssh_key` setting of the " +
-			"`compute_provider_account`), from wherever you hold its private half: `ssh root@ADDRESS`, the instance's `ipv4` " +
-			"address. The backend's rescue password, where it hands one out, is never kept: it reaches no log, diagnostic or state. " +
+			"disks, and waits until it runs it: on Hetzner Robot until the rescue system answers on SSH with the host key Robot " +
+			"announced for it (which is checked, never trusted on first use), on Hetzner Cloud until the server runs again with " +
+			"its rescue disarmed, as the API marks the boot. Log in as `root` with the account's SSH key (the `ssh_key` setting of a Hetzner Robot " +
+			"`compute_provider_account`, or one of the project keys its `rescue_ssh_keys` setting names on Hetzner Cloud), from " +
+			"wherever you hold its private half: `ssh root@ADDRESS`, the instance's `ipv4` address. " +
+			"The backend's rescue password, where it hands one out, is never kept: it reaches no log, diagnostic or state. " +
 			"On Hetzner Robot the boot spends the rescue activation, so the machine's next reboot (a `compute_instance_reboot`, " +
 			"a reset, or `reboot` typed in the rescue system) starts its disks again. Refused on a machine that is not running. " +
-			"A machine that runs its rescue system already is left there: nothing is armed or reset.",
+			"On Hetzner Robot a machine that runs its rescue system already is left there: nothing is armed or reset; " +
+			"Hetzner Cloud does not report it, so such a machine boots its rescue system again.",
 		nextPlan: " A machine in its rescue system reads as running, so the next plan of an instance with `power = \"on\"` is empty." +
 			"\n\nA `compute_bootstrap_host` booted into rescue (`instance = compute_bootstrap_host.NAME`) keeps `ready`: it reports " +
 			"the install, not what the machine runs now (the provider does not probe SSH on refresh), so it stays `true` while the " +

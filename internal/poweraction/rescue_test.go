@@ -165,10 +165,9 @@ func TestRescueRefusesMachinesNotHeldProto(t *testing.T) {
 }
 
 // TestRescueRefusedWithoutRescueSystemProto: an account whose adapter has no
-// rescue system (Proxmox VE, Hetzner Cloud until its adapter offers it) is
-// refused at plan on instance.account, naming the action, the adapter and
-// the backend's own way into a rescue system (adapter.NoteRescue); nothing
-// is read.
+// rescue system (Proxmox VE) is refused at plan on instance.account, naming
+// the action, the adapter and the backend's own way into a rescue system
+// (adapter.NoteRescue); nothing is read.
 func TestRescueRefusedWithoutRescueSystemProto(t *testing.T) {
 	t.Parallel()
 	p := acctest.NewProto(t, provider.DefaultRegistry())
@@ -179,10 +178,6 @@ func TestRescueRefusedWithoutRescueSystemProto(t *testing.T) {
 		{adapter.Locator{Kind: "proxmox", Name: "lab", Settings: map[string]string{
 			"endpoint": "https://127.0.0.1:1", "api_token": "env://NOBODY", "flavors": `{"small":{"cores":1,"memory_mib":512,"disk_gib":1}}`,
 		}}, []string{"the proxmox adapter cannot do that", "to rescue the machine, attach a rescue ISO", "through the VM's console"}},
-		{adapter.Locator{Kind: "hcloud", Name: "cloud", Settings: map[string]string{
-			"endpoint": "http://127.0.0.1:1", "token": "env://NOBODY",
-		}}, []string{"the hcloud adapter cannot do that", "to rescue the machine, enable rescue in the Hetzner Cloud Console",
-			"`hcloud server enable-rescue"}},
 	} {
 		diags := errorsOf(p.PlanAction("compute_instance_rescue", instanceOn(c.account.String(), "100001")))
 		for _, want := range append([]string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_rescue asks machine 100001",

@@ -58,6 +58,9 @@ type account struct {
 	// starts follows the start actions creates queue (see starts.go).
 	starts starts
 	budget *rateBudget
+	// rescueKeys are the names or ids of the project SSH keys a rescue
+	// system accepts (settingRescueKeys); empty refuses rescue.
+	rescueKeys []string
 }
 
 var (
@@ -127,12 +130,13 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		clientOpts = append(clientOpts, hcloud.WithApplication(name, version))
 	}
 	return &account{
-		client:   hcloud.NewClient(clientOpts...),
-		location: location,
-		endpoint: endpoint,
-		clock:    clock,
-		poll:     opts.poll,
-		budget:   budget,
+		client:     hcloud.NewClient(clientOpts...),
+		location:   location,
+		endpoint:   endpoint,
+		clock:      clock,
+		poll:       opts.poll,
+		budget:     budget,
+		rescueKeys: splitKeys(settings[settingRescueKeys]),
 	}, nil
 }
 

@@ -13,9 +13,12 @@ import (
 func TestConformance(t *testing.T) {
 	conformance.Run(t, func(t *testing.T) conformance.Target {
 		e, endpoint := startEmulator(t, emu.Options{ActionPolls: 2})
+		e.AddSSHKey(testRescueKey, testRescuePublicKey)
+		settings := testSettings(endpoint)
+		settings[settingRescueKeys] = testRescueKey
 		return conformance.Target{
 			Definition: definition(testOptions()),
-			Settings:   testSettings(endpoint),
+			Settings:   settings,
 			Env:        testEnv(testToken),
 			OfferID:    "cx22",
 			Image:      "ubuntu-24.04",
@@ -24,13 +27,28 @@ func TestConformance(t *testing.T) {
 				return strconv.FormatInt(e.AddServer(emu.Server{Name: name, Labels: map[string]string{"owner": "someone-else"}}), 10)
 			},
 			PowerObservable: true,
-			Faults:          e.Conformance(),
-			Secrets:         []string{testToken},
+			// Armed counts as well as booted: a refusal must do neither.
+			InRescue: func(t *testing.T, id string) bool {
+				n, err := strconv.ParseInt(id, 10, 64)
+				if err != nil {
+					t.Fatalf("%q is not a server id", id)
+				}
+				s, ok := e.Server(n)
+				return ok && (s.RescueEnabled || s.InRescue)
+			},
+			Faults:  e.Conformance(),
+			Secrets: []string{testToken},
 			ServeImpostor: func(t *testing.T, h http.Handler) map[string]string {
 				srv := httptest.NewServer(h)
 				t.Cleanup(srv.Close)
-				return conformance.PointAt(t, testSettings(endpoint), "endpoint", srv.URL)
+				return conformance.PointAt(t, settings, "endpoint", srv.URL)
 			},
 		}
 	})
 }
+
+// The project SSH key rescue systems accept in the tests.
+const (
+	testRescueKey       = "ops"
+	testRescuePublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ops@example"
+)

@@ -2,6 +2,7 @@ package hcloud
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
@@ -54,6 +55,13 @@ func definition(opts options) adapter.Definition {
 				Scope: true,
 				Check: checkEndpoint,
 			},
+			{
+				Name: settingRescueKeys,
+				Description: "the project's SSH keys a rescue system accepts, by name or id as `hcloud ssh-key list` shows them, " +
+					"separated by commas; required for compute_instance_rescue, whose operator logs in as root with one of them",
+				Check:    checkKeyList,
+				NeededBy: adapter.Capabilities{adapter.CapRescue},
+			},
 		},
 		New: func(settings map[string]string, env adapter.Env) (adapter.Adapter, error) {
 			return newAccount(settings, env, opts)
@@ -75,8 +83,6 @@ var notes = map[string]string{
 	adapter.FieldImage:        "an image name such as `ubuntu-24.04`",
 	adapter.FieldLocation:     "a location name such as `fsn1`, `nbg1`, `hel1`, `ash`, `hil` or `sin`",
 	adapter.FieldPricePerHour: "the API's gross price, \"price with VAT added\", not its net price",
-	adapter.NoteRescue: "enable rescue in the Hetzner Cloud Console (the server's Rescue tab) or with " +
-		"`hcloud server enable-rescue --ssh-key KEY SERVER`, then reboot the server (`hcloud server reset SERVER`)",
 }
 
 // locationName is the API's own pattern for location names.
@@ -94,4 +100,23 @@ func checkLocationName(v string) error {
 // adapter's credentials.
 func checkEndpoint(v string) error {
 	return adapter.CheckBaseURL(v, "the API token", "the token setting", "https://api.hetzner.cloud/v1 or an https URL of a compatible API")
+}
+
+// splitKeys reads a comma-separated list of SSH key names or ids.
+func splitKeys(v string) []string {
+	var out []string
+	for _, k := range strings.Split(v, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// checkKeyList refuses a list that names no key, such as ",".
+func checkKeyList(v string) error {
+	if strings.TrimSpace(v) != "" && len(splitKeys(v)) == 0 {
+		return adapter.Errorf(adapter.InvalidConfig, "it names no SSH key; give key names or ids separated by commas")
+	}
+	return nil
 }

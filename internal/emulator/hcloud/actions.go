@@ -32,6 +32,11 @@ type action struct {
 	onSuccess, onFailure string
 	// restarts counts a restart of the guest when the action succeeds.
 	restarts bool
+	// boots marks an action that boots the guest when it succeeds (a
+	// restart, or a start of a server that was off), which runs the rescue
+	// system if it is armed; rescue is what the action does to it.
+	boots  bool
+	rescue rescueEffect
 }
 
 type actionFault struct {
@@ -42,7 +47,7 @@ type actionFault struct {
 
 // FailNextAction makes the next n actions with this command ("create_server",
 // "start_server", "stop_server", "shutdown_server", "reboot_server",
-// "reset_server", "delete_server") end in status error with code and
+// "reset_server", "delete_server", "enable_rescue", "disable_rescue") end in status error with code and
 // message, as the API reports a task that failed after it was accepted.
 func (e *Emulator) FailNextAction(command string, n int, code, message string) {
 	e.mu.Lock()
@@ -169,6 +174,12 @@ func (e *Emulator) finishLocked(a *action, now time.Time) {
 	}
 	if a.restarts && s.deleting == nil {
 		s.restarts++
+	}
+	if s.deleting == nil {
+		rescueLocked(s, a, a.boots)
+		if a.onSuccess == "off" {
+			s.inRescue = false
+		}
 	}
 }
 

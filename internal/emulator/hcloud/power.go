@@ -33,6 +33,9 @@ var powerCommands = map[string]powerCommand{
 // actions. A server with a running action is locked, as in the API.
 func (e *Emulator) serverAction(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("command")
+	if e.rescueAction(w, r, name) {
+		return
+	}
 	pc, known := powerCommands[name]
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -57,6 +60,7 @@ func (e *Emulator) serverAction(w http.ResponseWriter, r *http.Request) {
 	}
 	a.onSuccess, a.onFailure = pc.after, s.status
 	a.restarts = pc.restarts && s.status == "running"
+	a.boots = a.restarts || (pc.after == "running" && s.status != "running")
 	// Powering on a running server (or off one that is off) is accepted
 	// and changes nothing, so it never shows starting or stopping.
 	if pc.during != "" && s.status != pc.after {

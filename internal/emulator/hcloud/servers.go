@@ -33,6 +33,12 @@ type server struct {
 	// through while running.
 	ignoresACPI bool
 	restarts    int
+	// rescueEnabled is the API's rescue_enabled: rescue is armed for the
+	// next boot, with the SSH keys rescueKeys. inRescue says the server
+	// runs the rescue system it booted into (see rescue.go).
+	rescueEnabled bool
+	rescueKeys    []int64
+	inRescue      bool
 }
 
 type primaryIP struct {
@@ -48,7 +54,7 @@ func (s *server) wire() wireServer {
 		PublicNet:  wirePublicNet{FloatingIPs: []int64{}, Firewalls: []struct{}{}},
 		PrivateNet: []struct{}{},
 		ServerType: &s.typ.wire, Location: &s.loc.wire, Datacenter: &s.loc.dc.wire,
-		Locked: s.busy > 0, Protection: wireServerProtection{},
+		Locked: s.busy > 0, Protection: wireServerProtection{}, RescueEnabled: s.rescueEnabled,
 		Labels:  maps.Clone(s.labels),
 		Volumes: []int64{}, LoadBalancers: []int64{},
 		PrimaryDiskSize: s.typ.wire.Disk,

@@ -32,6 +32,10 @@ type Server struct {
 	// Restarts counts the reboots the guest honoured and the resets, each
 	// of a running server; ignored when seeding.
 	Restarts int
+	// RescueEnabled is the API's rescue_enabled (armed for the next boot);
+	// InRescue says the server runs the rescue system it booted into.
+	// Both are ignored when seeding.
+	RescueEnabled, InRescue bool
 }
 
 func (s *server) snapshot() Server {
@@ -39,6 +43,7 @@ func (s *server) snapshot() Server {
 		ID: s.id, Name: s.name, Status: s.status, Labels: maps.Clone(s.labels),
 		ServerType: s.typ.wire.Name, Location: s.loc.wire.Name, UserData: s.userData, Created: s.created,
 		IgnoresACPI: s.ignoresACPI, Restarts: s.restarts,
+		RescueEnabled: s.rescueEnabled, InRescue: s.inRescue,
 	}
 	if out.Labels == nil {
 		out.Labels = map[string]string{}

@@ -1,0 +1,122 @@
+package hcloud
+
+import (
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
+)
+
+const testCIPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHtn0EJPzIHOLAfGOWUIVF6h2+OqeYzSdx3lwLBvfbVx ci@example"
+
+// rescueAccount is an account whose rescue_ssh_keys setting is keys.
+func rescueAccount(t *testing.T, endpoint, keys string) *account {
+	t.Helper()
+	settings := testSettings(endpoint)
+	if keys != "" {
+		settings[settingRescueKeys] = keys
+	}
+	return newTestAccountWith(t, settings, testEnv(testToken))
+}
+
+// TestRescueArmsTheAccountsKeysAndResets: the keys named by name and by id
+// arm rescue, one reset boots it, and Rescue returns once the boot took it.
+func TestRescueArmsTheAccountsKeysAndResets(t *testing.T) {
+	e, _ := startEmulator(t, emu.Options{ActionPolls: 2})
+	ops := e.AddSSHKey("ops", testRescuePublicKey)
+	ci := e.AddSSHKey("ci", testCIPublicKey)
+	raw, id := managedSeed(e, "rescued")
+	tap := emu.NewPasswordTap(e)
+	srv := httptest.NewServer(tap)
+	t.Cleanup(srv.Close)
+	settings := testSettings(srv.URL + emu.BasePath)
+	settings[settingRescueKeys] = "ops, " + strconv.FormatInt(ci, 10)
+	logs := &textLogger{}
+	env := testEnv(testToken)
+	env.Log = logs
+	a := newTestAccountWith(t, settings, env)
+	m, err := a.Rescue(ctxT(t), id, adapter.NewClaim())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The root password enable_rescue answered reaches no log line.
+	passwords := tap.Seen()
+	if len(passwords) != 1 {
+		t.Fatalf("the tap saw %d root passwords, want the one of enable_rescue", len(passwords))
+	}
+	if strings.Contains(logs.String(), passwords[0]) || strings.Contains(fmt.Sprintf("%+v", m), passwords[0]) {
+		t.Errorf("the rescue root password reached the log or the machine:\n%s", logs.String())
+	}
+	if m.ID != id || m.State != adapter.StateRunning {
+		t.Errorf("Rescue returned %s %s, want %s running", m.ID, m.State, id)
+	}
+	s, _ := e.Server(raw)
+	if !s.InRescue || s.RescueEnabled {
+		t.Errorf("after Rescue: in rescue %t, rescue_enabled %t; want booted and disarmed", s.InRescue, s.RescueEnabled)
+	}
+	if got := e.RescueKeys(raw); !slices.Equal(got, []int64{ops, ci}) {
+		t.Errorf("rescue armed with keys %v, want %v", got, []int64{ops, ci})
+	}
+	st := e.Stats()
+	if st["POST /servers/{id}/actions/enable_rescue"] != 1 || st["POST /servers/{id}/actions/reset"] != 1 {
+		t.Errorf("requests %v, want one enable_rescue and one reset", st)
+	}
+}
+
+// TestRescueResetWithALostAnswerIsNotRepeatedOnceTaken: a reset whose
+// answer is lost is sent again only while rescue is armed; once its boot
+// took rescue, a second reset would boot the disk.
+func TestRescueResetWithALostAnswerIsNotRepeatedOnceTaken(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 0})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	raw, id := managedSeed(e, "lost")
+	if err := e.Faults().DropNext("POST", "/servers/{id}/actions/reset", 1); err != nil {
+		t.Fatal(err)
+	}
+	a := rescueAccount(t, endpoint, "ops")
+	if _, err := a.Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
+		t.Errorf("after a lost reset answer: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
+	}
+}
+
+// TestRescueRefusals: without the setting, with a key the project lacks,
+// or on a server that is off, Rescue is refused and arms nothing.
+func TestRescueRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name, keys, status string
+		code               adapter.Code
+		field              string
+	}{
+		{"no rescue_ssh_keys", "", "running", adapter.InvalidConfig, settingRescueKeys},
+		{"a key the project lacks", "ops,nobody", "running", adapter.InvalidConfig, settingRescueKeys},
+		{"a server that is off", "ops", "off", adapter.InvalidState, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, endpoint := startEmulator(t, emu.Options{ActionPolls: 2})
+			e.AddSSHKey("ops", testRescuePublicKey)
+			raw, id := managedSeed(e, "refused", func(s *emu.Server) { s.Status = tc.status })
+			a := rescueAccount(t, endpoint, tc.keys)
+			e.ResetStats()
+			_, err := a.Rescue(ctxT(t), id, adapter.NewClaim())
+			var ae *adapter.Error
+			if !errors.As(err, &ae) || ae.Code != tc.code || ae.Field != tc.field {
+				t.Fatalf("Rescue: %v, want %s on field %q", err, tc.code, tc.field)
+			}
+			if s, _ := e.Server(raw); s.RescueEnabled || s.InRescue || s.Restarts != 0 {
+				t.Errorf("a refused Rescue armed or booted rescue: %+v", s)
+			}
+			if tc.keys == "" && len(e.Stats()) != 0 {
+				t.Errorf("Rescue without the setting sent %v, want nothing", e.Stats())
+			}
+		})
+	}
+}
