@@ -14,7 +14,7 @@
 # Environment:
 #   TEST_MATRIX_PKGS     the packages to run (default: found as above)
 #   TEST_MATRIX_RUN      a -run pattern to narrow the tests (default: all)
-#   TEST_TIMEOUT         go test's -timeout for one binary's run (default: 15m)
+#   TEST_TIMEOUT         go test's -timeout for one binary's run (default: 60m, as make test)
 #   TEST_MATRIX_LOG_DIR  keep each binary's full go test -v log there
 #
 # It goes on after a failing binary and fails at the end when any failed.
@@ -54,7 +54,7 @@ for bin in "${binaries[@]}"; do
 	started=$SECONDS
 	tests=ok
 	if TF_ACC_TERRAFORM_PATH=$path TF_ACC_PROVIDER_HOST=$host \
-		scripts/tfenv.sh go test -v -count=1 -timeout "${TEST_TIMEOUT:-15m}" -run "${TEST_MATRIX_RUN:-.}" "${pkgs[@]}" >"$log" 2>&1; then
+		scripts/tfenv.sh go test -v -count=1 -timeout "${TEST_TIMEOUT:-60m}" -run "${TEST_MATRIX_RUN:-.}" "${pkgs[@]}" >"$log" 2>&1; then
 		grep -E '^(ok|FAIL)\s' "$log" || true
 	else
 		tests=FAILED
