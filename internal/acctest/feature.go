@@ -33,15 +33,7 @@ var (
 // the binary the tests drive does not have f.
 func Require(t testing.TB, f Feature) {
 	t.Helper()
-	bin, err := Binary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	line, err := VersionLine(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ok, why := has(line, f); !ok {
+	if ok, line, bin, why := check(t, f); !ok {
 		t.Skipf("%s (%s) lacks %s: %s", line, bin, f.What, why)
 	}
 }
@@ -50,16 +42,24 @@ func Require(t testing.TB, f Feature) {
 // that only such a binary can make in a test that runs under any.
 func Supports(t testing.TB, f Feature) bool {
 	t.Helper()
+	ok, _, _, _ := check(t, f)
+	return ok
+}
+
+// check asks the binary the tests drive for its version and whether it has
+// f, and why not.
+func check(t testing.TB, f Feature) (ok bool, line, bin, why string) {
+	t.Helper()
 	bin, err := Binary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	line, err := VersionLine(bin)
+	line, err = VersionLine(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok, _ := has(line, f)
-	return ok
+	ok, why = has(line, f)
+	return ok, line, bin, why
 }
 
 // has reports whether the release that line names ("Terraform v1.15.9",
