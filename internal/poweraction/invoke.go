@@ -119,8 +119,9 @@ func (a *Action) notRunning(m adapter.Machine) string {
 func (a *Action) rescue(ctx context.Context, c config, acc *adapter.Cached, t target, def adapter.Definition, m adapter.Machine,
 	say func(string), resp *action.InvokeResponse) {
 	id := t.ID.ValueString()
-	say(fmt.Sprintf("machine %s is %s: booting it into its rescue system unless it runs it already, then waiting until the rescue "+
-		"system answers on SSH", id, m.State))
+	// The backend decides what "runs it" means: the rescue system
+	// answering on SSH (Robot) or the boot that disarmed it (Hetzner Cloud).
+	say(fmt.Sprintf("machine %s is %s: booting it into its rescue system, then waiting until it runs it", id, m.State))
 	// One try, with no retry around it: the adapter retries each step until
 	// ctx ends, and a boot into rescue run again whole after its wait ran
 	// out would reset a machine that may be booting into rescue already.

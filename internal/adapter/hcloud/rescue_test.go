@@ -69,6 +69,22 @@ func TestRescueArmsTheAccountsKeysAndResets(t *testing.T) {
 	}
 }
 
+// TestRescueWaitsForTheBoot: the reset's action succeeds as soon as it is
+// sent, and the guest boots after it; Rescue returns only once the boot
+// took the rescue system (rescue_enabled turned false).
+func TestRescueWaitsForTheBoot(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 1, BootReads: 3})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	raw, id := managedSeed(e, "booting")
+	if _, err := rescueAccount(t, endpoint, "ops").Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := e.Server(raw)
+	if !s.InRescue || s.RescueEnabled {
+		t.Errorf("Rescue returned while the server booted: in rescue %t, rescue_enabled %t; want booted and disarmed", s.InRescue, s.RescueEnabled)
+	}
+}
+
 // TestRescueResetWithALostAnswerIsNotRepeatedOnceTaken: a reset whose
 // answer is lost is sent again only while rescue is armed; once its boot
 // took rescue, a second reset would boot the disk.

@@ -176,9 +176,9 @@ func (e *Emulator) finishLocked(a *action, now time.Time) {
 		s.restarts++
 	}
 	if s.deleting == nil {
-		rescueLocked(s, a, a.boots)
+		e.rescueLocked(s, a)
 		if a.onSuccess == "off" {
-			s.inRescue = false
+			s.inRescue, s.bootReads = false, 0
 		}
 	}
 }

@@ -53,6 +53,12 @@ type Options struct {
 	// window see status off while start_server is still running. Without it
 	// the server goes from initializing straight to starting.
 	OffBeforeStart bool
+	// BootReads is how many reads of a server (by id, or in a listing) its
+	// guest takes to boot after the action that restarts it succeeded. The
+	// API reports a reset done once it is sent, and rescue_enabled turns
+	// false only when the boot has fetched the rescue system; 0 boots the
+	// guest as the action succeeds.
+	BootReads int
 }
 
 // Emulator is the Hetzner Cloud API in memory. It is safe for concurrent

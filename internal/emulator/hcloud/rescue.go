@@ -88,15 +88,33 @@ const (
 
 // rescueLocked applies a's effect on s's rescue system once a succeeded:
 // arming or disarming it, or, for a boot of the guest, running the rescue
-// system when it was armed (and disarming it) or the disk otherwise.
-func rescueLocked(s *server, a *action, boots bool) {
+// system when it was armed (and disarming it) or the disk otherwise, at
+// once or after Options.BootReads reads of the server.
+func (e *Emulator) rescueLocked(s *server, a *action) {
 	switch {
 	case a.rescue == rescueArm:
 		s.rescueEnabled = true
 	case a.rescue == rescueDisarm:
 		s.rescueEnabled = false
-	case boots:
-		s.inRescue, s.rescueEnabled = s.rescueEnabled, false
+	case a.boots && e.opts.BootReads > 0:
+		s.bootReads = e.opts.BootReads
+	case a.boots:
+		bootLocked(s)
+	}
+}
+
+// bootLocked ends s's guest boot: the rescue system when it was armed,
+// which the boot disarms, or the disk.
+func bootLocked(s *server) {
+	s.inRescue, s.rescueEnabled, s.bootReads = s.rescueEnabled, false, 0
+}
+
+// readLocked counts a read of s towards the guest boot it is in.
+func readLocked(s *server) {
+	if s.bootReads > 0 {
+		if s.bootReads--; s.bootReads == 0 {
+			bootLocked(s)
+		}
 	}
 }
 

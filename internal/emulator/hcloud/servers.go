@@ -39,6 +39,9 @@ type server struct {
 	rescueEnabled bool
 	rescueKeys    []int64
 	inRescue      bool
+	// bootReads counts the reads left before the guest's boot that a
+	// finished action began is done (Options.BootReads).
+	bootReads int
 }
 
 type primaryIP struct {
@@ -120,6 +123,7 @@ func (e *Emulator) listServers(w http.ResponseWriter, r *http.Request) {
 	e.advanceLocked(time.Now(), observeAll)
 	var found []*server
 	for _, s := range e.servers {
+		readLocked(s)
 		if (name == "" || s.name == name) && sel.matches(s.labels) &&
 			(len(q["status"]) == 0 || slices.Contains(q["status"], s.status)) {
 			found = append(found, s)
@@ -150,6 +154,9 @@ func (e *Emulator) lookupServerLocked(r *http.Request) (*server, *apiError) {
 	s, exists := e.servers[id]
 	if !ok || !exists {
 		return nil, notFound("server", id)
+	}
+	if r.Method == http.MethodGet {
+		readLocked(s)
 	}
 	return s, nil
 }
