@@ -138,6 +138,9 @@ func (c *Cached) run(r, prev *round) {
 			<-c.clock.After(d)
 		}
 	}
+	if d := c.settling.gather(c.clock.Now()); d > 0 {
+		<-c.clock.After(d)
+	}
 	p.mu.Lock()
 	p.next, p.last = nil, r
 	idle := r.waiters <= 0

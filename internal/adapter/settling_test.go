@@ -72,10 +72,9 @@ func createAndWait(t *testing.T, c *Cached, a *timedAdapter) int {
 
 // TestPollLearnsHowLongCreatesTake: the first create's wait sees every
 // round (one a second: six for a machine that takes 5s); a later create's
-// wait stays out of the rounds for as long as the first machine was seen
-// not running (4s), so it costs two rounds, and is still seen the round
-// after its machine runs. A machine that runs at once teaches nothing to
-// hold for.
+// wait stays out of the rounds until the first machine was seen running
+// (5s) and a margin, so it costs one round, which sees its machine running.
+// A machine that runs at once teaches nothing to hold for.
 func TestPollLearnsHowLongCreatesTake(t *testing.T) {
 	clock := &fakeClock{now: time.Unix(1e9, 0)}
 	a := &timedAdapter{fakeAdapter: &fakeAdapter{machines: map[string]Machine{}}, clock: clock, takes: 5 * time.Second, made: map[string]time.Time{}}
@@ -85,11 +84,11 @@ func TestPollLearnsHowLongCreatesTake(t *testing.T) {
 		t.Errorf("the first wait cost %d listings, want 6 (one a second until the machine ran after 5s)", got)
 	}
 	started := clock.Now()
-	if got := createAndWait(t, c, a); got != 2 {
-		t.Errorf("the second wait cost %d listings, want 2 (held out of the rounds for the 4s the first machine was seen pending)", got)
+	if got := createAndWait(t, c, a); got != 1 {
+		t.Errorf("the second wait cost %d listings, want 1 (held out of the rounds until the first machine was seen running)", got)
 	}
-	if took := clock.Now().Sub(started); took > 6*time.Second {
-		t.Errorf("the second machine, running after 5s, was seen after %s, want within the round after it ran", took)
+	if took := clock.Now().Sub(started); took > 5*time.Second+settleMargin {
+		t.Errorf("the second machine, running after 5s, was seen after %s, want at its hold's end, %s", took, 5*time.Second+settleMargin)
 	}
 
 	quick := &timedAdapter{fakeAdapter: &fakeAdapter{machines: map[string]Machine{}}, clock: clock, made: map[string]time.Time{}}
@@ -101,5 +100,46 @@ func TestPollLearnsHowLongCreatesTake(t *testing.T) {
 	}
 	if !c.settling.known || c.settling.least != 0 {
 		t.Errorf("after machines that ran at once, waits are held %s (learnt: %v), want 0", c.settling.least, c.settling.known)
+	}
+}
+
+// TestRoundGathersTheHoldsEndingJustAfter: a round due when the first
+// machine of a wave may be ready waits for the holds that end within
+// gatherWindow, so the wave's waits share it, and for no hold beyond.
+func TestRoundGathersTheHoldsEndingJustAfter(t *testing.T) {
+	t0 := time.Unix(1e9, 0)
+	var s settling
+	s.least, s.known = 5*time.Second, true
+	s.made("a", t0)
+	s.made("b", t0.Add(50*time.Millisecond))
+	s.made("late", t0.Add(time.Second))
+	due := s.holdEnd(t0)
+	if got := s.gather(due); got != 50*time.Millisecond {
+		t.Errorf("the round due at a's hold end waits %s, want 50ms, until b's hold ends (and not late's, a second later)", got)
+	}
+	if got := s.gather(due.Add(-time.Second)); got != 0 {
+		t.Errorf("a round a second before any hold ends waits %s, want 0", got)
+	}
+
+	// The round itself waits: a's wait finds its round started when b's
+	// hold ended.
+	clock := &fakeClock{now: t0}
+	a := &timedAdapter{fakeAdapter: &fakeAdapter{machines: map[string]Machine{}}, clock: clock, takes: 5 * time.Second, made: map[string]time.Time{}}
+	c := NewCached(a, clock, time.Minute)
+	c.settling.least, c.settling.known = 5*time.Second, true
+	for _, id := range []string{"1", "2"} {
+		if _, err := c.Create(context.Background(), Call{IdempotencyKey: "k" + id}, CreateRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		if id == "1" {
+			clock.advance(50 * time.Millisecond)
+		}
+	}
+	want := c.settling.holdEnd(t0.Add(50 * time.Millisecond))
+	if _, err := c.Poll(context.Background(), "1"); err != nil {
+		t.Fatal(err)
+	}
+	if c.polls.lastStart.Before(want) {
+		t.Errorf("the round started at %s, want at %s, when the second machine's hold ended", c.polls.lastStart.Sub(t0), want.Sub(t0))
 	}
 }
