@@ -24,8 +24,9 @@
 // adding a backend touches no resource package. A concrete adapter
 // (internal/adapter/<name>) imports this package and its backend's client,
 // never the plugin framework or SDK. An emulator (internal/emulator/<name>)
-// speaks its API's HTTP and SSH dialect and imports no adapter, so a real
-// client works against it unchanged. The depguard rules of .golangci.yml
+// speaks its API's HTTP and SSH dialect and imports neither an adapter nor
+// this package, nor anything of Terraform, so a real client works against it
+// unchanged. The depguard rules of .golangci.yml
 // enforce these arrows.
 //
 // # The rules of the contract
@@ -176,8 +177,8 @@
 // power action (Machine.Actions is empty).
 //
 // Proven by unmarkedLeftAlone ("unmarked machines are left alone": Delete,
-// Power and Update are AccessDenied, Delete's refusal names the id, the machine
-// is unchanged and not listed), unmarkedOffersNothing ("an unmarked machine
+// Power and Update are AccessDenied naming the id, the machine is unchanged
+// and not listed), unmarkedOffersNothing ("an unmarked machine
 // offers no action") and rescueBoots (Rescue's refusal names the id).
 //
 // # Rule 9: updates and the mark
