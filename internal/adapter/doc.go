@@ -16,18 +16,20 @@
 //
 // # Layers
 //
-// Imports point down only. The Terraform layer (internal/provider and one
-// package per resource or data source) knows this package, never a concrete
-// adapter, a vendor client, net/http or an SSH library: what it needs to know
-// of a backend is in the backend's Definition (its account block, the role of
-// each setting, its rules for names, labels and ids, its capabilities), so
-// adding a backend touches no resource package. A concrete adapter
-// (internal/adapter/<name>) imports this package and its backend's client,
-// never the plugin framework or SDK. An emulator (internal/emulator/<name>)
-// speaks its API's HTTP and SSH dialect and imports neither an adapter nor
-// this package, nor anything of Terraform, so a real client works against it
-// unchanged. The depguard rules of .golangci.yml
-// enforce these arrows.
+// Imports point down only. The resource and data source packages of the
+// Terraform layer know this package, never a concrete adapter, a vendor
+// client, net/http or an SSH library: what they need to know of a backend is
+// in the backend's Definition (its account block, the role of each setting,
+// its rules for names, labels and ids, its capabilities), so adding a backend
+// touches none of them. internal/provider is the one wiring point: it
+// registers each concrete adapter's Definition, and reaches no further into
+// it. A concrete adapter (internal/adapter/<name>) imports this package and
+// its backend's client, never the plugin framework or SDK, nor the Terraform
+// layer, nor an emulator outside its tests. An emulator
+// (internal/emulator/<name>) speaks its API's HTTP and SSH dialect and
+// imports neither an adapter nor this package, nor anything of Terraform, so
+// a real client works against it unchanged. The depguard rules of
+// .golangci.yml enforce these arrows.
 //
 // # The rules of the contract
 //
@@ -36,9 +38,9 @@
 // adapter's TestConformance runs against its emulator) by their function and,
 // quoted, the case's name (which `go test -run` takes with underscores for
 // spaces); a few by the test in another package that proves them where the
-// suite cannot. The numbers are
-// stable: a comment cites "rule 3 (authoritative absence) of internal/adapter's
-// package documentation", and a new rule takes the next number.
+// suite cannot. The numbers are stable: a comment cites "rule 3 (authoritative
+// absence) of internal/adapter's package documentation", and a new rule takes
+// the next number.
 //
 // # Rule 1: idempotent create
 //
@@ -119,7 +121,7 @@
 // Proven by statesAreConservative ("states are conservative and keep the raw
 // status") and createdIsNeverStopped ("a created machine is never stopped
 // before it runs"); checkMachine holds every machine any case reads to the
-// first three sentences.
+// contract's states, a raw status kept, and running only with an address.
 //
 // # Rule 5: one classify
 //
@@ -131,10 +133,10 @@
 // (Error.RetryAfter). A table test covers every code with bodies shaped as the
 // API's description shows them.
 //
-// Proven by each adapter's TestClassify and FuzzClassify (conformance.FuzzAnswer:
-// every failure is an *Error), and by faultsAreNeverAbsence (subtests
-// */rate_limited: RateLimited with a retry-after above zero; */auth_refused:
-// AccessDenied).
+// Proven by each adapter's TestClassify and FuzzClassify
+// (conformance.FuzzAnswer: every failure is an *Error), and by
+// faultsAreNeverAbsence (subtests */rate_limited: RateLimited with a
+// retry-after above zero; */auth_refused: AccessDenied).
 //
 // # Rule 6: no secret leaves
 //
@@ -171,15 +173,15 @@
 // is written; the one exception is an Update whose Mark is set (rule 9). A
 // backend whose Delete only gives a rented machine back, by taking the mark
 // off, has nothing to give back of a machine without one: that Delete sends
-// nothing and is done (Robot without cancel_on_destroy). List
-// shows managed machines only; Inventory shows every machine with
-// Machine.Managed, and never changes one. A machine without the mark offers no
-// power action (Machine.Actions is empty).
+// nothing and is done (Robot without cancel_on_destroy). List shows managed
+// machines only; Inventory shows every machine with Machine.Managed, and never
+// changes one. A machine without the mark offers no power action
+// (Machine.Actions is empty).
 //
 // Proven by unmarkedLeftAlone ("unmarked machines are left alone": Delete,
 // Power and Update are AccessDenied naming the id, the machine is unchanged
-// and not listed), unmarkedOffersNothing ("an unmarked machine
-// offers no action") and rescueBoots (Rescue's refusal names the id).
+// and not listed), unmarkedOffersNothing ("an unmarked machine offers no
+// action") and rescueBoots (Rescue's refusal names the id).
 //
 // # Rule 9: updates and the mark
 //
@@ -191,9 +193,9 @@
 // without a Mark must refuse it, rule 8), or over the mark of a renamed
 // machine, whose key follows its name. A Mark with a claim replaces the
 // machine's claim; a Mark whose claim is empty keeps the claim the machine
-// has. A Mark written by an Update is confirmed unless it says otherwise. Where
-// the mark lives in the machine's name (Definition.MarkInName), a machine
-// renamed by hand while a state held it gets its mark back this way.
+// has. A Mark written by an Update is confirmed unless it says otherwise.
+// Where the mark lives in the machine's name (Definition.MarkInName), a
+// machine renamed by hand while a state held it gets its mark back this way.
 //
 // Proven by updatesKeepClaim ("updates keep the claim": relabelling keeps the
 // claim, a Mark with a claim replaces it, a rename's Mark without one keeps
@@ -215,29 +217,31 @@
 //
 // # Rule 11: capabilities and actions
 //
-// The Definition's Capabilities are exactly the optional interfaces the adapter
-// implements (CapPower: Powerer, CapUpdate: Updater, CapList: Lister,
+// The Definition's Capabilities are exactly the optional interfaces the
+// adapter implements (CapPower: Powerer, CapUpdate: Updater, CapList: Lister,
 // CapInventory: Inventory, CapCheck: Checker, CapValidate: Validator,
 // CapRescue: Rescuer), and Adapter.Capabilities says the same; CapShutdown,
 // CapReboot and CapReset each need CapPower too. The Terraform layer refuses
 // at plan time what is not declared (compute_machines refuses an account whose
-// adapter lacks CapInventory). A machine's Actions are among
-// those the capabilities offer and its state allows (ActionsFor): a running
-// machine may be stopped or restarted, a stopped one started, others offer
-// nothing. A graceful shutdown of a stopped machine does nothing; a reboot or
-// reset never starts one (InvalidState).
+// adapter lacks CapInventory). A machine's Actions are among those the
+// capabilities offer and its state allows (ActionsFor): a running machine may
+// be stopped or restarted, a stopped one started, others offer nothing (but a
+// pending machine that is already up, on a backend that reports power apart
+// from readiness, may offer a running one's actions). A machine without the
+// mark offers nothing (rule 8). A graceful shutdown of a stopped machine does
+// nothing; a reboot or reset never starts one (InvalidState).
 //
 // Proven by definitionBuilds ("definition builds"), actionsMatchTheState
-// ("available actions are offered and match the state"),
-// gracefulPowerActions ("graceful power actions never start a stopped
-// machine") and power ("power stops and starts"); the refusal of
-// compute_machines by internal/machines' TestMachinesRefuseAccountWithoutInventory.
+// ("available actions are offered and match the state"), gracefulPowerActions
+// ("graceful power actions never start a stopped machine") and power ("power
+// stops and starts"); the refusal of compute_machines by internal/machines'
+// TestMachinesRefuseAccountWithoutInventory.
 //
 // # Rule 12: offers
 //
-// ListOffers gives offers with unique ids, sizes above zero and a
-// currency with every price, sorted by price; an impossible query is an empty
-// list and no error.
+// ListOffers gives offers with unique ids, sizes above zero and a currency
+// with every price, sorted by price; an impossible query is an empty list and
+// no error.
 //
 // Proven by offersWellFormed ("offers are well formed").
 //
