@@ -199,9 +199,11 @@
 //
 // Proven by updatesKeepClaim ("updates keep the claim": relabelling keeps the
 // claim, a Mark with a claim replaces it, a rename's Mark without one keeps
-// it) and getAndDelete (labels); the marking of an unmarked machine by each
-// adapter's own tests, such as internal/adapter/hcloud's
-// TestUpdateMarksAnImportedServer.
+// it) and getAndDelete (labels); the marking of an unmarked machine by the
+// adapters' own tests (internal/adapter/hcloud's
+// TestUpdateMarksAnImportedServer, internal/adapter/robot's
+// TestUpdateRenamesKeepingTheMark) and, for Proxmox, by internal/instance's
+// TestProxmoxImportCommand.
 //
 // # Rule 10: ids
 //
