@@ -12,10 +12,11 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
 
-// ErrorRow is one row of DESIGN.md §3's "How codes meet Terraform": the
-// class, and the API error the Hetzner Cloud emulator answers that the
-// adapter classifies as it, with the HTTP status the API's reference (the
-// Hetzner Cloud OpenAPI document's table of error codes) gives that code.
+// ErrorRow is one row of "How codes meet Terraform" in internal/adapter's
+// package documentation: the class, and the API error the Hetzner Cloud
+// emulator answers that the adapter classifies as it, with the HTTP status the
+// API's reference (the Hetzner Cloud OpenAPI document's table of error codes)
+// gives that code.
 type ErrorRow struct {
 	Code   adapter.Code
 	Status int

@@ -47,9 +47,14 @@ type Powerer interface {
 
 // UpdateRequest changes what can change in place. Nil fields are left alone.
 // Labels are the user's labels: the adapter keeps its own marks beside them.
-// Mark, when set, writes the whole mark: onto a machine that has none, which
-// is how an imported machine becomes managed (and claimed) on its first
-// apply, or over the mark of a renamed one, whose key follows its name.
+// Mark, when set, writes the mark: onto a machine that has none, which is
+// how an imported machine becomes managed (and claimed) on its first apply,
+// or over the mark of a renamed one, whose key follows its name. Its key and
+// fingerprint replace the machine's; its claim replaces the machine's only
+// when it is not empty, so a rename's Mark, which carries none, keeps the
+// claim. Without Mark an Update refuses a machine without the managed mark.
+// See rules 8 (only marked machines are changed) and 9 (updates and the
+// mark) in the package documentation.
 //
 // Current, when set, is the machine as the caller has just read it directly
 // (never a listing's copy): the adapter builds its write from it and reads

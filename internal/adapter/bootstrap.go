@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Phase is where the bootstrap of a dedicated machine stands (DESIGN.md §4).
+// Phase is where the bootstrap of a dedicated machine stands.
 // The phases run in this order; each is idempotent, and an adapter re-derives
 // from the machine itself what a caller that lost its progress (an apply
 // killed before Terraform saved it) no longer knows, so a bootstrap run again

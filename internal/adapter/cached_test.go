@@ -145,7 +145,7 @@ func TestCachedSharesOneListing(t *testing.T) {
 // the TTL, reuses it (caching), and one after the TTL lists again.
 // TestCachedListingHoldsUntilAWrite: a refresh's listing is not dropped
 // by age, only by a write through the account, so a plan that outlasts the
-// TTL still lists once (DESIGN.md §5).
+// TTL still lists once (see Cached).
 func TestCachedListingHoldsUntilAWrite(t *testing.T) {
 	f := &fakeAdapter{machines: map[string]Machine{"1": {ID: "1"}, "2": {ID: "2"}}}
 	clock := &fakeClock{}

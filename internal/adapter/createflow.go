@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// CreateFlow is the create algorithm of the contract (DESIGN §3 rules 1 and
-// 2), kept here once so that every adapter finds, adopts, makes and looks
+// CreateFlow is the create algorithm of the contract (rules 1, idempotent
+// create, and 2, adoption and holding, in the package documentation), kept
+// here once so that every adapter finds, adopts, makes and looks
 // again the same way, and Adoptable is asked at the one place it must be:
 //
 //  1. Find the machine carrying the call's key (skipped when the caller's

@@ -143,11 +143,11 @@ func RetryAfterOf(err error) time.Duration {
 	return 0
 }
 
-// ErrNoAnswer marks a Transient failure where the backend said nothing at
-// all: the request's own bound (see rule 7 of the contract) ran out before
-// an answer came, and the adapter already sent it once more, with the same
-// silence. It is in the chain of such errors for errors.Is; an adapter's
-// message says which endpoint and which bound.
+// ErrNoAnswer marks a Transient failure where the backend said nothing at all:
+// the request's own bound (rule 7, honour the context, in the package
+// documentation) ran out before an answer came, and the adapter already sent
+// it once more, with the same silence. It is in the chain of such errors for
+// errors.Is; an adapter's message says which endpoint and which bound.
 var ErrNoAnswer = errors.New("the backend did not answer within the request's bound")
 
 // NoAnswer reports whether err is a request the backend never answered.

@@ -14,8 +14,9 @@ type Env struct {
 	Clock     Clock
 	UserAgent string
 	// RequestTimeout, when positive, replaces the adapter's own bound on
-	// every single backend request (rule 7 of the contract); tests shorten
-	// it so a silent endpoint costs them milliseconds.
+	// every single backend request (rule 7, honour the context, in the
+	// package documentation); tests shorten it so a silent endpoint costs
+	// them milliseconds.
 	RequestTimeout time.Duration
 	// Log receives the adapter's log lines; NopLogger when nil.
 	Log Logger

@@ -80,7 +80,8 @@ func TestInstanceErrorPaths(t *testing.T) {
 // specificWayOut is the way out a path gives where the class's own
 // (tfdiag.WayOut) would not do, by "VERB CLASS": a refused change of a
 // machine is as often one without the provider's mark as refused
-// credentials (DESIGN.md §3: names the machine and the way out).
+// credentials ("How codes meet Terraform" in internal/adapter's package
+// documentation: it names the machine and the way out).
 var specificWayOut = map[string]string{
 	"update AccessDenied": "To let Terraform forget the machine without touching it, run `terraform state rm` on this resource",
 	"delete AccessDenied": "To let Terraform forget the machine without touching it, run `terraform state rm` on this resource",

@@ -17,7 +17,7 @@ import (
 const requestCountN = 6
 
 // TestInstanceRequestCounts counts, through the real terraform binary, what
-// make bench measures at N = 10 to 1,000 (DESIGN.md §5): a plan of N
+// make bench measures at N = 10 to 1,000 (see adapter.Cached): a plan of N
 // instances on one account costs one listing page per 50 machines and the
 // account's check, whatever N, and never a read per machine; an apply of N
 // costs N creates, and beyond them a fixed cost per run and the waits'
@@ -83,7 +83,8 @@ resource "compute_instance" "web" {
 	}
 
 	// The first plan after the apply confirms each new machine's claim
-	// (one write each, DESIGN.md §3 rule 2); the plans after it only read.
+	// (one write each: rule 2, adoption and holding, of internal/adapter's
+	// package documentation); the plans after it only read.
 	cli.MustRun("plan")
 	e.ResetStats()
 	if out, err := cli.Run("plan", "-detailed-exitcode"); err != nil {

@@ -24,7 +24,8 @@ type row struct {
 	// applyRequests are the apply's requests, creates its create calls.
 	applyRequests, creates int
 	// confirm is the first plan after the apply, which confirms the
-	// creates' claims (one write per machine, DESIGN.md §3 rule 2); plan0
+	// creates' claims (one write per machine: rule 2, adoption and holding,
+	// of internal/adapter's package documentation); plan0
 	// and planL the plans after it, at 0 latency and at opts.latency.
 	confirm           int
 	plan0, planL      int

@@ -10,10 +10,11 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// Rule 3, authoritative absence: a call whose backend fails, refuses, is
-// busy, never answers, loses the answer or lists in part is an error with the
-// failure's code, and never NotFound: the Terraform layer removes a machine
-// from state on NotFound, and would forget a machine that is still there.
+// Rule 3, authoritative absence (internal/adapter's package documentation): a
+// call whose backend fails, refuses, is busy, never answers, loses the answer
+// or lists in part is an error with the failure's code, and never NotFound:
+// the Terraform layer removes a machine from state on NotFound, and would
+// forget a machine that is still there.
 
 // hangBound is the request bound of the adapter the hang faults meet: short,
 // so a case costs a second, and the call must return with its context alive.
@@ -96,7 +97,7 @@ func faultsAreNeverAbsence(t *testing.T, s *suite) {
 				case adapter.IsNotFound(err):
 					t.Fatalf("%s under %s is NotFound, which is authoritative absence: %v", c.op, class, err)
 				case ctx.Err() != nil:
-					t.Fatalf("%s under %s returned only when its context ended: each request needs its own bound (rule 7): %v", c.op, class, err)
+					t.Fatalf("%s under %s returned only when its context ended: each request needs its own bound (rule 7, honour the context): %v", c.op, class, err)
 				default:
 					wantCode(t, c.op+" under "+class, err, want)
 				}

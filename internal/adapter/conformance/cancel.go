@@ -8,10 +8,11 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// Rule 7, honour the context: Terraform's Ctrl-C and timeouts cancel the
-// context, and every call must return soon after, even while the backend
-// holds its request. The request bound of the adapter under test is an hour
-// here, so what ends the call can only be the cancellation.
+// Rule 7, honour the context (internal/adapter's package documentation):
+// Terraform's Ctrl-C and timeouts cancel the context, and every call must
+// return soon after, even while the backend holds its request. The request
+// bound of the adapter under test is an hour here, so what ends the call can
+// only be the cancellation.
 
 const (
 	// cancelAfter is when each call's context is cancelled.

@@ -140,7 +140,7 @@ func fingerprintConflict(t *testing.T, s *suite) {
 }
 
 // unmarkedLeftAlone: a machine without the marks is never listed, powered,
-// deleted or adopted, and is still there afterwards.
+// deleted or adopted, each refusal naming it, and is still there afterwards.
 func unmarkedLeftAlone(t *testing.T, s *suite) {
 	if s.SeedUnmarked == nil {
 		t.Skip("the target cannot seed unmarked machines")
@@ -162,22 +162,24 @@ func unmarkedLeftAlone(t *testing.T, s *suite) {
 			}
 		}
 	}
+	// Each refusal names the machine, so a user can tell which one.
+	refused := func(what string, err error) {
+		t.Helper()
+		wantCode(t, what+" of an unmarked machine", err, adapter.AccessDenied)
+		if !strings.Contains(err.Error(), id) {
+			t.Errorf("the refusal of %s must name the machine %s: %q", what, id, err)
+		}
+	}
 	if p, ok := s.adapter.(adapter.Powerer); ok {
-		err := s.retry(t, "power", func(ctx context.Context) error { return p.Power(ctx, id, adapter.PowerOff) })
-		wantCode(t, "Power of an unmarked machine", err, adapter.AccessDenied)
+		refused("Power", s.retry(t, "power", func(ctx context.Context) error { return p.Power(ctx, id, adapter.PowerOff) }))
 	}
 	if u, ok := s.adapter.(adapter.Updater); ok {
-		err := s.retry(t, "update", func(ctx context.Context) error {
+		refused("Update", s.retry(t, "update", func(ctx context.Context) error {
 			_, err := u.Update(ctx, id, s.change(t, "taken"))
 			return err
-		})
-		wantCode(t, "Update of an unmarked machine", err, adapter.AccessDenied)
+		}))
 	}
-	err := s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, id) })
-	wantCode(t, "Delete of an unmarked machine", err, adapter.AccessDenied)
-	if !strings.Contains(err.Error(), id) {
-		t.Errorf("the refusal must name the machine %s: %q", id, err)
-	}
+	refused("Delete", s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, id) }))
 
 	m, err := s.create(t, s.call(n), s.request(n))
 	switch {

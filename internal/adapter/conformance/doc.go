@@ -1,16 +1,21 @@
 // Package conformance holds the generic cases every adapter must pass: the
-// rules of the adapter contract (DESIGN §3) and the codes table beneath them,
-// checked through the contract alone, so one suite runs against every
-// backend. An adapter's own test calls Run with a function that builds a
-// fresh Target (usually an emulator) per case.
+// numbered rules of the adapter contract, written in internal/adapter's
+// package documentation, and the codes beneath them, checked through the
+// contract alone, so one suite runs against every backend. An adapter's own
+// test calls Run with a function that builds a fresh Target (usually an
+// emulator) per case.
 //
-// The cases, by rule: idempotent create and the claim rules (cases.go,
-// claims.go); authoritative absence under every class of fault during every
-// call (absence.go); conservative states (states.go); gone and malformed
-// ids (ids.go); no secret in any error, Machine or log line (secrets.go,
-// logs.go; Run checks the log lines of every case); honouring cancellation
-// and each request's own bound (cancel.go, absence.go). The power actions a machine
-// offers match the capabilities and its state (actions.go). A target's emulator
+// The cases, by rule: 1, idempotent create (cases.go); 2, adoption and
+// holding (claims.go, holds.go, rescue.go); 3, authoritative absence under
+// every class of fault during every call and at an endpoint that is not the
+// API (absence.go, impostor.go); 4, conservative states (states.go); 5, one
+// classify (the fault classes' codes in absence.go, and fuzz.go); 6, no
+// secret in any error, Machine or log line (secrets.go, logs.go; Run checks
+// the log lines of every case); 7, honouring cancellation and each request's
+// own bound (cancel.go, absence.go); 8, only marked machines are changed
+// (claims.go, actions.go); 9, updates and the mark (claims.go); 10, gone and
+// malformed ids (ids.go); 11, capabilities and the power actions a machine
+// offers (cases.go, actions.go); 12, offers (cases.go). A target's emulator
 // makes the faults through the Faults hooks (faults.go); a target without
 // them, such as a real account, skips the cases that need them. Each
 // adapter's classify fuzz target (fuzz.go) drives its calls through an

@@ -44,7 +44,8 @@ const (
 
 // FaultClass is how a request fails. Each class must reach the Terraform
 // layer as the code beside it, and never as NotFound: only the backend's
-// proof of absence is absence (rule 3 of the contract).
+// proof of absence is absence (rule 3, authoritative absence, of
+// internal/adapter's package documentation).
 type FaultClass = string
 
 // The classes.
@@ -80,7 +81,8 @@ const (
 // reach through the contract alone, or not reliably.
 type Situation = string
 
-// The situations, each with what Get must make of it (rule 4).
+// The situations, each with what Get must make of it (rule 4, conservative
+// states, of internal/adapter's package documentation).
 const (
 	// SituationProvisioning: created and not yet started the first time.
 	// Pending, never stopped.

@@ -10,10 +10,11 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// Rule 6, no secret leaves: the credentials and the user data appear in no
-// error, in no Machine and in no log line. Run checks the log lines of every
-// case; this case provokes as many failures as it can, where backends echo
-// requests and clients quote them, and checks every error in each chain.
+// Rule 6, no secret leaves (internal/adapter's package documentation): the
+// credentials and the user data appear in no error, in no Machine and in no
+// log line. Run checks the log lines of every case; this case provokes as many
+// failures as it can, where backends echo requests and clients quote them, and
+// checks every error in each chain.
 
 // secretsNeverLeak provokes failures of every kind and checks what comes
 // back.

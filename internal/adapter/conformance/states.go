@@ -8,11 +8,11 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// Rule 4, conservative states: every backend status maps onto one of the
-// contract's states, with the raw word kept beside it; running only with an
-// address; a machine being created is pending until it first runs, never
-// stopped; nothing is stopped before it is, and a machine being deleted is
-// deleting and still present.
+// Rule 4, conservative states (internal/adapter's package documentation):
+// every backend status maps onto one of the contract's states, with the raw
+// word kept beside it; running only with an address; a machine being created
+// is pending until it first runs, never stopped; nothing is stopped before it
+// is, and a machine being deleted is deleting and still present.
 
 var states = []adapter.State{adapter.StatePending, adapter.StateRunning, adapter.StateStopped, adapter.StateRescue,
 	adapter.StateDeleting, adapter.StateDeleted, adapter.StateError, adapter.StateUnknown}

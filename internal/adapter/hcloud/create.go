@@ -12,7 +12,8 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// Create is idempotent by call.IdempotencyKey (DESIGN §3 rules 1 and 2),
+// Create is idempotent by call.IdempotencyKey (rules 1, idempotent create,
+// and 2, adoption and holding, of internal/adapter's package documentation),
 // through the contract's adapter.CreateFlow: find the server by its key
 // label, adopt it when adapter.Adoptable allows, otherwise create it with
 // its marks in the same call (so there is no moment at which our server

@@ -15,7 +15,8 @@ import (
 // and that start_server. The status alone would read such a server as
 // stopped, and a caller that wants it on would power it on a second time.
 // So the adapter follows the start action itself: a server whose start is
-// still running is pending (DESIGN §3 rule 4), and Power(on) waits for that
+// still running is pending (rule 4, conservative states, of
+// internal/adapter's package documentation), and Power(on) waits for that
 // start instead of sending another.
 //
 // Starts are learnt from the create's next_actions. For a server this

@@ -10,7 +10,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/sshexec"
 )
 
-// The bootstrap phase machine (DESIGN.md §4): rescue → identifying →
+// The bootstrap phase machine (adapter.Phase): rescue → identifying →
 // installing → rebooting → ready, each phase a method of run named for it.
 // Every phase starts by looking at the machine, so a run handed a zero
 // Progress (an apply killed before Terraform saved anything) finds where

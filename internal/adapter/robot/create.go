@@ -8,8 +8,9 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// Create claims a server for the request (DESIGN §3 rules 1 and 2), in this
-// order:
+// Create claims a server for the request (rules 1, idempotent create, and 2,
+// adoption and holding, of internal/adapter's package documentation), in
+// this order:
 //
 //  1. the server whose name carries this request's key (an earlier
 //     attempt's, found in the listing): adopted when adapter.Adoptable

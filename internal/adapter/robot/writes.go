@@ -10,7 +10,8 @@ import (
 )
 
 // managed reads server id and refuses one without our mark: such a server
-// is never renamed, powered or released (rule 2).
+// is never renamed, powered or released (rule 8, only marked machines are
+// changed, of internal/adapter's package documentation).
 func (a *account) managed(ctx context.Context, id, what string) (server, claimed, error) {
 	n, err := parseID(id)
 	if err != nil {
