@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // apiError is an error answer of the PVE API: an HTTP status whose reason
@@ -146,6 +147,10 @@ func classify(err error) error {
 	if errors.As(err, &classified) {
 		return classified
 	}
+	var failure *rest.Failure
+	if errors.As(err, &failure) {
+		return placeFailure(failure)
+	}
 	if adapter.Canceled(err) {
 		return &adapter.Error{Code: adapter.Transient, Err: err, Message: "the call was canceled or its deadline passed before the PVE API answered"}
 	}
@@ -154,8 +159,8 @@ func classify(err error) error {
 		return classifyAPI(api)
 	}
 	if adapter.CannotReach(err) {
-		// The client marks its own transport errors; this is for any
-		// that comes another way.
+		// The client hands its own transport errors over as a
+		// rest.Failure; this is for any that comes another way.
 		err = adapter.MarkUnreachable(err)
 	}
 	return &adapter.Error{Code: adapter.Transient, Err: err, Message: "unexpected failure talking to the PVE API: " + errorClass(err)}

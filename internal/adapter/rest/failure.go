@@ -56,6 +56,10 @@ func (f *Failure) Error() string { return f.Classified().Message }
 
 func (f *Failure) Unwrap() error { return f.Err }
 
+// Endpoint is the account's endpoint as messages show it (redacted), for a
+// backend's own reading of a failure.
+func (f *Failure) Endpoint() string { return f.api.endpoint }
+
 // Classified is the failure as the contract's code: what a backend's
 // classify returns for it unless it knows better (a pinned certificate,
 // say). A backend's own *adapter.Error found in the transport's chain (a
