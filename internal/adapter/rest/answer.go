@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -35,35 +36,50 @@ func (a Answer) RetryAfter() time.Duration {
 // withheldText stands for a credential an error answer repeated.
 const withheldText = "(withheld)"
 
-// withhold replaces in s every occurrence of each secret, as it is and as
-// a JSON string carries it: a proxy or an API error may echo what it was
-// sent, and the backend's reading of the answer reaches diagnostics.
+// withhold replaces in s every occurrence of each secret: a proxy or an
+// API error may echo what it was sent, and the backend's reading of the
+// answer reaches diagnostics.
 func withhold(s string, secrets []string) string {
 	for _, v := range secrets {
-		if v == "" {
-			continue
-		}
-		for _, form := range echoes(v) {
-			s = strings.ReplaceAll(s, form, withheldText)
+		if v != "" {
+			s = strings.ReplaceAll(s, v, withheldText)
 		}
 	}
 	return s
 }
 
-// echoes are the forms a secret takes in an answer: itself and its JSON
-// string's content, with and without HTML escaping (Go's encoder escapes
-// <, > and & unless told not to).
-func echoes(v string) []string {
-	out := []string{v}
-	if b, err := json.Marshal(v); err == nil {
-		out = append(out, string(b[1:len(b)-1]))
+// withholdBody is withhold for a body. A JSON body has its strings
+// withheld after decoding, so that an escaped echo is found too and a
+// short credential that happens to spell a key or a number leaves the
+// document readable; any other body is withheld as text.
+func withholdBody(body []byte, secrets []string) []byte {
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&doc) != nil || dec.More() {
+		return []byte(withhold(string(body), secrets))
 	}
-	var plain strings.Builder
-	enc := json.NewEncoder(&plain)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) == nil {
-		s := strings.TrimSuffix(plain.String(), "\n")
-		out = append(out, s[1:len(s)-1])
+	out, err := json.Marshal(withheldIn(doc, secrets))
+	if err != nil {
+		return []byte(withhold(string(body), secrets))
 	}
 	return out
+}
+
+// withheldIn is a decoded JSON value with withhold applied to its string
+// values; keys are the API's own names.
+func withheldIn(v any, secrets []string) any {
+	switch v := v.(type) {
+	case string:
+		return withhold(v, secrets)
+	case []any:
+		for i := range v {
+			v[i] = withheldIn(v[i], secrets)
+		}
+	case map[string]any:
+		for k, x := range v {
+			v[k] = withheldIn(x, secrets)
+		}
+	}
+	return v
 }

@@ -107,3 +107,22 @@ func TestListingFailed(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A short credential withheld from a JSON body leaves the document as the
+// API wrote it, keys and all; only the strings that repeat it change.
+func TestShortCredentialLeavesTheBodyReadable(t *testing.T) {
+	body := withholdBody([]byte(`{"error":{"code":"UNAUTHORIZED","message":"user e refused","status":401}}`), []string{"e"})
+	var env struct {
+		Error struct {
+			Code, Message string
+			Status        int
+		}
+	}
+	if err := json.Unmarshal(body, &env); err != nil || env.Error.Status != 401 ||
+		env.Error.Code != "UNAUTHORIZED" || env.Error.Message != "us(withheld)r (withheld) r(withheld)fus(withheld)d" {
+		t.Errorf("got %s (%v)", body, err)
+	}
+	if got := string(withholdBody([]byte("<p>token e</p>"), []string{"e"})); got != "<p>tok(withheld)n (withheld)</p>" {
+		t.Errorf("page: %s", got)
+	}
+}

@@ -165,7 +165,7 @@ func (c *Client) Do(ctx context.Context, k Call, out any) error {
 	c.logLine(ctx, line, resp.StatusCode, nil)
 	if resp.StatusCode >= 300 {
 		return c.cfg.Failed(Answer{Method: k.Method, Route: k.Route, Status: resp.StatusCode,
-			StatusLine: withhold(resp.Status, secrets), Header: resp.Header, Body: []byte(withhold(string(body), secrets))})
+			StatusLine: withhold(resp.Status, secrets), Header: resp.Header, Body: withholdBody(body, secrets)})
 	}
 	f.Status = resp.StatusCode
 	if adapter.NotJSON(body) {
