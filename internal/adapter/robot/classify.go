@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // apiError is the webservice's error envelope (the spec's Error schema):
@@ -36,18 +36,16 @@ func (e *apiError) Error() string {
 
 // parseAPIError reads an error answer. One that is not the envelope (a
 // proxy's page) keeps only its status.
-func parseAPIError(status int, h http.Header, body []byte) error {
+func parseAPIError(a rest.Answer) error {
 	var env struct {
 		Error *apiError `json:"error"`
 	}
 	out := &apiError{}
-	if json.Unmarshal(body, &env) == nil && env.Error != nil {
+	if json.Unmarshal(a.Body, &env) == nil && env.Error != nil {
 		out = env.Error
 	}
-	out.Status = status
-	if secs, err := strconv.Atoi(h.Get("Retry-After")); err == nil && secs >= 0 {
-		out.retryAfter = time.Duration(secs) * time.Second
-	}
+	out.Status = a.Status
+	out.retryAfter = a.RetryAfter()
 	return out
 }
 
@@ -125,6 +123,10 @@ func classify(err error) error {
 	if errors.As(err, &classified) {
 		return classified
 	}
+	var failure *rest.Failure
+	if errors.As(err, &failure) {
+		return failure.Classified()
+	}
 	if adapter.Canceled(err) {
 		return &adapter.Error{Code: adapter.Transient, Err: err,
 			Message: "the call was canceled or its deadline passed before the Robot webservice answered"}
@@ -134,11 +136,11 @@ func classify(err error) error {
 		return classifyAPI(api)
 	}
 	if adapter.CannotReach(err) {
-		// The client marks its own transport errors; this is for any
-		// that comes another way.
+		// The client hands its own transport errors over as a
+		// rest.Failure; this is for any that comes another way.
 		err = adapter.MarkUnreachable(err)
 	}
-	return &adapter.Error{Code: adapter.Transient, Err: err, Message: "unexpected failure talking to the Robot webservice: " + errorClass(err)}
+	return &adapter.Error{Code: adapter.Transient, Err: err, Message: "unexpected failure talking to the Robot webservice: " + rest.ErrorClass(err)}
 }
 
 func classifyAPI(e *apiError) *adapter.Error {
