@@ -2,7 +2,6 @@ package robot
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -113,34 +112,12 @@ var apiFields = map[string]string{
 }
 
 // classify turns any error of the client, the transport or the context into
-// an *adapter.Error with exactly one code. Messages carry the webservice's
-// own message and code, never a request body or a credential.
+// an *adapter.Error with exactly one code: the REST backends' frame
+// (rest.Classify), with the webservice's own answers placed by classifyAPI.
+// Messages carry the webservice's own message and code, never a request
+// body or a credential.
 func classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	var classified *adapter.Error
-	if errors.As(err, &classified) {
-		return classified
-	}
-	var failure *rest.Failure
-	if errors.As(err, &failure) {
-		return failure.Classified()
-	}
-	if adapter.Canceled(err) {
-		return &adapter.Error{Code: adapter.Transient, Err: err,
-			Message: "the call was canceled or its deadline passed before the Robot webservice answered"}
-	}
-	var api *apiError
-	if errors.As(err, &api) {
-		return classifyAPI(api)
-	}
-	if adapter.CannotReach(err) {
-		// The client hands its own transport errors over as a
-		// rest.Failure; this is for any that comes another way.
-		err = adapter.MarkUnreachable(err)
-	}
-	return &adapter.Error{Code: adapter.Transient, Err: err, Message: "unexpected failure talking to the Robot webservice: " + rest.ErrorClass(err)}
+	return rest.Classify(err, "the Robot webservice", classifyAPI, nil)
 }
 
 func classifyAPI(e *apiError) *adapter.Error {
