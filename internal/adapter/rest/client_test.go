@@ -65,25 +65,25 @@ func newRig(t *testing.T, endpoint string, edit func(*Config)) *rig {
 	return r
 }
 
-// lines records the request log.
+// lines records the request log as text. The client writes at Debug
+// only.
 type lines struct {
 	mu  sync.Mutex
-	all []string
+	all strings.Builder
 }
 
-func (l *lines) add(msg string, f map[string]any) {
+func (l *lines) Debug(_ context.Context, m string, f map[string]any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.all = append(l.all, fmt.Sprint(msg, f))
+	fmt.Fprintln(&l.all, m, f)
 }
+func (l *lines) Info(context.Context, string, map[string]any) {}
+func (l *lines) Warn(context.Context, string, map[string]any) {}
 func (l *lines) text() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return strings.Join(l.all, "\n")
+	return l.all.String()
 }
-func (l *lines) Debug(_ context.Context, m string, f map[string]any) { l.add(m, f) }
-func (l *lines) Info(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
-func (l *lines) Warn(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
 
 func code(err error) adapter.Code {
 	var e *adapter.Error
