@@ -13,6 +13,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // apiCodes maps the Hetzner Cloud API's error codes onto adapter codes.
@@ -268,12 +269,8 @@ func fail(what string, err error) error { return adapter.Within(what, classify(e
 
 // failListing is fail for a listing. The API never answers a listing with
 // not_found; a base URL that is not the API (one without /v1, say) answers
-// every path so. That is a wrong endpoint, never absence.
+// every path so. That is a wrong endpoint, never absence
+// (rest.ListingFailed).
 func failListing(what string, err error) error {
-	out := fail(what, err)
-	if e, ok := out.(*adapter.Error); ok && e.Code == adapter.NotFound {
-		e.Code, e.Field = adapter.InvalidConfig, "endpoint"
-		e.Message += "; the endpoint does not serve the Hetzner Cloud API: check that it is the API's base URL, such as https://api.hetzner.cloud/v1"
-	}
-	return out
+	return rest.ListingFailed(fail(what, err), "the Hetzner Cloud API", "https://api.hetzner.cloud/v1")
 }

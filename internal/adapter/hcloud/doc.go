@@ -6,7 +6,8 @@
 // adapter.Logger: route template, status, duration, attempt, request id,
 // never a query, header value or body.
 //
-// It may import the contract, hcloud-go and the standard library, never the
+// It may import the contract, hcloud-go, the standard library and, for the
+// wrong-endpoint guard of a listing, internal/adapter/rest, never the
 // Terraform plugin framework nor any other adapter: resources reach it only
 // through the contract, and the emulator in internal/emulator/hcloud is used
 // by its tests alone.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // addresses are a guest's first global IPv4 and IPv6; without either, why
@@ -32,7 +34,7 @@ func (a *account) agentSilent() string { return "no answer within " + a.agentTim
 func (a *account) agentWhy(err error) string {
 	var api *apiError
 	switch {
-	case errors.Is(err, errRequestBound):
+	case errors.Is(err, rest.ErrRequestBound):
 		return a.agentSilent()
 	case !errors.As(err, &api):
 		return agentReadFailed
@@ -96,12 +98,12 @@ func (a *account) addressesOf(ctx context.Context, node string, vmid int) addres
 	var out struct {
 		Result []iface `json:"result"`
 	}
-	err := a.c.do(ctx, call{method: http.MethodGet, route: "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
-		args: []string{node, strconv.Itoa(vmid)}, timeout: a.agentTimeout}, &out)
+	err := a.c.Do(ctx, rest.Call{Method: http.MethodGet, Route: "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
+		Args: []string{node, strconv.Itoa(vmid)}, Timeout: a.agentTimeout}, &out)
 	if err != nil {
 		// Only silence earns the quiet period: an agent that answers
 		// "not running" (a guest still booting) is asked again next read.
-		if ctx.Err() == nil && errors.Is(err, errRequestBound) {
+		if ctx.Err() == nil && errors.Is(err, rest.ErrRequestBound) {
 			a.agents.note(vmid, a.clock.Now(), false)
 		}
 		return addresses{why: a.agentWhy(err)}

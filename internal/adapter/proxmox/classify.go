@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // apiError is an error answer of the PVE API: an HTTP status whose reason
@@ -136,29 +137,12 @@ var paramFields = map[string]string{
 }
 
 // classify turns any error of the client, the transport, a task or the
-// context into an *adapter.Error with exactly one code. Messages carry
+// context into an *adapter.Error with exactly one code: the REST backends'
+// frame (rest.Classify), with PVE's answers and failed tasks placed by
+// classifyAPI and a refused certificate by placeFailure. Messages carry
 // PVE's own message, never a request body or the token.
 func classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	var classified *adapter.Error
-	if errors.As(err, &classified) {
-		return classified
-	}
-	if adapter.Canceled(err) {
-		return &adapter.Error{Code: adapter.Transient, Err: err, Message: "the call was canceled or its deadline passed before the PVE API answered"}
-	}
-	var api *apiError
-	if errors.As(err, &api) {
-		return classifyAPI(api)
-	}
-	if adapter.CannotReach(err) {
-		// The client marks its own transport errors; this is for any
-		// that comes another way.
-		err = adapter.MarkUnreachable(err)
-	}
-	return &adapter.Error{Code: adapter.Transient, Err: err, Message: "unexpected failure talking to the PVE API: " + errorClass(err)}
+	return rest.Classify(err, "the PVE API", classifyAPI, placeFailure)
 }
 
 func classifyAPI(e *apiError) *adapter.Error {

@@ -53,7 +53,7 @@ func TestClassify(t *testing.T) {
 			if strings.HasPrefix(tt.route, "GET /version") {
 				err = a.Check(context.Background())
 			} else {
-				err = fail("read", a.c.get(context.Background(), "/nodes/{node}/qemu/{vmid}/config", nil, "pve1", "100123"))
+				err = fail("read", a.c.Get(context.Background(), "/nodes/{node}/qemu/{vmid}/config", nil, "pve1", "100123"))
 			}
 			var e *adapter.Error
 			if !errors.As(err, &e) {

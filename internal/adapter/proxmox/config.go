@@ -35,7 +35,7 @@ func (c *vmConfig) UnmarshalJSON(b []byte) error {
 
 func (a *account) config(ctx context.Context, node string, vmid int) (vmConfig, error) {
 	var c vmConfig
-	if err := a.c.get(ctx, "/nodes/{node}/qemu/{vmid}/config", &c, node, strconv.Itoa(vmid)); err != nil {
+	if err := a.c.Get(ctx, "/nodes/{node}/qemu/{vmid}/config", &c, node, strconv.Itoa(vmid)); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -43,7 +43,7 @@ func (a *account) config(ctx context.Context, node string, vmid int) (vmConfig, 
 
 // setConfig is a config write (POST: synchronous on PVE for these keys).
 func (a *account) setConfig(ctx context.Context, node string, vmid int, form map[string][]string) error {
-	return a.c.post(ctx, "/nodes/{node}/qemu/{vmid}/config", form, nil, node, strconv.Itoa(vmid))
+	return a.c.Post(ctx, "/nodes/{node}/qemu/{vmid}/config", form, nil, node, strconv.Itoa(vmid))
 }
 
 // propertyString reads one of PVE's property strings: "key=value" parts

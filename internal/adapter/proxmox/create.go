@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // maxCloneAttempts bounds how often a create finds its slot taken by a
@@ -165,7 +166,7 @@ func (a *account) clone(ctx context.Context, what string, tpl resource, n node, 
 		form.Set("storage", a.storage)
 	}
 	var upid string
-	err := a.c.post(ctx, "/nodes/{node}/qemu/{vmid}/clone", form, &upid, tpl.Node, strconv.Itoa(tpl.VMID))
+	err := a.c.Post(ctx, "/nodes/{node}/qemu/{vmid}/clone", form, &upid, tpl.Node, strconv.Itoa(tpl.VMID))
 	posted := a.clock.Now()
 	if err != nil {
 		if isAlreadyExists(err) {
@@ -343,8 +344,8 @@ func (a *account) grow(ctx context.Context, what string, r resource, cfg vmConfi
 		return nil
 	}
 	var upid *string
-	err := a.c.do(ctx, call{method: http.MethodPut, route: "/nodes/{node}/qemu/{vmid}/resize", args: []string{r.Node, strconv.Itoa(r.VMID)},
-		form: url.Values{"disk": {disk}, "size": {strconv.Itoa(f.DiskGiB) + "G"}}}, &upid)
+	err := a.c.Do(ctx, rest.Call{Method: http.MethodPut, Route: "/nodes/{node}/qemu/{vmid}/resize", Args: []string{r.Node, strconv.Itoa(r.VMID)},
+		Form: url.Values{"disk": {disk}, "size": {strconv.Itoa(f.DiskGiB) + "G"}}}, &upid)
 	if err != nil {
 		return fail(what+": grow disk "+disk+" of VM "+strconv.Itoa(r.VMID), err)
 	}
@@ -361,7 +362,7 @@ func (a *account) waitUnlocked(ctx context.Context, what string, r resource) (st
 	var status string
 	err := adapter.WaitFor(ctx, a.clock, a.opts.task, what+": wait for VM "+id+"'s lock to go", func(ctx context.Context) (bool, error) {
 		var cur current
-		if err := a.c.get(ctx, "/nodes/{node}/qemu/{vmid}/status/current", &cur, r.Node, id); err != nil {
+		if err := a.c.Get(ctx, "/nodes/{node}/qemu/{vmid}/status/current", &cur, r.Node, id); err != nil {
 			return false, fail("read VM "+id, err)
 		}
 		adapter.ReportState(ctx, "lock "+cur.Lock)

@@ -2,9 +2,9 @@
 // from templates, reached through the PVE API (https://HOST:8006/api2/json)
 // with an API token (Authorization: PVEAPIToken=USER@REALM!ID=SECRET).
 //
-// The client is a thin net/http client of its own (client.go), not
-// luthermonson/go-proxmox or bpg's client, for the same reasons as the
-// Robot adapter's: the contract's adapter.Retry must be the only retry
+// The client is the REST backends' own (internal/adapter/rest, configured
+// in client.go), not luthermonson/go-proxmox or bpg's client, for the same
+// reasons as the Robot adapter's: the contract's adapter.Retry must be the only retry
 // layer (a vendor client retrying inside it multiplies waits on two
 // clocks), every request needs its own bound (agent reads a short one of
 // their own), classify must read the status line and the body together
@@ -29,7 +29,8 @@
 // The mark lives in the VM's description (written in the clone call
 // itself) and its tags (compute, cm-c-<claim>, cm-new): see marks.go.
 //
-// It may import the contract, internal/adapter/sshexec (snippets over SFTP)
-// and the standard library, never the Terraform plugin framework nor
-// another adapter; the emulator is used by its tests alone.
+// It may import the contract, internal/adapter/rest (its client),
+// internal/adapter/sshexec (snippets over SFTP) and the standard library,
+// never the Terraform plugin framework nor another adapter; the emulator
+// is used by its tests alone.
 package proxmox

@@ -186,7 +186,7 @@ func TestEmulatorSilentAgent(t *testing.T) {
 	// before the guard does, and the lower bound says it waited that long;
 	// the guard turns a read agent_timeout does not bound into a failure
 	// rather than a hang, on any machine.
-	b.c.timeout = time.Hour
+	b.c.Timeout = time.Hour
 	guard, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	start := time.Now()

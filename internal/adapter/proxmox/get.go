@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // current is GET /nodes/{node}/qemu/{vmid}/status/current, the part read.
@@ -29,7 +30,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 		return adapter.Machine{}, err
 	}
 	var cur current
-	if err := a.c.get(ctx, "/nodes/{node}/qemu/{vmid}/status/current", &cur, r.Node, id); err != nil {
+	if err := a.c.Get(ctx, "/nodes/{node}/qemu/{vmid}/status/current", &cur, r.Node, id); err != nil {
 		if isNotExist(err) {
 			// Listed a moment ago: it is moving (a migration) or being
 			// destroyed right now, so busy, never absent.
@@ -120,14 +121,10 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 	return out, nil
 }
 
-// failListing is fail for a listing, where a NotFound cannot be absence.
+// failListing is fail for a listing, where a NotFound cannot be absence
+// (rest.ListingFailed).
 func failListing(what string, err error) error {
-	out := fail(what, err)
-	if e, ok := out.(*adapter.Error); ok && e.Code == adapter.NotFound {
-		e.Code, e.Field = adapter.InvalidConfig, settingEndpoint
-		e.Message += "; the endpoint does not serve the PVE API: check that it is its base URL, such as " + exampleEndpoint
-	}
-	return out
+	return rest.ListingFailed(fail(what, err), "the PVE API", exampleEndpoint)
 }
 
 // describe names a VM for messages.

@@ -60,7 +60,7 @@ func TestSilentAgentIsBounded(t *testing.T) {
 	// other request bounded by an hour, only agent_timeout can end it
 	// before the guard does; the guard turns a read that agent_timeout does
 	// not bound into a failure rather than a hang, on any machine.
-	a.c.timeout = time.Hour
+	a.c.Timeout = time.Hour
 	guard, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	got, err := a.Get(guard, m.ID)
@@ -286,7 +286,7 @@ func TestRequestLogShowsRoutesOnly(t *testing.T) {
 	f := newFake(t)
 	a := testAccount(t, f, nil)
 	rec := &recordLog{}
-	a.c.log = rec
+	a.c.Log = rec
 	if _, err := a.Create(context.Background(), callFor(a, "logged"), createReq("logged")); err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func (n node) fits(f flavor) bool {
 
 func (a *account) nodes(ctx context.Context) ([]node, error) {
 	var out []node
-	if err := a.c.get(ctx, "/nodes", &out); err != nil {
+	if err := a.c.Get(ctx, "/nodes", &out); err != nil {
 		return nil, fail("list the cluster's nodes", err)
 	}
 	return out, nil
@@ -78,7 +78,7 @@ func (a *account) Check(ctx context.Context) error {
 	var v struct {
 		Version string `json:"version"`
 	}
-	if err := a.c.get(ctx, "/version", &v); err != nil {
+	if err := a.c.Get(ctx, "/version", &v); err != nil {
 		return failListing("check the PVE API", err)
 	}
 	return nil

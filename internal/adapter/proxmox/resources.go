@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // resource is one VM as GET /cluster/resources?type=vm lists it: one read
@@ -39,7 +40,7 @@ func (r resource) managed() bool { return slices.Contains(r.tags(), tagManaged) 
 // vms lists every VM and template of the cluster.
 func (a *account) vms(ctx context.Context) ([]resource, error) {
 	var out *[]resource
-	err := a.c.do(ctx, call{method: http.MethodGet, route: "/cluster/resources", query: map[string][]string{"type": {"vm"}}}, &out)
+	err := a.c.Do(ctx, rest.Call{Method: http.MethodGet, Route: "/cluster/resources", Query: map[string][]string{"type": {"vm"}}}, &out)
 	if err != nil {
 		return nil, err
 	}

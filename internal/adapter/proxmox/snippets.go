@@ -31,7 +31,7 @@ func (a *account) snippetPath(ctx context.Context, vmid int) (string, error) {
 		Path    string `json:"path"`
 		Content string `json:"content"`
 	}
-	if err := a.c.get(ctx, "/storage/{storage}", &st, a.snippets.storage); err != nil {
+	if err := a.c.Get(ctx, "/storage/{storage}", &st, a.snippets.storage); err != nil {
 		return "", fail("read storage "+a.snippets.storage, err)
 	}
 	if st.Path == "" || !strings.Contains(st.Content, "snippets") {
@@ -48,7 +48,7 @@ func (a *account) nodeAddress(ctx context.Context, nodeName string) (string, err
 		Name string `json:"name"`
 		IP   string `json:"ip"`
 	}
-	if err := a.c.get(ctx, "/cluster/status", &entries); err != nil {
+	if err := a.c.Get(ctx, "/cluster/status", &entries); err != nil {
 		return "", fail("read the cluster's status", err)
 	}
 	for _, e := range entries {

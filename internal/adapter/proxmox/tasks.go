@@ -46,7 +46,7 @@ func (a *account) pollTask(ctx context.Context, what, node, upid string, schedul
 	err := adapter.WaitFor(ctx, a.clock, schedule, what, func(ctx context.Context) (bool, error) {
 		var t task
 		asked := a.clock.Now()
-		if err := a.c.get(ctx, "/nodes/{node}/tasks/{upid}/status", &t, node, upid); err != nil {
+		if err := a.c.Get(ctx, "/nodes/{node}/tasks/{upid}/status", &t, node, upid); err != nil {
 			return false, fail(what+": read the task's status", err)
 		}
 		if seen != nil {
@@ -70,7 +70,7 @@ func (a *account) pollTask(ctx context.Context, what, node, upid string, schedul
 // postTask sends a write that starts a task and waits for it.
 func (a *account) postTask(ctx context.Context, what, node, route string, form map[string][]string, args ...string) error {
 	var upid string
-	if err := a.c.post(ctx, route, form, &upid, args...); err != nil {
+	if err := a.c.Post(ctx, route, form, &upid, args...); err != nil {
 		return fail(what, err)
 	}
 	return a.waitTask(ctx, what, node, upid)

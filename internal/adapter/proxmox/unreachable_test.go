@@ -52,7 +52,7 @@ func TestUnreachableAPI(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			a := testAccount(t, f, c.settings)
 			if c.transport != nil {
-				a.c.http.Transport = c.transport
+				a.c.HTTP.Transport = c.transport
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()

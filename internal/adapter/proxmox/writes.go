@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // managedResource is the VM id names, refused with AccessDenied when it is
@@ -52,8 +53,8 @@ func (a *account) Delete(ctx context.Context, id string) error {
 		}
 	}
 	var upid string
-	err = a.c.do(ctx, call{method: http.MethodDelete, route: "/nodes/{node}/qemu/{vmid}", args: []string{r.Node, id},
-		query: map[string][]string{"purge": {"1"}, "destroy-unreferenced-disks": {"1"}}}, &upid)
+	err = a.c.Do(ctx, rest.Call{Method: http.MethodDelete, Route: "/nodes/{node}/qemu/{vmid}", Args: []string{r.Node, id},
+		Query: map[string][]string{"purge": {"1"}, "destroy-unreferenced-disks": {"1"}}}, &upid)
 	if err != nil {
 		if isNotExist(err) {
 			return adapter.Errorf(adapter.NotFound, "%s: it is gone", what)

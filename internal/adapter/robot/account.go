@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // options are the knobs tests turn; Definition uses defaultOptions.
@@ -113,7 +114,7 @@ const (
 // getServer reads one server.
 func (a *account) getServer(ctx context.Context, n int) (server, error) {
 	var out serverEnvelope
-	if err := a.c.get(ctx, "/server/{n}", &out, strconv.Itoa(n)); err != nil {
+	if err := a.c.Get(ctx, "/server/{n}", &out, strconv.Itoa(n)); err != nil {
 		if e, ok := err.(*apiError); ok && e.Code != "SERVER_NOT_FOUND" && codeOf(e) == adapter.NotFound {
 			// Another thing's absence (an IP, a cancellation) in the
 			// answer about a server is not the server's.
@@ -129,7 +130,7 @@ func (a *account) getServer(ctx context.Context, n int) (server, error) {
 // without servers with SERVER_NOT_FOUND, which for the listing means none.
 func (a *account) servers(ctx context.Context) ([]server, error) {
 	var out []serverEnvelope
-	err := a.c.get(ctx, "/server", &out)
+	err := a.c.Get(ctx, "/server", &out)
 	if err != nil {
 		if isCode(err, "SERVER_NOT_FOUND") {
 			return nil, nil
@@ -246,12 +247,7 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 }
 
 // failListing is fail for a listing, where a NotFound cannot be absence of
-// anything: it means the endpoint is not the webservice.
+// anything: it means the endpoint is not the webservice (rest.ListingFailed).
 func failListing(what string, err error) error {
-	out := fail(what, err)
-	if e, ok := out.(*adapter.Error); ok && e.Code == adapter.NotFound {
-		e.Code, e.Field = adapter.InvalidConfig, settingEndpoint
-		e.Message += "; the endpoint does not serve the Robot webservice: check that it is its base URL, such as " + DefaultEndpoint
-	}
-	return out
+	return rest.ListingFailed(fail(what, err), "the Robot webservice", DefaultEndpoint)
 }

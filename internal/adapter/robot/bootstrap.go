@@ -54,7 +54,7 @@ var pace = pacing{poll: 2 * time.Second, maxPoll: 15 * time.Second, probe: 15 * 
 
 // newDialer makes the SSH client of a run; tests replace it.
 var newDialer = func(a *account) sshexec.Dialer {
-	return &sshexec.Client{Clock: a.clock, Log: a.c.log}
+	return &sshexec.Client{Clock: a.clock, Log: a.c.Log}
 }
 
 // Bootstrap implements adapter.Bootstrapper.
@@ -169,7 +169,7 @@ func (b *run) enter(ctx context.Context, phase adapter.Phase) {
 	b.p.Phase = phase
 	b.phaseEnd = b.a.clock.Now().Add(b.timeout(phase))
 	b.report(b.p)
-	b.a.c.log.Info(ctx, "bootstrap phase", map[string]any{"server": b.s.Number, "phase": string(phase)})
+	b.a.c.Log.Info(ctx, "bootstrap phase", map[string]any{"server": b.s.Number, "phase": string(phase)})
 }
 
 func (b *run) timeout(phase adapter.Phase) time.Duration {

@@ -69,7 +69,7 @@ func (b *run) install(ctx context.Context) error {
 			if b.installedHere {
 				// The poll that would have seen the log go may have met
 				// the reboot itself, and install looked again instead.
-				b.a.c.log.Info(ctx, "bootstrap: the install is not running; delivering the files and starting it again",
+				b.a.c.Log.Info(ctx, "bootstrap: the install is not running; delivering the files and starting it again",
 					map[string]any{"server": b.s.Number, "why": "the rescue system holds no trace of the install this run started (it restarted)"})
 			}
 			b.reinstall, b.installedHere = false, true
@@ -246,7 +246,7 @@ func (b *run) awaitInstall(ctx context.Context) error {
 		default:
 			return false, "starting", nil
 		}
-		b.a.c.log.Info(ctx, "bootstrap: the install is not running; delivering the files and starting it again",
+		b.a.c.Log.Info(ctx, "bootstrap: the install is not running; delivering the files and starting it again",
 			map[string]any{"server": b.s.Number, "why": gone})
 		return true, gone, nil
 	})

@@ -108,7 +108,7 @@ func missedRescue(t *testing.T, kill bool) {
 	var pins []string
 	pinAtLastReset := ""
 	var resets, arms atomic.Int32
-	e.a.c.http.Transport = roundTripFunc(func(req *http.Request) (*http.Response, error) {
+	e.a.c.HTTP.Transport = roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		if err := req.Context().Err(); err != nil {
 			// A killed run sends nothing more.
 			return nil, err
@@ -243,7 +243,7 @@ func TestBootstrapSaysRearmsDidNotHelp(t *testing.T) {
 	num.Store(int64(m.Number()))
 	// The activation is withdrawn before each reset reaches Robot, so no
 	// boot can take it first, however busy the machine.
-	e.a.c.http.Transport = roundTripFunc(func(req *http.Request) (*http.Response, error) {
+	e.a.c.HTTP.Transport = roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		if req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/reset/"+id) {
 			if derr := e.a.deactivateRescue(req.Context(), m.Number()); derr != nil {
 				t.Errorf("withdraw the activation: %v", derr)

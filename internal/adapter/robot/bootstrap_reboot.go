@@ -54,7 +54,7 @@ func (b *run) reboot(ctx context.Context) error {
 		if err == nil || adapter.CodeOf(err) != adapter.Transient || ctx.Err() != nil {
 			return err
 		}
-		b.a.c.log.Info(ctx, "bootstrap: the installed system did not come up, escalating the reset",
+		b.a.c.Log.Info(ctx, "bootstrap: the installed system did not come up, escalating the reset",
 			map[string]any{"server": b.s.Number, "reset": step.kind})
 	}
 	return adapter.Errorf(adapter.Transient, "the installed system of %s did not answer on SSH after a software and a hardware reset within %s; check the server's console in Robot, then run again",

@@ -106,7 +106,7 @@ func (b *run) resetIntoRescue(ctx context.Context) error {
 		if !errors.Is(err, errMissedRescue) {
 			return rearmsDidNotHelp(err, rearms)
 		}
-		b.a.c.log.Warn(ctx, "bootstrap: the boot missed the rescue system (Robot spent the activation and nothing answered as rescue); arming rescue again and resetting",
+		b.a.c.Log.Warn(ctx, "bootstrap: the boot missed the rescue system (Robot spent the activation and nothing answered as rescue); arming rescue again and resetting",
 			map[string]any{"server": b.s.Number, "phase": string(b.p.Phase), "rearm": rearms + 1, "max_rearms": maxRearms})
 		if err := b.armRescue(ctx); err != nil {
 			return err

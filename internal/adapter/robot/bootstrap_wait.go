@@ -67,7 +67,7 @@ func (b *run) wait(ctx context.Context, what string, until time.Time, check func
 		}
 		if now.Sub(start) >= waitSayAfter && now.Sub(said) >= waitSayEvery {
 			said = now
-			b.a.c.log.Info(ctx, "bootstrap still waiting", map[string]any{
+			b.a.c.Log.Info(ctx, "bootstrap still waiting", map[string]any{
 				"server": b.s.Number, "phase": string(b.p.Phase), "what": what, "state": state,
 				"elapsed": now.Sub(start).Round(time.Second).String(),
 			})

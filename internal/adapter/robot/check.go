@@ -24,12 +24,12 @@ type keyEnvelope struct {
 // refuse an unknown fingerprint, half-way through an apply).
 func (a *account) Check(ctx context.Context) error {
 	var out []keyEnvelope
-	err := a.c.get(ctx, "/key", &out)
+	err := a.c.Get(ctx, "/key", &out)
 	if isCode(err, "NOT_FOUND") {
 		// Robot answers an account without keys so, and a URL it has no
 		// route for the same way: the server listing, which answers a list
 		// or SERVER_NOT_FOUND, tells the webservice from a wrong endpoint.
-		out, err = nil, a.c.get(ctx, "/server", &[]serverEnvelope{})
+		out, err = nil, a.c.Get(ctx, "/server", &[]serverEnvelope{})
 		if isCode(err, "SERVER_NOT_FOUND") {
 			err = nil
 		}

@@ -2,14 +2,13 @@ package robot
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // apiError is the webservice's error envelope (the spec's Error schema):
@@ -36,18 +35,16 @@ func (e *apiError) Error() string {
 
 // parseAPIError reads an error answer. One that is not the envelope (a
 // proxy's page) keeps only its status.
-func parseAPIError(status int, h http.Header, body []byte) error {
+func parseAPIError(a rest.Answer) error {
 	var env struct {
 		Error *apiError `json:"error"`
 	}
 	out := &apiError{}
-	if json.Unmarshal(body, &env) == nil && env.Error != nil {
+	if json.Unmarshal(a.Body, &env) == nil && env.Error != nil {
 		out = env.Error
 	}
-	out.Status = status
-	if secs, err := strconv.Atoi(h.Get("Retry-After")); err == nil && secs >= 0 {
-		out.retryAfter = time.Duration(secs) * time.Second
-	}
+	out.Status = a.Status
+	out.retryAfter = a.RetryAfter()
 	return out
 }
 
@@ -115,30 +112,12 @@ var apiFields = map[string]string{
 }
 
 // classify turns any error of the client, the transport or the context into
-// an *adapter.Error with exactly one code. Messages carry the webservice's
-// own message and code, never a request body or a credential.
+// an *adapter.Error with exactly one code: the REST backends' frame
+// (rest.Classify), with the webservice's own answers placed by classifyAPI.
+// Messages carry the webservice's own message and code, never a request
+// body or a credential.
 func classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	var classified *adapter.Error
-	if errors.As(err, &classified) {
-		return classified
-	}
-	if adapter.Canceled(err) {
-		return &adapter.Error{Code: adapter.Transient, Err: err,
-			Message: "the call was canceled or its deadline passed before the Robot webservice answered"}
-	}
-	var api *apiError
-	if errors.As(err, &api) {
-		return classifyAPI(api)
-	}
-	if adapter.CannotReach(err) {
-		// The client marks its own transport errors; this is for any
-		// that comes another way.
-		err = adapter.MarkUnreachable(err)
-	}
-	return &adapter.Error{Code: adapter.Transient, Err: err, Message: "unexpected failure talking to the Robot webservice: " + errorClass(err)}
+	return rest.Classify(err, "the Robot webservice", classifyAPI, nil)
 }
 
 func classifyAPI(e *apiError) *adapter.Error {

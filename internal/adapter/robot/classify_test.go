@@ -62,7 +62,7 @@ func TestClassify(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := testAccount(t, &fake{failRoute: "GET /server", failN: 1, failStatus: tt.status, failBody: tt.body}, nil, nil)
 			if tt.header != nil {
-				a.c.http.Transport = headerTransport{a.c.http.Transport, tt.header}
+				a.c.HTTP.Transport = headerTransport{a.c.HTTP.Transport, tt.header}
 			}
 			_, err := a.Get(context.Background(), "321")
 			var e *adapter.Error
@@ -113,7 +113,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestClassifyTransport(t *testing.T) {
 	// A request past its bound is Transient and says which route.
 	a := testAccount(t, newFake(), nil, nil)
-	a.c.timeout = time.Nanosecond
+	a.c.Timeout = time.Nanosecond
 	_, err := a.Get(context.Background(), "321")
 	if !adapter.Is(err, adapter.Transient) || !strings.Contains(err.Error(), "/server/{n}") || adapter.NoAnswer(err) {
 		t.Errorf("bound: %v", err)

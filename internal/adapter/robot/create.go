@@ -243,6 +243,6 @@ func (a *account) rename(ctx context.Context, n int, name string) error {
 func (a *account) renamed(ctx context.Context, n int, name string) (server, error) {
 	form := map[string][]string{"server_name": {name}}
 	var out serverEnvelope
-	err := a.c.post(ctx, "/server/{n}", form, &out, strconv.Itoa(n))
+	err := a.c.Post(ctx, "/server/{n}", form, &out, strconv.Itoa(n))
 	return out.Server, err
 }

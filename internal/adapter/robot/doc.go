@@ -1,9 +1,9 @@
 // Package robot is the Hetzner Robot adapter: rented dedicated servers,
-// reached through the Robot webservice (robot-ws.your-server.de) with a thin
-// net/http client of its own (client.go): HTTP Basic with the account's
-// user and password resolved from their secret references on every request,
-// form-encoded bodies, JSON answers, one bound per request and no retry of
-// its own (the contract's adapter.Retry is the only retry layer). Every
+// reached through the Robot webservice (robot-ws.your-server.de) with the
+// REST backends' client (internal/adapter/rest, configured in client.go):
+// HTTP Basic with the account's user and password resolved from their
+// secret references on every request, form-encoded bodies, JSON answers,
+// one bound per request and no retry of its own (the contract's adapter.Retry is the only retry layer). Every
 // backend error becomes one adapter code through classify (classify.go).
 //
 // Robot servers exist before anyone claims them: Create claims one (the
@@ -18,8 +18,9 @@
 // what release restores: "" (e) or <name> (n). Delete releases the claim and
 // cancels the rental only when the account sets cancel_on_destroy.
 //
-// It may import the contract and the standard library, never the Terraform
-// plugin framework nor any other adapter; the Robot emulator in
-// internal/emulator/robot is used by its tests alone. The bootstrap phases
+// It may import the contract, internal/adapter/rest (its client) and the
+// standard library, never the Terraform plugin framework nor any other
+// adapter; the Robot emulator in internal/emulator/robot is used by its
+// tests alone. The bootstrap phases
 // (bootstrap*.go) and the install generators (install/) live beside it.
 package robot

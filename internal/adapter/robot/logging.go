@@ -2,40 +2,10 @@ package robot
 
 import (
 	"context"
-	"errors"
 	"strconv"
-	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
-
-// The request log: one DEBUG line per request, through the account's
-// adapter.Logger (the provider's "robot" tflog subsystem). A line holds the
-// method, the route template the call was made with ("/server/{n}", never
-// the filled path: a server number is harmless, but the template keeps
-// every line free of whatever a path could carry), the status, the
-// duration and the class of a failure. Never the query, a header value (the
-// Basic credentials) or a body (an order's keys, a form's values).
-
-type requestLine struct {
-	method, route string
-	start         time.Time
-}
-
-func (c *client) logLine(ctx context.Context, l requestLine, status int, err error) {
-	fields := map[string]any{
-		"method":   l.method,
-		"route":    l.route,
-		"duration": time.Since(l.start).Round(time.Microsecond).String(),
-	}
-	if status != 0 {
-		fields["status"] = status
-	}
-	if err != nil {
-		fields["error"] = errorClass(err)
-	}
-	c.log.Debug(ctx, "Robot request", fields)
-}
 
 // textNumbers hands every numeric field to the logger as its decimal text.
 // The plugin's log lines reach Terraform as JSON, which Terraform's plugin
@@ -81,12 +51,4 @@ func numbersAsText(fields map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-// errorClass names what kind of failure err is, from its chain alone.
-func errorClass(err error) string {
-	if errors.Is(err, errRequestBound) {
-		return "no answer within the bound"
-	}
-	return adapter.ErrorClass(err)
 }

@@ -51,7 +51,7 @@ func TestLogNumbersAsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What the bootstrap phases log, through the same logger.
-	a.c.log.Info(t.Context(), "bootstrap phase", map[string]any{"server": 2100001, "phase": "rescue", "size": uint64(1 << 40), "ratio": 1.5e7})
+	a.c.Log.Info(t.Context(), "bootstrap phase", map[string]any{"server": 2100001, "phase": "rescue", "size": uint64(1 << 40), "ratio": 1.5e7})
 	log.mu.Lock()
 	defer log.mu.Unlock()
 	if len(log.lines) < 2 {

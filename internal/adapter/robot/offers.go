@@ -110,13 +110,13 @@ func (a *account) loadOffers(ctx context.Context) ([]adapter.Offer, error) {
 	var std []struct {
 		Product product `json:"product"`
 	}
-	if err := a.c.get(ctx, "/order/server/product", &std); err != nil && !isCode(err, "NOT_FOUND", "PRODUCT_NOT_FOUND") {
+	if err := a.c.Get(ctx, "/order/server/product", &std); err != nil && !isCode(err, "NOT_FOUND", "PRODUCT_NOT_FOUND") {
 		return nil, failListing("list Robot's standard server products", err)
 	}
 	var market []struct {
 		Product marketProduct `json:"product"`
 	}
-	if err := a.c.get(ctx, "/order/server_market/product", &market); err != nil && !isCode(err, "NOT_FOUND", "PRODUCT_NOT_FOUND") {
+	if err := a.c.Get(ctx, "/order/server_market/product", &market); err != nil && !isCode(err, "NOT_FOUND", "PRODUCT_NOT_FOUND") {
 		return nil, failListing("list Robot's server market", err)
 	}
 	var out []adapter.Offer

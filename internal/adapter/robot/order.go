@@ -110,7 +110,7 @@ func (a *account) nothingFree(what string, req adapter.CreateRequest, why string
 // process, or delivered to a server nobody has claimed.
 func (a *account) inFlight(ctx context.Context, routes orderRoutes, product, loc string, list []server) (transaction, bool, error) {
 	var out []txnEnvelope
-	err := a.c.get(ctx, routes.list, &out)
+	err := a.c.Get(ctx, routes.list, &out)
 	if isCode(err, "NOT_FOUND", "TRANSACTION_NOT_FOUND") {
 		return transaction{}, false, nil
 	}
@@ -194,7 +194,7 @@ func (a *account) order(ctx context.Context, what string, routes orderRoutes, pr
 	// Whatever came of it, the order may have taken a market server off
 	// the list.
 	defer a.forgetOffers()
-	if err := a.c.post(ctx, routes.list, form, &out); err != nil {
+	if err := a.c.Post(ctx, routes.list, form, &out); err != nil {
 		return transaction{}, fail(what+": order offer "+req.OfferID+" (if Robot took the order, applying again finds it among the account's orders and waits for it)", err)
 	}
 	return out.Transaction, nil
@@ -214,7 +214,7 @@ func (a *account) await(ctx context.Context, what string, routes orderRoutes, t 
 		}
 		adapter.ReportState(ctx, "order "+t.Status)
 		var out txnEnvelope
-		if err := a.c.get(ctx, routes.one, &out, t.ID); err != nil {
+		if err := a.c.Get(ctx, routes.one, &out, t.ID); err != nil {
 			return false, fail(what+": read order "+t.ID, err)
 		}
 		t = out.Transaction

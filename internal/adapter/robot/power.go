@@ -48,7 +48,7 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 	var reset struct {
 		Reset resetInfo `json:"reset"`
 	}
-	if err := a.c.get(ctx, "/reset/{n}", &reset, n); err != nil && !isCode(err, "RESET_NOT_AVAILABLE") {
+	if err := a.c.Get(ctx, "/reset/{n}", &reset, n); err != nil && !isCode(err, "RESET_NOT_AVAILABLE") {
 		return fail("read the reset options of "+describe(s), err)
 	}
 	kind, err := chooseReset(s, action, reset.Reset)
@@ -56,12 +56,12 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 		return err
 	}
 	if kind == "wol" {
-		if err := a.c.post(ctx, "/wol/{n}", url.Values{}, nil, n); err != nil {
+		if err := a.c.Post(ctx, "/wol/{n}", url.Values{}, nil, n); err != nil {
 			return fail(action.Verb()+" "+describe(s)+" (Wake on LAN)", err)
 		}
 		return nil
 	}
-	if err := a.c.post(ctx, "/reset/{n}", url.Values{"type": {kind}}, nil, n); err != nil {
+	if err := a.c.Post(ctx, "/reset/{n}", url.Values{"type": {kind}}, nil, n); err != nil {
 		return fail(action.Verb()+" "+describe(s)+" (reset type "+kind+")", err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // The webservice calls of the bootstrap: the rescue system (arm, read,
@@ -86,7 +87,7 @@ func (a *account) rescueState(ctx context.Context, n int) (rescueInfo, error) {
 	var out rescueEnvelope
 	err := a.retried(ctx, "read the rescue system of server "+strconv.Itoa(n), func(ctx context.Context) error {
 		out = rescueEnvelope{}
-		return a.c.get(ctx, "/boot/{n}/rescue", &out, strconv.Itoa(n))
+		return a.c.Get(ctx, "/boot/{n}/rescue", &out, strconv.Itoa(n))
 	})
 	return out.Rescue, err
 }
@@ -97,7 +98,7 @@ func (a *account) lastRescue(ctx context.Context, n int) (info rescueInfo, found
 	var out rescueEnvelope
 	err = a.retried(ctx, "read the last rescue activation of server "+strconv.Itoa(n), func(ctx context.Context) error {
 		out = rescueEnvelope{}
-		return a.c.get(ctx, "/boot/{n}/rescue/last", &out, strconv.Itoa(n))
+		return a.c.Get(ctx, "/boot/{n}/rescue/last", &out, strconv.Itoa(n))
 	})
 	if isCode(err, "NOT_FOUND", "BOOT_NOT_AVAILABLE") {
 		return rescueInfo{}, false, nil
@@ -116,7 +117,7 @@ func (a *account) activateRescue(ctx context.Context, n int) (rescueInfo, error)
 	var out rescueEnvelope
 	err := a.retried(ctx, "activate the rescue system of server "+strconv.Itoa(n), func(ctx context.Context) error {
 		out = rescueEnvelope{}
-		return a.c.post(ctx, "/boot/{n}/rescue", form, &out, strconv.Itoa(n))
+		return a.c.Post(ctx, "/boot/{n}/rescue", form, &out, strconv.Itoa(n))
 	})
 	if !isCode(err, "BOOT_ALREADY_ENABLED") {
 		return out.Rescue, err
@@ -141,7 +142,7 @@ func (a *account) otherBoot(ctx context.Context, n int) error {
 		Boot map[string]json.RawMessage `json:"boot"`
 	}
 	err := a.retried(ctx, "read the boot configuration of server "+strconv.Itoa(n), func(ctx context.Context) error {
-		return a.c.get(ctx, "/boot/{n}", &out, strconv.Itoa(n))
+		return a.c.Get(ctx, "/boot/{n}", &out, strconv.Itoa(n))
 	})
 	if err != nil {
 		return fail("read the boot configuration of server "+strconv.Itoa(n), err)
@@ -164,14 +165,14 @@ func (a *account) otherBoot(ctx context.Context, n int) error {
 // deactivateRescue disarms rescue, so the next boot starts the disk.
 func (a *account) deactivateRescue(ctx context.Context, n int) error {
 	return a.retried(ctx, "deactivate the rescue system of server "+strconv.Itoa(n), func(ctx context.Context) error {
-		return a.c.do(ctx, http.MethodDelete, "/boot/{n}/rescue", []string{strconv.Itoa(n)}, nil, nil)
+		return a.c.Do(ctx, rest.Call{Method: http.MethodDelete, Route: "/boot/{n}/rescue", Args: []string{strconv.Itoa(n)}}, nil)
 	})
 }
 
 // resetServer sends one reset of kind ("sw", "hw").
 func (a *account) resetServer(ctx context.Context, n int, kind string) error {
 	return a.retried(ctx, "reset ("+kind+") server "+strconv.Itoa(n), func(ctx context.Context) error {
-		return a.c.post(ctx, "/reset/{n}", url.Values{"type": {kind}}, nil, strconv.Itoa(n))
+		return a.c.Post(ctx, "/reset/{n}", url.Values{"type": {kind}}, nil, strconv.Itoa(n))
 	})
 }
 
@@ -197,7 +198,7 @@ func (a *account) resetArmed(ctx context.Context, n int) error {
 	return a.retried(ctx, "reset (hw) server "+num+" into rescue", func(ctx context.Context) error {
 		if sent {
 			var cur rescueEnvelope
-			if err := a.c.get(ctx, "/boot/{n}/rescue", &cur, num); err != nil {
+			if err := a.c.Get(ctx, "/boot/{n}/rescue", &cur, num); err != nil {
 				return err
 			}
 			if !cur.Rescue.Active {
@@ -205,7 +206,7 @@ func (a *account) resetArmed(ctx context.Context, n int) error {
 			}
 		}
 		sent = true
-		return a.c.post(ctx, "/reset/{n}", url.Values{"type": {"hw"}}, nil, num)
+		return a.c.Post(ctx, "/reset/{n}", url.Values{"type": {"hw"}}, nil, num)
 	})
 }
 
@@ -219,7 +220,7 @@ func (a *account) publicKey(ctx context.Context) (string, error) {
 		} `json:"key"`
 	}
 	if err := a.retried(ctx, "read the account's SSH key", func(ctx context.Context) error {
-		return a.c.get(ctx, "/key/{fingerprint}", &out, a.sshKey)
+		return a.c.Get(ctx, "/key/{fingerprint}", &out, a.sshKey)
 	}); err != nil {
 		return "", err
 	}

@@ -19,7 +19,7 @@ func TestBootstrapNamesAnotherActiveBootConfiguration(t *testing.T) {
 	e := newMetalEnv(t)
 	id, m := e.claim("node1")
 	linux := url.Values{"dist": {"Debian 12 base"}, "arch": {"64"}, "lang": {"en"}, "authorized_key[]": {e.a.sshKey}}
-	if err := e.a.c.post(context.Background(), "/boot/{n}/linux", linux, nil, id); err != nil {
+	if err := e.a.c.Post(context.Background(), "/boot/{n}/linux", linux, nil, id); err != nil {
 		t.Fatal(err)
 	}
 	e.robot.ResetStats()

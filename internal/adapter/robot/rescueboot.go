@@ -55,7 +55,7 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 	}
 	b.req.Timeouts = map[adapter.Phase]time.Duration{adapter.PhaseRescue: limit}
 	b.phaseEnd = a.clock.Now().Add(limit)
-	a.c.log.Info(ctx, "booting server into rescue", map[string]any{"server": s.Number})
+	a.c.Log.Info(ctx, "booting server into rescue", map[string]any{"server": s.Number})
 	if err := b.rescue(ctx); err != nil {
 		return adapter.Machine{ID: id}, err
 	}

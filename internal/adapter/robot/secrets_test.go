@@ -45,7 +45,7 @@ func TestSecretsNeverLeave(t *testing.T) {
 	_, err = wrong.Get(ctx, "50")
 	keep(err)
 	slow := testAccount(t, f, log, nil)
-	slow.c.timeout = time.Nanosecond
+	slow.c.Timeout = time.Nanosecond
 	_, err = slow.Get(ctx, "50")
 	keep(err)
 

@@ -120,7 +120,7 @@ func (a *account) Delete(ctx context.Context, id string) error {
 			return nil
 		}
 		form := url.Values{"cancellation_date": {"now"}}
-		if err := a.c.post(ctx, "/server/{n}/cancellation", form, nil, strconv.Itoa(s.Number)); err != nil && !isCode(err, "CONFLICT", "SERVER_ALREADY_CANCELLED") {
+		if err := a.c.Post(ctx, "/server/{n}/cancellation", form, nil, strconv.Itoa(s.Number)); err != nil && !isCode(err, "CONFLICT", "SERVER_ALREADY_CANCELLED") {
 			return fail("cancel "+describe(s)+" (cancel_on_destroy)", err)
 		}
 		return nil
