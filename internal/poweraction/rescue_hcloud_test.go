@@ -19,7 +19,7 @@ import (
 func cloudRescueRig(t *testing.T, keys string) (*rig, *emu.PasswordTap) {
 	t.Helper()
 	e := acctest.NewEmulator(t)
-	e.AddSSHKey("ops", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ops@example")
+	e.AddSSHKey("ops", emu.ExamplePublicKey)
 	tap := emu.NewPasswordTap(e.Emulator)
 	srv := httptest.NewServer(tap)
 	t.Cleanup(srv.Close)

@@ -13,7 +13,7 @@ import (
 // disarms it, and the reset after that boots the disk again.
 func TestRescueBootsOnceOnReset(t *testing.T) {
 	e, c, _ := start(t, emulator.Options{ActionPolls: 2})
-	key, _, err := c.SSHKey.Create(ctx(t), hcloud.SSHKeyCreateOpts{Name: "ops", PublicKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ops@example"})
+	key, _, err := c.SSHKey.Create(ctx(t), hcloud.SSHKeyCreateOpts{Name: "ops", PublicKey: emulator.ExamplePublicKey})
 	if err != nil {
 		t.Fatal(err)
 	}
