@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -26,8 +27,9 @@ import (
 //
 // The caller runs Rescue once, so each step retries on its own until ctx
 // ends, through the contract's retry and this adapter's one classify. A
-// reset is sent again only while rescue is still armed: once a reset whose
-// answer was lost took the rescue system, a second one would boot the disk.
+// reset the API refused is sent again; one whose answer was lost is sent
+// again only while rescue is still armed: once it took the rescue system,
+// a second one would boot the disk.
 
 // settingRescueKeys names the project SSH keys rescue systems accept.
 const settingRescueKeys = "rescue_ssh_keys"
@@ -148,12 +150,15 @@ func (a *account) armRescue(ctx context.Context, step string, s *hcloud.Server, 
 }
 
 // resetIntoRescue resets the server and waits for the reset's action. A
-// reset is sent again only while rescue is still armed, read first.
+// reset the API refused with an answer (503, locked, rate limited) was not
+// carried out, so it is sent again as it is. One that got no answer may
+// have booted rescue already: rescue_enabled is read first, and the reset
+// is sent again only while rescue is still armed.
 func (a *account) resetIntoRescue(ctx context.Context, step string, s *hcloud.Server) error {
 	var act *hcloud.Action
-	attempt := 0
+	var last error
 	err := adapter.Retry(ctx, a.clock, a.poll, step+": reset", func(ctx context.Context) error {
-		if attempt++; attempt > 1 {
+		if last != nil && !refusedWithAnswer(last) {
 			cur, err := a.server(ctx, strconv.FormatInt(s.ID, 10))
 			if err != nil {
 				return err
@@ -166,10 +171,20 @@ func (a *account) resetIntoRescue(ctx context.Context, step string, s *hcloud.Se
 		}
 		var err error
 		act, _, err = a.client.Server.Reset(ctx, s)
-		return fail(step+": reset", err)
+		last = fail(step+": reset", err)
+		return last
 	})
 	if err != nil {
 		return err
 	}
 	return a.waitAction(ctx, step+": reset", act)
+}
+
+// refusedWithAnswer reports whether err is the API's own error answer,
+// which it gives only for a request it did not carry out. A lost
+// connection, a request's bound that ran out or a proxy's bare status may
+// hide a request that took effect.
+func refusedWithAnswer(err error) bool {
+	var apiErr hcloud.Error
+	return errors.As(err, &apiErr)
 }

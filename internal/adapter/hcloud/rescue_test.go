@@ -104,6 +104,80 @@ func TestRescueResetWithALostAnswerIsNotRepeatedOnceTaken(t *testing.T) {
 	}
 }
 
+// TestRescueResetRefusedWithAnAnswerIsSentAgain: a reset the API refused
+// (503) was not carried out, so it is sent again at once, with no read of
+// rescue_enabled (as many server reads as a Rescue without the refusal);
+// one boot into rescue follows.
+func TestRescueResetRefusedWithAnAnswerIsSentAgain(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 0})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	_, plain := managedSeed(e, "plain")
+	raw, id := managedSeed(e, "refused-reset")
+	a := rescueAccount(t, endpoint, "ops")
+	e.ResetStats()
+	if _, err := a.Rescue(ctxT(t), plain, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	reads := e.Stats()["GET /servers/{id}"]
+	e.FailNext("POST", "/servers/{id}/actions/reset", 1, 503, "unavailable")
+	e.ResetStats()
+	if _, err := a.Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	st := e.Stats()
+	if st["POST /servers/{id}/actions/reset"] != 2 || st["GET /servers/{id}"] != reads {
+		t.Errorf("%d reset requests and %d server reads, want the refused reset and one more, and %d reads", st["POST /servers/{id}/actions/reset"], st["GET /servers/{id}"], reads)
+	}
+	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
+		t.Errorf("after a refused reset: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
+	}
+}
+
+// TestRescueResetLostBeforeItRanIsSentAgain: a reset whose connection was
+// reset before the API ran it left rescue armed, which the read after it
+// shows, so it is sent again and boots rescue once.
+func TestRescueResetLostBeforeItRanIsSentAgain(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 0})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	raw, id := managedSeed(e, "unsent")
+	if err := e.Faults().ResetNext("POST", "/servers/{id}/actions/reset", 1); err != nil {
+		t.Fatal(err)
+	}
+	a := rescueAccount(t, endpoint, "ops")
+	e.ResetStats()
+	if _, err := a.Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.Stats()["POST /servers/{id}/actions/reset"]; n != 2 {
+		t.Errorf("%d reset requests, want the lost one and one more", n)
+	}
+	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
+		t.Errorf("after a reset lost before it ran: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
+	}
+}
+
+// TestRescueFailedArmingResetsNothing: an enable_rescue action that ends
+// in error fails Rescue with the step named, and no reset is sent, which
+// would only boot the disk.
+func TestRescueFailedArmingResetsNothing(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 1})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	raw, id := managedSeed(e, "unarmed")
+	e.FailNextAction("enable_rescue", 1, "action_failed", "rescue could not be enabled")
+	a := rescueAccount(t, endpoint, "ops")
+	e.ResetStats()
+	_, err := a.Rescue(ctxT(t), id, adapter.NewClaim())
+	if err == nil || !strings.Contains(err.Error(), "enable rescue") {
+		t.Fatalf("Rescue after a failed arming: %v, want an error naming the enable rescue step", err)
+	}
+	if n := e.Stats()["POST /servers/{id}/actions/reset"]; n != 0 {
+		t.Errorf("%d reset requests after a failed arming, want none", n)
+	}
+	if s, _ := e.Server(raw); s.InRescue || s.Restarts != 0 {
+		t.Errorf("after a failed arming: in rescue %t after %d restarts, want neither", s.InRescue, s.Restarts)
+	}
+}
+
 // TestRescueRefusals: without the setting, with a key the project lacks,
 // or on a server that is off, Rescue is refused and arms nothing.
 func TestRescueRefusals(t *testing.T) {
