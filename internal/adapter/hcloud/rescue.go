@@ -71,19 +71,46 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 		return adapter.Machine{ID: id}, err
 	}
 	// The boot disarms rescue: running and disarmed is running rescue.
+	// The status alone says "running" throughout, so the state reported
+	// says whether rescue is still armed.
+	armed := true
 	err = adapter.WaitFor(ctx, a.clock, a.poll, step+": wait until the server runs its rescue system", func(ctx context.Context) (bool, error) {
 		cur, err := a.server(ctx, id)
 		if err != nil {
 			return false, err
 		}
-		adapter.ReportState(ctx, string(cur.Status))
-		s = cur
-		return cur.Status == hcloud.ServerStatusRunning && !cur.RescueEnabled, nil
+		s, armed = cur, cur.RescueEnabled
+		state := string(cur.Status)
+		if armed {
+			state += ", rescue still armed"
+		}
+		adapter.ReportState(ctx, state)
+		return cur.Status == hcloud.ServerStatusRunning && !armed, nil
 	})
+	if err != nil && armed {
+		return adapter.Machine{ID: id}, stillArmed(err, s)
+	}
 	if err != nil {
 		return adapter.Machine{ID: id}, err
 	}
 	return a.machine(ctx, s), nil
+}
+
+// stillArmed is a failed wait for the boot with the way out appended: a
+// server sometimes boots its disk in spite of the reset, and the armed
+// rescue then waits for whichever boot comes next.
+func stillArmed(err error, s *hcloud.Server) error {
+	var e *adapter.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	out := *e
+	out.Message += fmt.Sprintf("; rescue is still armed, so the server's next boot takes it: invoke the action again to reset into it, "+
+		"or withdraw it with `hcloud server disable-rescue %s`", s.Name)
+	if out.Err == nil {
+		out.Err = e
+	}
+	return &out
 }
 
 // rescueRead reads the server, retried; a server without our mark is

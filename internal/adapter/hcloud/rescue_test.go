@@ -1,12 +1,15 @@
 package hcloud
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -175,6 +178,35 @@ func TestRescueFailedArmingResetsNothing(t *testing.T) {
 	}
 	if s, _ := e.Server(raw); s.InRescue || s.Restarts != 0 {
 		t.Errorf("after a failed arming: in rescue %t after %d restarts, want neither", s.InRescue, s.Restarts)
+	}
+}
+
+// TestRescueBootNeverTakenNamesTheWayOut: a server that does not take the
+// rescue boot is reported as still armed while the wait lasts, and the
+// wait's end says so and how to withdraw it.
+func TestRescueBootNeverTakenNamesTheWayOut(t *testing.T) {
+	e, _ := startEmulator(t, emu.Options{ActionPolls: 0, BootReads: 1 << 30})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	_, id := managedSeed(e, "stubborn")
+	// The boot never comes: the wait ends, as its timeout would, after
+	// its third read of the server since the reset.
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	var reads atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.ServeHTTP(w, r)
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/servers/"+id) && e.Stats()["POST /servers/{id}/actions/reset"] > 0 {
+			if reads.Add(1) == 3 {
+				cancel()
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	_, err := rescueAccount(t, srv.URL+emu.BasePath, "ops").Rescue(ctx, id, adapter.NewClaim())
+	for _, want := range []string{"last seen: running, rescue still armed", "rescue is still armed", "invoke the action again", "`hcloud server disable-rescue stubborn`"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Rescue of a server that never boots rescue: %v, want %q", err, want)
+		}
 	}
 }
 
