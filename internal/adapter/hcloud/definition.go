@@ -59,7 +59,10 @@ func definition(opts options) adapter.Definition {
 				Name: settingRescueKeys,
 				Description: "the project's SSH keys a rescue system accepts, by name or id as `hcloud ssh-key list` shows them, " +
 					"separated by commas; required for compute_instance_rescue, whose operator logs in as root with one of them",
-				Check:    checkKeyList,
+				Check:     checkKeyList,
+				Canonical: canonicalKeys,
+				// Key names and ids hold no secret: messages may repeat them.
+				Public:   true,
 				NeededBy: adapter.Capabilities{adapter.CapRescue},
 			},
 		},
@@ -113,9 +116,13 @@ func splitKeys(v string) []string {
 	return out
 }
 
-// checkKeyList refuses a list that names no key, such as ",".
+// canonicalKeys is the key list as the account id holds it: trimmed and
+// comma-joined, so "ops, ci" and "ops,ci" name one account.
+func canonicalKeys(v string) string { return strings.Join(splitKeys(v), ",") }
+
+// checkKeyList refuses a list that names no key, such as "," or " ".
 func checkKeyList(v string) error {
-	if strings.TrimSpace(v) != "" && len(splitKeys(v)) == 0 {
+	if len(splitKeys(v)) == 0 {
 		return adapter.Errorf(adapter.InvalidConfig, "it names no SSH key; give key names or ids separated by commas")
 	}
 	return nil
