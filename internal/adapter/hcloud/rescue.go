@@ -47,7 +47,7 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 	if err := Definition().Lacks(adapter.CapRescue, what, map[string]string{settingRescueKeys: strings.Join(a.rescueKeys, ",")}); err != nil {
 		return adapter.Machine{}, err
 	}
-	s, err := a.rescueRead(ctx, id)
+	s, err := a.readServerRetried(ctx, id)
 	if err != nil {
 		return adapter.Machine{}, err
 	}
@@ -113,9 +113,9 @@ func stillArmed(err error, s *hcloud.Server) error {
 	return &out
 }
 
-// rescueRead reads the server, retried; a server without our mark is
+// readServerRetried reads the server, retried; a server without our mark is
 // still read, so RefuseUnheld words its refusal.
-func (a *account) rescueRead(ctx context.Context, id string) (s *hcloud.Server, err error) {
+func (a *account) readServerRetried(ctx context.Context, id string) (s *hcloud.Server, err error) {
 	err = adapter.Retry(ctx, a.clock, a.poll, "read server "+id, func(ctx context.Context) (err error) {
 		s, err = a.server(ctx, id)
 		return err
