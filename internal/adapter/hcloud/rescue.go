@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 	"github.com/hetznercloud/hcloud-go/v2/hcloud/schema"
@@ -44,7 +43,7 @@ var _ adapter.Rescuer = (*account)(nil)
 func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine, error) {
 	const what = "boot into rescue"
 	// Refused before anything is read, as the plan refuses it.
-	if err := Definition().Lacks(adapter.CapRescue, what, map[string]string{settingRescueKeys: strings.Join(a.rescueKeys, ",")}); err != nil {
+	if err := a.def.Lacks(adapter.CapRescue, what, a.settings); err != nil {
 		return adapter.Machine{}, err
 	}
 	s, err := a.readServerRetried(ctx, id)
