@@ -61,6 +61,9 @@ func TestRescueHcloudProto(t *testing.T) {
 	if !strings.Contains(all, "runs its rescue system") {
 		t.Errorf("progress does not say the machine runs its rescue system:\n%s", all)
 	}
+	if !strings.Contains(all, "log in as root with one of the project keys the account's rescue_ssh_keys setting names, once SSH answers") {
+		t.Errorf("progress does not name the key to log in with, from when:\n%s", all)
+	}
 	passwords := tap.Seen()
 	if len(passwords) == 0 {
 		t.Fatal("the API answered no root password, so the sentinel check would pass vacuously")
