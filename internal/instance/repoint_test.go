@@ -71,6 +71,9 @@ func unchanged(e *acctest.Emulator, id *int64, before *map[string]int) resource.
 func TestInstanceAccountChangesRepointInPlace(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
+	// The account's apply proves the keys rescue_ssh_keys names.
+	e.AddSSHKey("ops", emu.ExamplePublicKey)
+	e.AddSSHKey("ci", emu.ExampleCIPublicKey)
 	env := "env://" + acctest.TokenEnv
 	var id int64
 	var before map[string]int
@@ -271,6 +274,8 @@ import {
 func TestInstanceAccountKeysSpelledOtherwiseInStatePlanNothing(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
+	e.AddSSHKey("ops", emu.ExamplePublicKey)
+	e.AddSSHKey("ci", emu.ExampleCIPublicKey)
 	cli := acctest.NewCLI(t, withRescueKeys(cloudOn(e.Endpoint, "env://"+acctest.TokenEnv, "fsn1"), "ops, ci"))
 	cli.MustRun("apply", "-auto-approve")
 	state := cli.Read("terraform.tfstate")

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 	"github.com/hetznercloud/hcloud-go/v2/hcloud/schema"
@@ -127,22 +128,62 @@ func (a *account) readServerRetried(ctx context.Context, id string) (s *hcloud.S
 func (a *account) rescueKeyIDs(ctx context.Context, step string) ([]int64, error) {
 	var all []*hcloud.SSHKey
 	err := adapter.Retry(ctx, a.clock, a.poll, step+": list the project's SSH keys", func(ctx context.Context) (err error) {
-		all, err = a.client.SSHKey.AllWithOpts(ctx, hcloud.SSHKeyListOpts{ListOpts: hcloud.ListOpts{PerPage: pageSize}})
-		return failListing(step+": list the project's SSH keys", err)
+		all, err = a.projectKeys(ctx, step)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	return a.matchKeys(step, all)
+}
+
+// projectKeys lists the project's SSH keys once.
+func (a *account) projectKeys(ctx context.Context, step string) ([]*hcloud.SSHKey, error) {
+	all, err := a.client.SSHKey.AllWithOpts(ctx, hcloud.SSHKeyListOpts{ListOpts: hcloud.ListOpts{PerPage: pageSize}})
+	return all, failListing(step+": list the project's SSH keys", err)
+}
+
+// matchKeys is the id of each key rescue_ssh_keys names, or InvalidConfig
+// on the setting naming the first key the project lacks, with the keys it
+// has: names and ids hold no secret.
+func (a *account) matchKeys(step string, all []*hcloud.SSHKey) ([]int64, error) {
 	out := make([]int64, 0, len(a.rescueKeys))
 	for _, want := range a.rescueKeys {
 		i := slices.IndexFunc(all, func(k *hcloud.SSHKey) bool { return k.Name == want || strconv.FormatInt(k.ID, 10) == want })
 		if i < 0 {
-			return nil, adapter.Errorf(adapter.InvalidConfig, "%s: the project has no SSH key named %q (%s names the keys by name or id, as `hcloud ssh-key list` shows them)",
-				step, want, settingRescueKeys).WithField(settingRescueKeys)
+			names := make([]string, 0, len(all))
+			for _, k := range all {
+				names = append(names, k.Name)
+			}
+			slices.Sort(names)
+			have := "none"
+			if len(names) > 0 {
+				have = strings.Join(names, ", ")
+			}
+			return nil, adapter.Errorf(adapter.InvalidConfig, "%s: the project has no SSH key named %q; available: %s. Add the key to the "+
+				"project with `hcloud ssh-key create`, or correct the account's %s (key names or ids, as `hcloud ssh-key list` shows them)",
+				step, want, have, settingRescueKeys).WithField(settingRescueKeys)
 		}
 		out = append(out, all[i].ID)
 	}
 	return out, nil
+}
+
+// checkRescueKeys proves, once, that the project has every key
+// rescue_ssh_keys names, so a misspelt key fails the account's apply and
+// not the day rescue is needed. An account without the setting asks
+// nothing.
+func (a *account) checkRescueKeys(ctx context.Context) error {
+	if len(a.rescueKeys) == 0 {
+		return nil
+	}
+	const step = "check rescue_ssh_keys"
+	all, err := a.projectKeys(ctx, step)
+	if err != nil {
+		return err
+	}
+	_, err = a.matchKeys(step, all)
+	return err
 }
 
 // armRescue enables rescue and waits for its action. Arming again after a

@@ -16,7 +16,7 @@ import (
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
-const testCIPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHtn0EJPzIHOLAfGOWUIVF6h2+OqeYzSdx3lwLBvfbVx ci@example"
+const testCIPublicKey = emu.ExampleCIPublicKey
 
 // rescueAccount is an account whose rescue_ssh_keys setting is keys.
 func rescueAccount(t *testing.T, endpoint, keys string) *account {
@@ -235,6 +235,9 @@ func TestRescueRefusals(t *testing.T) {
 			}
 			if s, _ := e.Server(raw); s.RescueEnabled || s.InRescue || s.Restarts != 0 {
 				t.Errorf("a refused Rescue armed or booted rescue: %+v", s)
+			}
+			if tc.field == settingRescueKeys && tc.keys != "" && !strings.Contains(err.Error(), "available: ops") {
+				t.Errorf("the refusal of a key the project lacks names no key it has: %v", err)
 			}
 			if tc.keys == "" && len(e.Stats()) != 0 {
 				t.Errorf("Rescue without the setting sent %v, want nothing", e.Stats())

@@ -134,6 +134,9 @@ func (e *Emulator) InRescue(id int64) bool {
 // project key with AddSSHKey; no private half is kept anywhere.
 const ExamplePublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ops@example"
 
+// ExampleCIPublicKey is a second one, for a project with two keys.
+const ExampleCIPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHtn0EJPzIHOLAfGOWUIVF6h2+OqeYzSdx3lwLBvfbVx ci@example"
+
 // AddSSHKey seeds a project SSH key as if it had been uploaded outside the
 // provider and returns its id. It panics on a taken name or a line that is
 // not a public key, since those are mistakes in the test.
