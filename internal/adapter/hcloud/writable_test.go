@@ -41,7 +41,7 @@ func TestCheckWriteRefusesAReadOnlyToken(t *testing.T) {
 func TestCheckProbeChangesNothing(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	a := newTestAccount(t, endpoint)
-	pub := "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ci@example"
+	pub := emu.ExamplePublicKey
 	if _, _, err := a.client.SSHKey.Create(ctxT(t), hcloud.SSHKeyCreateOpts{Name: "ci", PublicKey: pub, Labels: map[string]string{"k": "v"}}); err != nil {
 		t.Fatal(err)
 	}
