@@ -72,6 +72,9 @@ func (r *Resource) apply(ctx context.Context, config, plan getter, prior *types.
 	warnSettings(diags, b, loc.Settings)
 	loc.Name = name.ValueString()
 	id := r.registry.Canonical(loc).String()
+	if prior != nil {
+		id = r.idOf(loc, prior.ValueString())
+	}
 	health, err := r.check(ctx, id, timeout, applyCheck)
 	if err != nil && (prior == nil || !r.registry.SameAccount(prior.ValueString(), id)) {
 		r.addCheckError(ctx, diags, b, loc, name.ValueString(), op, err)
@@ -80,13 +83,13 @@ func (r *Resource) apply(ctx context.Context, config, plan getter, prior *types.
 	diags.Append(state.SetAttribute(ctx, path.Root("name"), name)...)
 	diags.Append(state.SetAttribute(ctx, path.Root("timeouts"), to)...)
 	diags.Append(state.SetAttribute(ctx, path.Root("health"), health)...)
-	r.record(ctx, state, diags, b.def, loc)
+	r.record(ctx, state, diags, b.def, loc, id)
 }
 
 // record writes what the locator says into state: the id, the adapter, its
 // block with the normalized settings, and every other block null.
-func (r *Resource) record(ctx context.Context, state stateSetter, diags *diag.Diagnostics, def adapter.Definition, loc adapter.Locator) {
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(r.registry.Canonical(loc).String()))...)
+func (r *Resource) record(ctx context.Context, state stateSetter, diags *diag.Diagnostics, def adapter.Definition, loc adapter.Locator, id string) {
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
 	diags.Append(state.SetAttribute(ctx, path.Root("adapter"), types.StringValue(def.Kind))...)
 	for p, v := range r.nullBlocks(def.Kind) {
 		diags.Append(state.SetAttribute(ctx, path.Root(p), v)...)
@@ -257,5 +260,5 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	if l.Name != "" {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), types.StringValue(l.Name))...)
 	}
-	r.record(ctx, &resp.State, &resp.Diagnostics, def, l)
+	r.record(ctx, &resp.State, &resp.Diagnostics, def, l, r.registry.Canonical(l).String())
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -187,13 +188,12 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		// The endpoint in canonical form: a trailing slash is no other
 		// account.
 		loc.Name = name.ValueString()
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(r.registry.Canonical(loc).String()))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue(r.idOf(loc, priorID(ctx, req.State))))...)
 	}
 	fresh := req.State.Raw.IsNull()
 	if !fresh {
-		var prior types.String
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &prior)...)
-		id := r.registry.Canonical(loc).String()
+		prior := types.StringValue(priorID(ctx, req.State))
+		id := r.idOf(loc, prior.ValueString())
 		switch {
 		case !r.registry.SameAccount(prior.ValueString(), id):
 			// A new locator is a new health question.
@@ -331,4 +331,26 @@ func settingAt(b block, err error) string {
 		return name
 	}
 	return b.def.Settings[i].Shown(name, v.ValueString())
+}
+
+// idOf is the account id of loc: its canonical form (Registry.Canonical),
+// or prior, the id in state, when prior is that same form spelt otherwise
+// (a key list respaced, in a state written before it was canonical), so
+// such a state plans no change.
+func (r *Resource) idOf(loc adapter.Locator, prior string) string {
+	id := r.registry.Canonical(loc).String()
+	if p, err := adapter.ParseLocator(prior); err == nil && r.registry.Canonical(p).String() == id {
+		return prior
+	}
+	return id
+}
+
+// priorID is the id in state, "" for none.
+func priorID(ctx context.Context, state tfsdk.State) string {
+	if state.Raw.IsNull() {
+		return ""
+	}
+	var prior types.String
+	state.GetAttribute(ctx, path.Root("id"), &prior)
+	return prior.ValueString()
 }

@@ -22,3 +22,22 @@ const (
 // server enable-rescue`, then reboot the server"). It is the way out of a
 // refused compute_instance_rescue; a generic one stands in when it is empty.
 const NoteRescue = "rescue"
+
+// Keys of Definition.Notes that name no field, for an adapter that declares
+// CapRescue: what compute_instance_rescue's documentation and progress say
+// of this backend, as phrases without the backend's name, which the
+// action puts before them ("On `hcloud` accounts it waits until …").
+const (
+	// NoteRescueWait completes "it waits until": what shows that the
+	// machine runs its rescue system, and what the boot does beyond it
+	// (a machine found in rescue already, a reset that was refused or
+	// whose answer was lost).
+	NoteRescueWait = "rescue_wait"
+	// NoteRescueLogin completes "log in as root": with which key, and
+	// from when.
+	NoteRescueLogin = "rescue_login"
+	// NoteRescueUndo is the way to withdraw a rescue that an interrupted
+	// invocation left armed, by hand: "withdraw it with `hcloud server
+	// disable-rescue SERVER`".
+	NoteRescueUndo = "rescue_undo"
+)

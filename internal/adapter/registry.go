@@ -42,7 +42,9 @@ type Definition struct {
 	// FieldPricePerHour), what its value is on this backend, for the
 	// documentation of the attributes that show it, as a phrase: "the server
 	// type name, e.g. `cx22`". NoteRescue, not a field, is the backend's
-	// own way into a rescue system where the adapter offers none.
+	// own way into a rescue system where the adapter offers none;
+	// NoteRescueWait, NoteRescueLogin and NoteRescueUndo say how the
+	// adapter's boot into rescue goes where it offers one.
 	Notes map[string]string
 	// Rules are the backend's rules for names, labels and machine ids.
 	Rules Rules

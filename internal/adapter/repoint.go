@@ -33,14 +33,30 @@ func (d Definition) CancelsRental(settings map[string]string) (setting string, o
 }
 
 // Canonical is settings as the contract compares them: the endpoint in
-// canonical form (CanonicalEndpoint), everything else as written.
+// canonical form (CanonicalEndpoint), each setting with a Canonical in its
+// form, everything else as written.
 func (d Definition) Canonical(settings map[string]string) map[string]string {
-	s, ok := d.Setting(RoleEndpoint)
-	if !ok || settings[s.Name] == "" {
-		return settings
+	out, cloned := settings, false
+	for _, s := range d.Settings {
+		v := settings[s.Name]
+		if v == "" {
+			continue
+		}
+		c := v
+		switch {
+		case s.Canonical != nil:
+			c = s.Canonical(v)
+		case s.Role == RoleEndpoint:
+			c = CanonicalEndpoint(v)
+		}
+		if c == v {
+			continue
+		}
+		if !cloned {
+			out, cloned = maps.Clone(settings), true
+		}
+		out[s.Name] = c
 	}
-	out := maps.Clone(settings)
-	out[s.Name] = CanonicalEndpoint(out[s.Name])
 	return out
 }
 

@@ -36,6 +36,11 @@ type Setting struct {
 	Scope bool
 	// Check validates a non-empty value; its error message names the way out.
 	Check func(value string) error
+	// Canonical rewrites a checked value into the one spelling the account
+	// id holds (Definition.Canonical), so that two spellings of one value
+	// ("ops, ci" and "ops,ci") are one account and re-point nothing. The
+	// account's block keeps the value as written. Nil: as written.
+	Canonical func(value string) string
 	// Warn says why a valid value deserves a warning, "" when it does not:
 	// an option that turns off TLS verification is allowed, but every plan
 	// should say what it costs. The sentence names the way out; the account

@@ -71,12 +71,21 @@ func unchanged(e *acctest.Emulator, id *int64, before *map[string]int) resource.
 func TestInstanceAccountChangesRepointInPlace(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
+	// The account's apply proves the keys rescue_ssh_keys names.
+	e.AddSSHKey("ops", emu.ExamplePublicKey)
+	e.AddSSHKey("ci", emu.ExampleCIPublicKey)
 	env := "env://" + acctest.TokenEnv
 	var id int64
 	var before map[string]int
 	snapshot := func() { before = acctest.Writes(e.Stats(), accountCheck) }
 	inPlace := func(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
 		return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)}}
+	}
+	// The account is updated in place, never replaced, whatever the
+	// instance does.
+	keysChange := func(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+		return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(addr, action), plancheck.ExpectResourceAction("compute_provider_account.test", plancheck.ResourceActionUpdate)}}
 	}
 	keepsLocation := []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("location"), knownvalue.StringExact("fsn1"))}
 	localhost := strings.Replace(e.Endpoint, "127.0.0.1", "localhost", 1)
@@ -103,14 +112,24 @@ func TestInstanceAccountChangesRepointInPlace(t *testing.T) {
 				ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
 			},
 			// rescue_ssh_keys is read only by a boot into rescue: naming
-			// the keys, or others, touches no machine.
+			// the keys, or others, or none again, updates the account in
+			// place and touches no machine; the list respaced is the same
+			// account id, so the instance is not even re-pointed.
 			{
 				PreConfig: snapshot, Config: withRescueKeys(cloudOn(e.Endpoint, env, "nbg1"), "ops"),
-				ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate), ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
+				ConfigPlanChecks: keysChange(plancheck.ResourceActionUpdate), ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
 			},
 			{
 				PreConfig: snapshot, Config: withRescueKeys(cloudOn(e.Endpoint, env, "nbg1"), "ops,ci"),
-				ConfigPlanChecks: inPlace(plancheck.ResourceActionUpdate), ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
+				ConfigPlanChecks: keysChange(plancheck.ResourceActionUpdate), ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
+			},
+			{
+				PreConfig: snapshot, Config: withRescueKeys(cloudOn(e.Endpoint, env, "nbg1"), " ops , ci"),
+				ConfigPlanChecks: keysChange(plancheck.ResourceActionNoop), ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
+			},
+			{
+				PreConfig: snapshot, Config: cloudOn(e.Endpoint, env, "nbg1"),
+				ConfigPlanChecks: keysChange(plancheck.ResourceActionUpdate), ConfigStateChecks: keepsLocation, Check: unchanged(e, &id, &before),
 			},
 		},
 	})
@@ -246,4 +265,26 @@ import {
 			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
 	})
+}
+
+// TestInstanceAccountKeysSpelledOtherwiseInStatePlanNothing: a state whose
+// account id holds rescue_ssh_keys as written ("ops, ci"), as ids were
+// before the list was made canonical there, plans no change: neither the
+// account's id nor the instance's account moves.
+func TestInstanceAccountKeysSpelledOtherwiseInStatePlanNothing(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	e.AddSSHKey("ops", emu.ExamplePublicKey)
+	e.AddSSHKey("ci", emu.ExampleCIPublicKey)
+	cli := acctest.NewCLI(t, withRescueKeys(cloudOn(e.Endpoint, "env://"+acctest.TokenEnv, "fsn1"), "ops, ci"))
+	cli.MustRun("apply", "-auto-approve")
+	state := cli.Read("terraform.tfstate")
+	canonical := `\"rescue_ssh_keys\":\"ops,ci\"`
+	if !strings.Contains(state, canonical) {
+		t.Fatalf("the account id in state does not hold the keys as %s:\n%s", canonical, state)
+	}
+	cli.Write("terraform.tfstate", strings.ReplaceAll(state, canonical, `\"rescue_ssh_keys\":\"ops, ci\"`))
+	if plan := cli.MustRun("plan", "-detailed-exitcode"); !strings.Contains(plan, "No changes.") {
+		t.Errorf("a state whose account id spells the keys as written plans a change:\n%s", plan)
+	}
 }

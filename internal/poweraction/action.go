@@ -181,7 +181,7 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 		}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: k.summary + "\n\n" + capabilityDoc(a.registry, k) + " Run it with " +
+		MarkdownDescription: summaryOf(a.registry, k) + "\n\n" + capabilityDoc(a.registry, k) + " Run it with " +
 			"`terraform apply -invoke=action." + k.typeName() + ".NAME` or from a resource's `lifecycle { action_trigger { … } }` " +
 			"(Terraform 1.14 and later; OpenTofu 1.12 has no actions and refuses `action` blocks).\n\n" +
 			"The action reads the machine when the plan is made and again before it acts, and refuses a machine that does not carry " +
@@ -189,7 +189,7 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 			"`compute_instance`, it acts only on a machine this Terraform state holds." + planRefusal(k) + " It waits, within " +
 			"`timeout`, until the machine is where it asked, and reports the state it waits on as the action's progress; an " +
 			"endpoint that cannot be reached at all is given up after `unreachable`. It changes nothing Terraform " +
-			"records: the next plan shows only what really changed on the machine." + k.nextPlan,
+			"records: the next plan shows only what really changed on the machine." + nextPlanOf(a.registry, k),
 		Attributes: attrs,
 	}
 }

@@ -2,6 +2,7 @@ package poweraction_test
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -211,6 +212,59 @@ action "compute_instance_rescue" "web" {
 		for what, text := range map[string]string{"output": out + plan, "TRACE log": string(log), "state": cli.Read("terraform.tfstate")} {
 			if strings.Contains(text, pw) {
 				t.Errorf("the rescue password is in the %s", what)
+			}
+		}
+	}
+}
+
+// TestInvokeRescueHcloudCLI: `terraform apply -invoke` boots the instance's
+// Hetzner Cloud server into its rescue system with the account's project
+// key, and the next plan is empty; the root password enable_rescue answered
+// is in neither the output, the TRACE log nor the state.
+func TestInvokeRescueHcloudCLI(t *testing.T) {
+	t.Parallel()
+	acctest.Require(t, acctest.Actions)
+	e := acctest.NewEmulator(t)
+	e.AddSSHKey("ops", emu.ExamplePublicKey)
+	tap := emu.NewPasswordTap(e.Emulator)
+	srv := httptest.NewServer(tap)
+	t.Cleanup(srv.Close)
+	cli := acctest.NewCLI(t, fmt.Sprintf(`
+resource "compute_provider_account" "test" {
+  name = "test"
+  hetzner_cloud = {
+    token           = "env://%s"
+    endpoint        = %q
+    rescue_ssh_keys = "ops"
+  }
+}
+`, acctest.TokenEnv, srv.URL+emu.BasePath)+strings.TrimPrefix(web(e, "rescue-cli", "rescue"), e.Account()))
+	logPath := filepath.Join(t.TempDir(), "trace.log")
+	cli.Setenv("TF_LOG", "TRACE")
+	cli.Setenv("TF_LOG_PATH", logPath)
+	cli.MustRun("apply", "-auto-approve")
+	out := cli.MustRun("apply", "-auto-approve", "-invoke=action.compute_instance_rescue.web")
+	t.Log(out)
+	if s := server(t, e, "rescue-cli"); !s.InRescue || s.RescueEnabled {
+		t.Errorf("after the invoke: in rescue %t, rescue_enabled %t; want booted into rescue, disarmed", s.InRescue, s.RescueEnabled)
+	}
+	plan := cli.MustRun("plan", "-detailed-exitcode")
+	t.Log(plan)
+	if !strings.Contains(plan, "No changes.") {
+		t.Errorf("the plan after the boot into rescue is not empty:\n%s", plan)
+	}
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := tap.Seen()
+	if len(seen) == 0 {
+		t.Fatal("the API answered no root password, so the sentinel check would pass vacuously")
+	}
+	for _, pw := range seen {
+		for what, text := range map[string]string{"output": out + plan, "TRACE log": string(log), "state": cli.Read("terraform.tfstate")} {
+			if strings.Contains(text, pw) {
+				t.Errorf("the rescue root password is in the %s", what)
 			}
 		}
 	}

@@ -119,8 +119,7 @@ func (a *Action) notRunning(m adapter.Machine) string {
 func (a *Action) rescue(ctx context.Context, c config, acc *adapter.Cached, t target, def adapter.Definition, m adapter.Machine,
 	say func(string), resp *action.InvokeResponse) {
 	id := t.ID.ValueString()
-	// The backend decides what "runs it" means: the rescue system
-	// answering on SSH (Robot) or the boot that disarmed it (Hetzner Cloud).
+	// The backend decides what "runs it" means (adapter.NoteRescueWait).
 	say(fmt.Sprintf("machine %s is %s: booting it into its rescue system, then waiting until it runs it", id, m.State))
 	// One try, with no retry around it: the adapter retries each step until
 	// ctx ends, and a boot into rescue run again whole after its wait ran
@@ -134,7 +133,7 @@ func (a *Action) rescue(ctx context.Context, c config, acc *adapter.Cached, t ta
 		a.failed(c, t, def, "booting it into its rescue system", err, resp)
 		return
 	}
-	say(fmt.Sprintf("machine %s runs its rescue system (backend status %q): log in as root with the account's SSH key", id, m.RawState))
+	say(fmt.Sprintf("machine %s runs its rescue system (backend status %q): %s", id, m.RawState, loginLine(def)))
 }
 
 // settled reports whether the machine is where a switch on or off would

@@ -58,29 +58,20 @@ var kinds = []kind{
 		summary: "Cuts the power and starts the machine again at once, without asking the guest, and waits until it runs again. " +
 			"Refused on a machine that is not running."},
 	{rescue: true, running: true, Refused: "Unable to boot machine into rescue",
+		// What each backend's boot waits for, who logs in how, and how an
+		// armed rescue is withdrawn come from its adapter's notes
+		// (rescueDoc).
 		summary: "Boots the machine into its backend's rescue system, a small Linux started from the network instead of the machine's " +
-			"disks, and waits until it runs it: on Hetzner Robot until the rescue system answers on SSH with the host key Robot " +
-			"announced for it (which is checked, never trusted on first use), on Hetzner Cloud until the server runs again with " +
-			"its rescue disarmed, as the API marks the boot. Log in as `root` with the account's SSH key (the `ssh_key` setting of a Hetzner Robot " +
-			"`compute_provider_account`, or one of the project keys its `rescue_ssh_keys` setting names on Hetzner Cloud), from " +
-			"wherever you hold its private half: `ssh root@ADDRESS`, the instance's `ipv4` address. " +
-			"The backend's rescue password, where it hands one out, is never kept: it reaches no log, diagnostic or state. " +
-			"On Hetzner Robot the boot spends the rescue activation, so the machine's next reboot (a `compute_instance_reboot`, " +
-			"a reset, or `reboot` typed in the rescue system) starts its disks again. Refused on a machine that is not running. " +
-			"On Hetzner Robot a machine that runs its rescue system already is left there: nothing is armed or reset; " +
-			"Hetzner Cloud does not report it, so such a machine boots its rescue system again.",
+			"disks, and waits until it runs it. The backend's rescue password, where it hands one out, is never kept: it reaches " +
+			"no log, diagnostic or state. Refused on a machine that is not running.",
 		nextPlan: " A machine in its rescue system reads as running, so the next plan of an instance with `power = \"on\"` is empty." +
 			"\n\nA `compute_bootstrap_host` booted into rescue (`instance = compute_bootstrap_host.NAME`) keeps `ready`: it reports " +
 			"the install, not what the machine runs now (the provider does not probe SSH on refresh), so it stays `true` while the " +
 			"host runs rescue, and its next plan is empty; the host's next reboot starts the installed system again. An apply " +
 			"that replaces the host installs from the rescue system the action booted, without resetting it again." +
-			"\n\nOn Hetzner Robot a reset into rescue whose answer was lost is sent again while Robot's activation still " +
-			"stands, and an invocation that finds rescue armed but not answering resets at once: at worst the machine boots " +
-			"rescue twice, which writes nothing to its disks, where waiting for the first boot would cost minutes each time the " +
-			"reset really was lost. An invocation interrupted after it armed rescue (a Ctrl-C, a killed run, its `timeout`) may " +
-			"leave rescue armed, and the machine's next boot, whoever causes it, then starts the rescue system; the plan does " +
-			"not show it. Invoke the action again, which boots rescue and spends the activation, or withdraw the activation in " +
-			"Robot: the server's Rescue tab, or `DELETE /boot/{server-number}/rescue`."},
+			"\n\nAn invocation interrupted after it armed rescue (a Ctrl-C, a killed run, its `timeout`) may leave rescue armed, " +
+			"and the machine's next boot, whoever causes it, then starts the rescue system; the plan does not show it. Invoke the " +
+			"action again, which boots rescue and so disarms it, or withdraw it by hand."},
 }
 
 // offeredBy reports whether an adapter with caps can do the action.

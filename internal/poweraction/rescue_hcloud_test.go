@@ -19,7 +19,7 @@ import (
 func cloudRescueRig(t *testing.T, keys string) (*rig, *emu.PasswordTap) {
 	t.Helper()
 	e := acctest.NewEmulator(t)
-	e.AddSSHKey("ops", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ops@example")
+	e.AddSSHKey("ops", emu.ExamplePublicKey)
 	tap := emu.NewPasswordTap(e.Emulator)
 	srv := httptest.NewServer(tap)
 	t.Cleanup(srv.Close)
@@ -60,6 +60,9 @@ func TestRescueHcloudProto(t *testing.T) {
 	all := strings.Join(progress, "\n")
 	if !strings.Contains(all, "runs its rescue system") {
 		t.Errorf("progress does not say the machine runs its rescue system:\n%s", all)
+	}
+	if !strings.Contains(all, "log in as root with one of the project keys the account's rescue_ssh_keys setting names, once SSH answers") {
+		t.Errorf("progress does not name the key to log in with, from when:\n%s", all)
 	}
 	passwords := tap.Seen()
 	if len(passwords) == 0 {

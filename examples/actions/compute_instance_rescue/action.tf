@@ -28,3 +28,31 @@ action "compute_instance_rescue" "db" {
     instance = compute_instance.db
   }
 }
+
+# A Hetzner Cloud server. rescue_ssh_keys names the project SSH keys (by name
+# or id, as `hcloud ssh-key list` shows them) the rescue system admits for
+# root; an account without it is refused at plan.
+resource "compute_provider_account" "cloud" {
+  name = "prod-cloud"
+  hetzner_cloud = {
+    token           = "env://HCLOUD_TOKEN"
+    rescue_ssh_keys = "ops, ci"
+  }
+}
+
+resource "compute_instance" "web" {
+  account  = compute_provider_account.cloud.id
+  name     = "web-1"
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+}
+
+# terraform apply -invoke=action.compute_instance_rescue.web, then, once SSH
+# answers, ssh root@<compute_instance.web.ipv4> with one of those keys. An
+# interrupted invocation may leave rescue armed: invoke it again, or
+# withdraw it with `hcloud server disable-rescue web-1`.
+action "compute_instance_rescue" "web" {
+  config {
+    instance = compute_instance.web
+  }
+}

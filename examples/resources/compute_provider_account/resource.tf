@@ -5,6 +5,11 @@ resource "compute_provider_account" "cloud" {
   hetzner_cloud = {
     token    = "env://HCLOUD_TOKEN"
     location = "fsn1"
+
+    # Optional: the project SSH keys (names or ids, as `hcloud ssh-key
+    # list` shows them) a rescue system admits; compute_instance_rescue
+    # needs it.
+    rescue_ssh_keys = "ops, ci"
   }
 }
 

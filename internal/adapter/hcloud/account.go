@@ -2,6 +2,7 @@ package hcloud
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -61,6 +62,10 @@ type account struct {
 	// rescueKeys are the names or ids of the project SSH keys a rescue
 	// system accepts (settingRescueKeys); empty refuses rescue.
 	rescueKeys []string
+	// def and settings are what the account was built from, so a write
+	// asks Lacks what the plan asked.
+	def      adapter.Definition
+	settings map[string]string
 }
 
 var (
@@ -137,6 +142,8 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 		poll:       opts.poll,
 		budget:     budget,
 		rescueKeys: splitKeys(settings[settingRescueKeys]),
+		def:        definition(opts),
+		settings:   maps.Clone(settings),
 	}, nil
 }
 

@@ -50,5 +50,5 @@ func TestConformance(t *testing.T) {
 // The project SSH key rescue systems accept in the tests.
 const (
 	testRescueKey       = "ops"
-	testRescuePublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ops@example"
+	testRescuePublicKey = emu.ExamplePublicKey
 )

@@ -59,7 +59,10 @@ func definition(opts options) adapter.Definition {
 				Name: settingRescueKeys,
 				Description: "the project's SSH keys a rescue system accepts, by name or id as `hcloud ssh-key list` shows them, " +
 					"separated by commas; required for compute_instance_rescue, whose operator logs in as root with one of them",
-				Check:    checkKeyList,
+				Check:     checkKeyList,
+				Canonical: canonicalKeys,
+				// Key names and ids hold no secret: messages may repeat them.
+				Public:   true,
 				NeededBy: adapter.Capabilities{adapter.CapRescue},
 			},
 		},
@@ -83,6 +86,12 @@ var notes = map[string]string{
 	adapter.FieldImage:        "an image name such as `ubuntu-24.04`",
 	adapter.FieldLocation:     "a location name such as `fsn1`, `nbg1`, `hel1`, `ash`, `hil` or `sin`",
 	adapter.FieldPricePerHour: "the API's gross price, \"price with VAT added\", not its net price",
+	adapter.NoteRescueWait: "the server runs again with its rescue disarmed, as the API marks the boot of the rescue system; its SSH " +
+		"may answer a little later. The API does not report a server that runs its rescue system already, so such a server " +
+		"boots it again. A reset the API refused is sent again; one whose answer was lost is sent again only while rescue is " +
+		"still armed, since a second reset after the boot would start the disks",
+	adapter.NoteRescueLogin: "with one of the project keys the account's `" + settingRescueKeys + "` setting names, once SSH answers",
+	adapter.NoteRescueUndo:  "withdraw it with `hcloud server disable-rescue SERVER`, or in the server's Rescue tab in the Hetzner Cloud Console",
 }
 
 // locationName is the API's own pattern for location names.
@@ -113,9 +122,13 @@ func splitKeys(v string) []string {
 	return out
 }
 
-// checkKeyList refuses a list that names no key, such as ",".
+// canonicalKeys is the key list as the account id holds it: trimmed and
+// comma-joined, so "ops, ci" and "ops,ci" name one account.
+func canonicalKeys(v string) string { return strings.Join(splitKeys(v), ",") }
+
+// checkKeyList refuses a list that names no key, such as "," or " ".
 func checkKeyList(v string) error {
-	if strings.TrimSpace(v) != "" && len(splitKeys(v)) == 0 {
+	if len(splitKeys(v)) == 0 {
 		return adapter.Errorf(adapter.InvalidConfig, "it names no SSH key; give key names or ids separated by commas")
 	}
 	return nil

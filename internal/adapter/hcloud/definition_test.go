@@ -137,3 +137,27 @@ func TestDefinitionRules(t *testing.T) {
 		t.Error("an undeclared rule must allow every value")
 	}
 }
+
+// TestDefinitionRescueKeys: a rescue_ssh_keys value that names no key is
+// refused on the setting, one that names keys passes, and the account id
+// holds each list in one spelling, so respacing it is no other account.
+func TestDefinitionRescueKeys(t *testing.T) {
+	d := Definition()
+	for _, v := range []string{",", " ", "  ,  "} {
+		_, err := d.Normalize(map[string]string{"token": "env://T", settingRescueKeys: v}, nil)
+		checkClassified(t, err, adapter.InvalidConfig, settingRescueKeys, []string{"names no SSH key"})
+	}
+	for v, canonical := range map[string]string{"ops": "ops", "ops, ci": "ops,ci", "ops, ,ci": "ops,ci", " 4711 ,ops ": "4711,ops"} {
+		norm, err := d.Normalize(map[string]string{"token": "env://T", settingRescueKeys: v}, nil)
+		if err != nil {
+			t.Errorf("%s = %q: %v", settingRescueKeys, v, err)
+			continue
+		}
+		if got := d.Canonical(norm)[settingRescueKeys]; got != canonical {
+			t.Errorf("%s = %q is %q in the account id, want %q", settingRescueKeys, v, got, canonical)
+		}
+		if norm[settingRescueKeys] != v {
+			t.Errorf("%s = %q is %q in the account's block, want it as written", settingRescueKeys, v, norm[settingRescueKeys])
+		}
+	}
+}

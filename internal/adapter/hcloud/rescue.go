@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -26,8 +27,9 @@ import (
 //
 // The caller runs Rescue once, so each step retries on its own until ctx
 // ends, through the contract's retry and this adapter's one classify. A
-// reset is sent again only while rescue is still armed: once a reset whose
-// answer was lost took the rescue system, a second one would boot the disk.
+// reset the API refused is sent again; one whose answer was lost is sent
+// again only while rescue is still armed: once it took the rescue system,
+// a second one would boot the disk.
 
 // settingRescueKeys names the project SSH keys rescue systems accept.
 const settingRescueKeys = "rescue_ssh_keys"
@@ -42,10 +44,10 @@ var _ adapter.Rescuer = (*account)(nil)
 func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine, error) {
 	const what = "boot into rescue"
 	// Refused before anything is read, as the plan refuses it.
-	if err := Definition().Lacks(adapter.CapRescue, what, map[string]string{settingRescueKeys: strings.Join(a.rescueKeys, ",")}); err != nil {
+	if err := a.def.Lacks(adapter.CapRescue, what, a.settings); err != nil {
 		return adapter.Machine{}, err
 	}
-	s, err := a.rescueRead(ctx, id)
+	s, err := a.readServerRetried(ctx, id)
 	if err != nil {
 		return adapter.Machine{}, err
 	}
@@ -69,24 +71,51 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 		return adapter.Machine{ID: id}, err
 	}
 	// The boot disarms rescue: running and disarmed is running rescue.
+	// The status alone says "running" throughout, so the state reported
+	// says whether rescue is still armed.
+	armed := true
 	err = adapter.WaitFor(ctx, a.clock, a.poll, step+": wait until the server runs its rescue system", func(ctx context.Context) (bool, error) {
 		cur, err := a.server(ctx, id)
 		if err != nil {
 			return false, err
 		}
-		adapter.ReportState(ctx, string(cur.Status))
-		s = cur
-		return cur.Status == hcloud.ServerStatusRunning && !cur.RescueEnabled, nil
+		s, armed = cur, cur.RescueEnabled
+		state := string(cur.Status)
+		if armed {
+			state += ", rescue still armed"
+		}
+		adapter.ReportState(ctx, state)
+		return cur.Status == hcloud.ServerStatusRunning && !armed, nil
 	})
+	if err != nil && armed {
+		return adapter.Machine{ID: id}, stillArmed(err, s)
+	}
 	if err != nil {
 		return adapter.Machine{ID: id}, err
 	}
 	return a.machine(ctx, s), nil
 }
 
-// rescueRead reads the server, retried; a server without our mark is
+// stillArmed is a failed wait for the boot with the way out appended: a
+// server sometimes boots its disk in spite of the reset, and the armed
+// rescue then waits for whichever boot comes next.
+func stillArmed(err error, s *hcloud.Server) error {
+	var e *adapter.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	out := *e
+	out.Message += fmt.Sprintf("; rescue is still armed, so the server's next boot takes it: invoke the action again to reset into it, "+
+		"or withdraw it with `hcloud server disable-rescue %s`", s.Name)
+	if out.Err == nil {
+		out.Err = e
+	}
+	return &out
+}
+
+// readServerRetried reads the server, retried; a server without our mark is
 // still read, so RefuseUnheld words its refusal.
-func (a *account) rescueRead(ctx context.Context, id string) (s *hcloud.Server, err error) {
+func (a *account) readServerRetried(ctx context.Context, id string) (s *hcloud.Server, err error) {
 	err = adapter.Retry(ctx, a.clock, a.poll, "read server "+id, func(ctx context.Context) (err error) {
 		s, err = a.server(ctx, id)
 		return err
@@ -99,22 +128,62 @@ func (a *account) rescueRead(ctx context.Context, id string) (s *hcloud.Server, 
 func (a *account) rescueKeyIDs(ctx context.Context, step string) ([]int64, error) {
 	var all []*hcloud.SSHKey
 	err := adapter.Retry(ctx, a.clock, a.poll, step+": list the project's SSH keys", func(ctx context.Context) (err error) {
-		all, err = a.client.SSHKey.AllWithOpts(ctx, hcloud.SSHKeyListOpts{ListOpts: hcloud.ListOpts{PerPage: pageSize}})
-		return failListing(step+": list the project's SSH keys", err)
+		all, err = a.projectKeys(ctx, step)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	return a.matchKeys(step, all)
+}
+
+// projectKeys lists the project's SSH keys once.
+func (a *account) projectKeys(ctx context.Context, step string) ([]*hcloud.SSHKey, error) {
+	all, err := a.client.SSHKey.AllWithOpts(ctx, hcloud.SSHKeyListOpts{ListOpts: hcloud.ListOpts{PerPage: pageSize}})
+	return all, failListing(step+": list the project's SSH keys", err)
+}
+
+// matchKeys is the id of each key rescue_ssh_keys names, or InvalidConfig
+// on the setting naming the first key the project lacks, with the keys it
+// has: names and ids hold no secret.
+func (a *account) matchKeys(step string, all []*hcloud.SSHKey) ([]int64, error) {
 	out := make([]int64, 0, len(a.rescueKeys))
 	for _, want := range a.rescueKeys {
 		i := slices.IndexFunc(all, func(k *hcloud.SSHKey) bool { return k.Name == want || strconv.FormatInt(k.ID, 10) == want })
 		if i < 0 {
-			return nil, adapter.Errorf(adapter.InvalidConfig, "%s: the project has no SSH key named %q (%s names the keys by name or id, as `hcloud ssh-key list` shows them)",
-				step, want, settingRescueKeys).WithField(settingRescueKeys)
+			names := make([]string, 0, len(all))
+			for _, k := range all {
+				names = append(names, k.Name)
+			}
+			slices.Sort(names)
+			have := "none"
+			if len(names) > 0 {
+				have = strings.Join(names, ", ")
+			}
+			return nil, adapter.Errorf(adapter.InvalidConfig, "%s: the project has no SSH key named %q; available: %s. Add the key to the "+
+				"project with `hcloud ssh-key create`, or correct the account's %s (key names or ids, as `hcloud ssh-key list` shows them)",
+				step, want, have, settingRescueKeys).WithField(settingRescueKeys)
 		}
 		out = append(out, all[i].ID)
 	}
 	return out, nil
+}
+
+// checkRescueKeys proves, once, that the project has every key
+// rescue_ssh_keys names, so a misspelt key fails the account's apply and
+// not the day rescue is needed. An account without the setting asks
+// nothing.
+func (a *account) checkRescueKeys(ctx context.Context) error {
+	if len(a.rescueKeys) == 0 {
+		return nil
+	}
+	const step = "check rescue_ssh_keys"
+	all, err := a.projectKeys(ctx, step)
+	if err != nil {
+		return err
+	}
+	_, err = a.matchKeys(step, all)
+	return err
 }
 
 // armRescue enables rescue and waits for its action. Arming again after a
@@ -148,12 +217,15 @@ func (a *account) armRescue(ctx context.Context, step string, s *hcloud.Server, 
 }
 
 // resetIntoRescue resets the server and waits for the reset's action. A
-// reset is sent again only while rescue is still armed, read first.
+// reset the API refused with an answer (503, locked, rate limited) was not
+// carried out, so it is sent again as it is. One that got no answer may
+// have booted rescue already: rescue_enabled is read first, and the reset
+// is sent again only while rescue is still armed.
 func (a *account) resetIntoRescue(ctx context.Context, step string, s *hcloud.Server) error {
 	var act *hcloud.Action
-	attempt := 0
+	var last error
 	err := adapter.Retry(ctx, a.clock, a.poll, step+": reset", func(ctx context.Context) error {
-		if attempt++; attempt > 1 {
+		if last != nil && !refusedWithAnswer(last) {
 			cur, err := a.server(ctx, strconv.FormatInt(s.ID, 10))
 			if err != nil {
 				return err
@@ -166,10 +238,20 @@ func (a *account) resetIntoRescue(ctx context.Context, step string, s *hcloud.Se
 		}
 		var err error
 		act, _, err = a.client.Server.Reset(ctx, s)
-		return fail(step+": reset", err)
+		last = fail(step+": reset", err)
+		return last
 	})
 	if err != nil {
 		return err
 	}
 	return a.waitAction(ctx, step+": reset", act)
+}
+
+// refusedWithAnswer reports whether err is the API's own error answer,
+// which it gives only for a request it did not carry out. A lost
+// connection, a request's bound that ran out or a proxy's bare status may
+// hide a request that took effect.
+func refusedWithAnswer(err error) bool {
+	var apiErr hcloud.Error
+	return errors.As(err, &apiErr)
 }

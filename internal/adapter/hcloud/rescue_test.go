@@ -1,19 +1,22 @@
 package hcloud
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
-const testCIPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHtn0EJPzIHOLAfGOWUIVF6h2+OqeYzSdx3lwLBvfbVx ci@example"
+const testCIPublicKey = emu.ExampleCIPublicKey
 
 // rescueAccount is an account whose rescue_ssh_keys setting is keys.
 func rescueAccount(t *testing.T, endpoint, keys string) *account {
@@ -104,6 +107,109 @@ func TestRescueResetWithALostAnswerIsNotRepeatedOnceTaken(t *testing.T) {
 	}
 }
 
+// TestRescueResetRefusedWithAnAnswerIsSentAgain: a reset the API refused
+// (503) was not carried out, so it is sent again at once, with no read of
+// rescue_enabled (as many server reads as a Rescue without the refusal);
+// one boot into rescue follows.
+func TestRescueResetRefusedWithAnAnswerIsSentAgain(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 0})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	_, plain := managedSeed(e, "plain")
+	raw, id := managedSeed(e, "refused-reset")
+	a := rescueAccount(t, endpoint, "ops")
+	e.ResetStats()
+	if _, err := a.Rescue(ctxT(t), plain, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	reads := e.Stats()["GET /servers/{id}"]
+	e.FailNext("POST", "/servers/{id}/actions/reset", 1, 503, "unavailable")
+	e.ResetStats()
+	if _, err := a.Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	st := e.Stats()
+	if st["POST /servers/{id}/actions/reset"] != 2 || st["GET /servers/{id}"] != reads {
+		t.Errorf("%d reset requests and %d server reads, want the refused reset and one more, and %d reads", st["POST /servers/{id}/actions/reset"], st["GET /servers/{id}"], reads)
+	}
+	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
+		t.Errorf("after a refused reset: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
+	}
+}
+
+// TestRescueResetLostBeforeItRanIsSentAgain: a reset whose connection was
+// reset before the API ran it left rescue armed, which the read after it
+// shows, so it is sent again and boots rescue once.
+func TestRescueResetLostBeforeItRanIsSentAgain(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 0})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	raw, id := managedSeed(e, "unsent")
+	if err := e.Faults().ResetNext("POST", "/servers/{id}/actions/reset", 1); err != nil {
+		t.Fatal(err)
+	}
+	a := rescueAccount(t, endpoint, "ops")
+	e.ResetStats()
+	if _, err := a.Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.Stats()["POST /servers/{id}/actions/reset"]; n != 2 {
+		t.Errorf("%d reset requests, want the lost one and one more", n)
+	}
+	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
+		t.Errorf("after a reset lost before it ran: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
+	}
+}
+
+// TestRescueFailedArmingResetsNothing: an enable_rescue action that ends
+// in error fails Rescue with the step named, and no reset is sent, which
+// would only boot the disk.
+func TestRescueFailedArmingResetsNothing(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 1})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	raw, id := managedSeed(e, "unarmed")
+	e.FailNextAction("enable_rescue", 1, "action_failed", "rescue could not be enabled")
+	a := rescueAccount(t, endpoint, "ops")
+	e.ResetStats()
+	_, err := a.Rescue(ctxT(t), id, adapter.NewClaim())
+	if err == nil || !strings.Contains(err.Error(), "enable rescue") {
+		t.Fatalf("Rescue after a failed arming: %v, want an error naming the enable rescue step", err)
+	}
+	if n := e.Stats()["POST /servers/{id}/actions/reset"]; n != 0 {
+		t.Errorf("%d reset requests after a failed arming, want none", n)
+	}
+	if s, _ := e.Server(raw); s.InRescue || s.Restarts != 0 {
+		t.Errorf("after a failed arming: in rescue %t after %d restarts, want neither", s.InRescue, s.Restarts)
+	}
+}
+
+// TestRescueBootNeverTakenNamesTheWayOut: a server that does not take the
+// rescue boot is reported as still armed while the wait lasts, and the
+// wait's end says so and how to withdraw it.
+func TestRescueBootNeverTakenNamesTheWayOut(t *testing.T) {
+	e, _ := startEmulator(t, emu.Options{ActionPolls: 0, BootReads: 1 << 30})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	_, id := managedSeed(e, "stubborn")
+	// The boot never comes: the wait ends, as its timeout would, after
+	// its third read of the server since the reset.
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	var reads atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.ServeHTTP(w, r)
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/servers/"+id) && e.Stats()["POST /servers/{id}/actions/reset"] > 0 {
+			if reads.Add(1) == 3 {
+				cancel()
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	_, err := rescueAccount(t, srv.URL+emu.BasePath, "ops").Rescue(ctx, id, adapter.NewClaim())
+	for _, want := range []string{"last seen: running, rescue still armed", "rescue is still armed", "invoke the action again", "`hcloud server disable-rescue stubborn`"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Rescue of a server that never boots rescue: %v, want %q", err, want)
+		}
+	}
+}
+
 // TestRescueRefusals: without the setting, with a key the project lacks,
 // or on a server that is off, Rescue is refused and arms nothing.
 func TestRescueRefusals(t *testing.T) {
@@ -129,6 +235,9 @@ func TestRescueRefusals(t *testing.T) {
 			}
 			if s, _ := e.Server(raw); s.RescueEnabled || s.InRescue || s.Restarts != 0 {
 				t.Errorf("a refused Rescue armed or booted rescue: %+v", s)
+			}
+			if tc.field == settingRescueKeys && tc.keys != "" && !strings.Contains(err.Error(), "available: ops") {
+				t.Errorf("the refusal of a key the project lacks names no key it has: %v", err)
 			}
 			if tc.keys == "" && len(e.Stats()) != 0 {
 				t.Errorf("Rescue without the setting sent %v, want nothing", e.Stats())

@@ -15,9 +15,15 @@ const readOnlyReason = "the token is read-only: it cannot create servers; create
 
 var _ adapter.WriteChecker = (*account)(nil)
 
-// CheckWrite proves that the token may create servers (see proveWrite);
-// the account's apply runs it after Check.
-func (a *account) CheckWrite(ctx context.Context) error { return a.proveWrite(ctx) }
+// CheckWrite proves that the token may create servers (see proveWrite),
+// and that the project has the keys rescue_ssh_keys names; the account's
+// apply runs it after Check.
+func (a *account) CheckWrite(ctx context.Context) error {
+	if err := a.proveWrite(ctx); err != nil {
+		return err
+	}
+	return a.checkRescueKeys(ctx)
+}
 
 // proveWrite shows that the token may write, which is what Create needs,
 // without changing anything: it updates SSH key 0 with an empty body.

@@ -41,7 +41,7 @@ func TestCheckWriteRefusesAReadOnlyToken(t *testing.T) {
 func TestCheckProbeChangesNothing(t *testing.T) {
 	e, endpoint := startEmulator(t, emu.Options{})
 	a := newTestAccount(t, endpoint)
-	pub := "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ci@example"
+	pub := emu.ExamplePublicKey
 	if _, _, err := a.client.SSHKey.Create(ctxT(t), hcloud.SSHKeyCreateOpts{Name: "ci", PublicKey: pub, Labels: map[string]string{"k": "v"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -71,5 +71,33 @@ func TestCheckProbeFailureIsTransient(t *testing.T) {
 	checkClassified(t, err, adapter.Transient, "", []string{"prove that the token may write"})
 	if err := a.CheckWrite(ctxT(t)); err != nil {
 		t.Errorf("CheckWrite once the API answers: %v", err)
+	}
+}
+
+// CheckWrite proves the keys rescue_ssh_keys names with one listing: a key
+// the project lacks fails it on the setting, naming the keys there are and
+// the way out; an account without the setting lists nothing.
+func TestCheckWriteFindsAMisspeltRescueKey(t *testing.T) {
+	e, endpoint := startEmulator(t, emu.Options{})
+	e.AddSSHKey("ops", testRescuePublicKey)
+	e.AddSSHKey("ci", testCIPublicKey)
+	for keys, want := range map[string]error{"ops, ci": nil, "": nil, "ops,cj": adapter.Errorf(adapter.InvalidConfig, "")} {
+		e.ResetStats()
+		err := rescueAccount(t, endpoint, keys).CheckWrite(ctxT(t))
+		if want == nil {
+			if err != nil {
+				t.Errorf("CheckWrite with %s = %q: %v", settingRescueKeys, keys, err)
+			}
+		} else {
+			checkClassified(t, err, adapter.InvalidConfig, settingRescueKeys,
+				[]string{`no SSH key named "cj"`, "available: ci, ops", "hcloud ssh-key create", "correct the account's rescue_ssh_keys"})
+		}
+		lists := 0
+		if keys != "" {
+			lists = 1
+		}
+		if n := e.Stats()["GET /ssh_keys"]; n != lists {
+			t.Errorf("CheckWrite with %s = %q listed the keys %d times, want %d", settingRescueKeys, keys, n, lists)
+		}
 	}
 }

@@ -103,6 +103,15 @@ var notes = map[string]string{
 	adapter.FieldUserData:     "refused: Robot servers take no user data; deliver files and a first-boot command with compute_bootstrap_host",
 	adapter.FieldLocation:     "`fsn1`, `nbg1` or `hel1`; a server in datacenter `FSN1-DC14` is in `fsn1`",
 	adapter.FieldPricePerHour: "the gross monthly price (VAT included) spread over 730 hours",
+	adapter.NoteRescueWait: "the rescue system answers on SSH with the host key Robot announced for it (which is checked, never " +
+		"trusted on first use). The boot spends the rescue activation, so the machine's next reboot (a " +
+		"`compute_instance_reboot`, a reset, or `reboot` typed in the rescue system) starts its disks again. A machine that " +
+		"runs its rescue system already is left there: nothing is armed or reset. A reset into rescue whose answer was lost " +
+		"is sent again while Robot's activation still stands, and an invocation that finds rescue armed but not answering " +
+		"resets at once: at worst the machine boots rescue twice, which writes nothing to its disks, where waiting for the " +
+		"first boot would cost minutes each time the reset really was lost",
+	adapter.NoteRescueLogin: "with the account's SSH key (its `ssh_key` setting)",
+	adapter.NoteRescueUndo:  "withdraw the activation in Robot: the server's Rescue tab, or `DELETE /boot/{server-number}/rescue`",
 }
 
 var locations = []string{"fsn1", "nbg1", "hel1"}

@@ -37,6 +37,8 @@ type action struct {
 	// system if it is armed; rescue is what the action does to it.
 	boots  bool
 	rescue rescueEffect
+	// rescueKeys are the SSH keys an enable_rescue arms rescue with.
+	rescueKeys []int64
 }
 
 type actionFault struct {
@@ -47,8 +49,9 @@ type actionFault struct {
 
 // FailNextAction makes the next n actions with this command ("create_server",
 // "start_server", "stop_server", "shutdown_server", "reboot_server",
-// "reset_server", "delete_server", "enable_rescue", "disable_rescue") end in status error with code and
-// message, as the API reports a task that failed after it was accepted.
+// "reset_server", "delete_server", "enable_rescue", "disable_rescue") end
+// in status error with code and message, as the API reports a task that
+// failed after it was accepted.
 func (e *Emulator) FailNextAction(command string, n int, code, message string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -29,8 +29,9 @@ var powerCommands = map[string]powerCommand{
 	"reset":  {command: "reset_server", after: "running", restarts: true},
 }
 
-// serverAction serves POST /servers/{id}/actions/{command} for the power
-// actions. A server with a running action is locked, as in the API.
+// serverAction serves POST /servers/{id}/actions/{command}: the power
+// actions here, enable_rescue and disable_rescue through rescueAction. A
+// server with a running action is locked, as in the API.
 func (e *Emulator) serverAction(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("command")
 	if e.rescueAction(w, r, name) {

@@ -18,7 +18,9 @@ import (
 // that boot disarms it ("automatically disabled when you first boot into
 // it"). disable_rescue disarms it without a boot. The emulator records
 // which system a server runs, so tests can tell a server that booted into
-// rescue from one that was only armed.
+// rescue from one that was only armed. The API also disarms rescue that is
+// not used for 60 minutes; the emulator does not model that expiry, so an
+// armed rescue waits for the next boot however long it takes.
 
 // enableRescueRequest is the body of POST /servers/{id}/actions/enable_rescue.
 type enableRescueRequest struct {
@@ -34,7 +36,8 @@ func (e *Emulator) rescueAction(w http.ResponseWriter, r *http.Request, name str
 	}
 	var req enableRescueRequest
 	if name == "enable_rescue" {
-		// The body is required; an empty object takes the defaults.
+		// The description marks the body required; an empty object, or
+		// none, takes the defaults, as hcloud-go always sends one.
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil && !errors.Is(err, io.EOF) {
 			writeError(w, jsonError(err))
 			return true
@@ -70,8 +73,7 @@ func (e *Emulator) rescueAction(w http.ResponseWriter, r *http.Request, name str
 		return true
 	}
 	a := e.startActionLocked(s, "enable_rescue", now)
-	a.rescue = rescueArm
-	s.rescueKeys = slices.Clone(req.SSHKeys)
+	a.rescue, a.rescueKeys = rescueArm, slices.Clone(req.SSHKeys)
 	e.advanceLocked(now, nil)
 	writeJSON(w, http.StatusCreated, map[string]any{"action": a.wire(), "root_password": randomPassword()})
 	return true
@@ -93,7 +95,8 @@ const (
 func (e *Emulator) rescueLocked(s *server, a *action) {
 	switch {
 	case a.rescue == rescueArm:
-		s.rescueEnabled = true
+		// The keys are the server's only once the arming succeeded.
+		s.rescueEnabled, s.rescueKeys = true, a.rescueKeys
 	case a.rescue == rescueDisarm:
 		s.rescueEnabled = false
 	case a.boots && e.opts.BootReads > 0:
@@ -109,8 +112,8 @@ func bootLocked(s *server) {
 	s.inRescue, s.rescueEnabled, s.bootReads = s.rescueEnabled, false, 0
 }
 
-// readLocked counts a read of s towards the guest boot it is in.
-func readLocked(s *server) {
+// countBootReadLocked counts a read of s towards the guest boot it is in.
+func countBootReadLocked(s *server) {
 	if s.bootReads > 0 {
 		if s.bootReads--; s.bootReads == 0 {
 			bootLocked(s)
@@ -126,6 +129,13 @@ func (e *Emulator) InRescue(id int64) bool {
 	s, ok := e.servers[id]
 	return ok && s.inRescue
 }
+
+// ExamplePublicKey is a well-formed public key for tests that seed a
+// project key with AddSSHKey; no private half is kept anywhere.
+const ExamplePublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGJ3mDIsdtWOFgRdA2wK0wsXxJCEMAdD3mEmxoMrhWc0 ops@example"
+
+// ExampleCIPublicKey is a second one, for a project with two keys.
+const ExampleCIPublicKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHtn0EJPzIHOLAfGOWUIVF6h2+OqeYzSdx3lwLBvfbVx ci@example"
 
 // AddSSHKey seeds a project SSH key as if it had been uploaded outside the
 // provider and returns its id. It panics on a taken name or a line that is
@@ -148,8 +158,8 @@ func (e *Emulator) AddSSHKey(name, publicKey string) int64 {
 	return k.id
 }
 
-// RescueKeys returns the SSH key ids the last enable_rescue of server id
-// armed its rescue system with.
+// RescueKeys returns the SSH key ids the last enable_rescue of server id that
+// succeeded armed its rescue system with.
 func (e *Emulator) RescueKeys(id int64) []int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()

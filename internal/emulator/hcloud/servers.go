@@ -123,9 +123,10 @@ func (e *Emulator) listServers(w http.ResponseWriter, r *http.Request) {
 	e.advanceLocked(time.Now(), observeAll)
 	var found []*server
 	for _, s := range e.servers {
-		readLocked(s)
+		// Only a server the listing returns is read.
 		if (name == "" || s.name == name) && sel.matches(s.labels) &&
 			(len(q["status"]) == 0 || slices.Contains(q["status"], s.status)) {
+			countBootReadLocked(s)
 			found = append(found, s)
 		}
 	}
@@ -156,7 +157,7 @@ func (e *Emulator) lookupServerLocked(r *http.Request) (*server, *apiError) {
 		return nil, notFound("server", id)
 	}
 	if r.Method == http.MethodGet {
-		readLocked(s)
+		countBootReadLocked(s)
 	}
 	return s, nil
 }
