@@ -158,7 +158,7 @@ func (a *account) matchKeys(step string, all []*hcloud.SSHKey) ([]int64, error) 
 			if len(names) > 0 {
 				have = strings.Join(names, ", ")
 			}
-			return nil, adapter.Errorf(adapter.InvalidConfig, "%s: the project has no SSH key named %q; available: %s. Add the key to the "+
+			return nil, adapter.Errorf(adapter.InvalidConfig, "%s: the project has no SSH key named or with id %q; available: %s. Add the key to the "+
 				"project with `hcloud ssh-key create`, or correct the account's %s (key names or ids, as `hcloud ssh-key list` shows them)",
 				step, want, have, settingRescueKeys).WithField(settingRescueKeys)
 		}
