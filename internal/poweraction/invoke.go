@@ -126,9 +126,11 @@ func (a *Action) rescue(ctx context.Context, c config, acc *adapter.Cached, t ta
 	// ctx ends, and a boot into rescue run again whole after its wait ran
 	// out would reset a machine that may be booting into rescue already.
 	// The endpoint answered the read just before (an endpoint that cannot
-	// be reached was given up there, after unreachable); once the boot has
-	// armed or reset, its retries have the action's timeout, as an apply's
-	// writes do.
+	// be reached was given up there, after unreachable); from there on the
+	// boot's retries have the action's timeout, as an apply's writes do:
+	// given up after unreachable, it would leave rescue armed and perhaps
+	// a reset under way, where an endpoint back within timeout lets it
+	// finish. The `unreachable` attribute says so (unreachableOfRescue).
 	m, err := acc.Rescue(ctx, id, t.Claim.ValueString())
 	if err != nil {
 		a.failed(c, t, def, "booting it into its rescue system", err, resp)
