@@ -188,11 +188,19 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 			"the provider's mark, or whose mark carries another claim than `instance.claim`, naming the machine: like " +
 			"`compute_instance`, it acts only on a machine this Terraform state holds." + planRefusal(k) + " It waits, within " +
 			"`timeout`, until the machine is where it asked, and reports the state it waits on as the action's progress; an " +
-			"endpoint that cannot be reached at all is given up after `unreachable`" + map[bool]string{true: " (by the boot into rescue only in " +
-				"its read before it acts; see `unreachable`)"}[k.rescue] + ". It changes nothing Terraform " +
+			"endpoint that cannot be reached at all is given up after `unreachable`" + givenUpOfRescue(k) + ". It changes nothing Terraform " +
 			"records: the next plan shows only what really changed on the machine." + nextPlanOf(a.registry, k),
 		Attributes: attrs,
 	}
+}
+
+// givenUpOfRescue qualifies, for the boot into rescue, the action's
+// description of `unreachable`, as unreachableOfRescue explains.
+func givenUpOfRescue(k kind) string {
+	if !k.rescue {
+		return ""
+	}
+	return " (by the boot into rescue only in its read before it acts; see `unreachable`)"
 }
 
 // unreachableOfRescue is what `unreachable` says of the boot into

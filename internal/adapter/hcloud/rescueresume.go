@@ -34,20 +34,14 @@ const (
 type underWay struct{ armed, booting bool }
 
 // resumeRunning waits for the actions running on s before Rescue arms it,
-// and says what they did.
+// and says what they did: a reset while rescue was armed is the boot into
+// it, under way; an enable_rescue armed it, as the server now shows.
 func (a *account) resumeRunning(ctx context.Context, step string, s *hcloud.Server) (underWay, error) {
 	done, err := a.awaitRunning(ctx, step, s)
 	if err != nil {
 		return underWay{}, err
 	}
-	return a.afterRunning(ctx, step, s, done, s.RescueEnabled)
-}
-
-// afterRunning is what the actions done, which ran on s and succeeded, did:
-// a reset while rescue was armed (wasArmed) is the boot into it, under way;
-// an enable_rescue armed it, as the server now shows.
-func (a *account) afterRunning(ctx context.Context, step string, s *hcloud.Server, done []string, wasArmed bool) (underWay, error) {
-	if wasArmed && slices.Contains(done, commandReset) {
+	if s.RescueEnabled && slices.Contains(done, commandReset) {
 		return underWay{armed: true, booting: true}, nil
 	}
 	if !slices.Contains(done, commandEnableRescue) {
