@@ -167,7 +167,7 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 				"backend changes nothing there, so an action invoked while the API is down fails within this, naming the endpoint, " +
 				"instead of retrying until `timeout`, as reads made while planning do (`timeouts.unreachable` of the resources). " +
 				"A duration such as `\"2m\"`, `\"0s\"` for a single attempt. Default `" + tftimeouts.Short(adapter.DefaultUnreachable) + "`. " +
-				"A backend that answers with a failure or asks to slow down is retried until `timeout`.",
+				"A backend that answers with a failure or asks to slow down is retried until `timeout`." + unreachableOfRescue(k),
 			Validators: []validator.String{tftimeouts.Bound(adapter.DefaultUnreachable)},
 		},
 	}
@@ -188,10 +188,35 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 			"the provider's mark, or whose mark carries another claim than `instance.claim`, naming the machine: like " +
 			"`compute_instance`, it acts only on a machine this Terraform state holds." + planRefusal(k) + " It waits, within " +
 			"`timeout`, until the machine is where it asked, and reports the state it waits on as the action's progress; an " +
-			"endpoint that cannot be reached at all is given up after `unreachable`. It changes nothing Terraform " +
+			"endpoint that cannot be reached at all is given up after `unreachable`" + givenUpOfRescue(k) + ". It changes nothing Terraform " +
 			"records: the next plan shows only what really changed on the machine." + nextPlanOf(a.registry, k),
 		Attributes: attrs,
 	}
+}
+
+// givenUpOfRescue qualifies, for the boot into rescue, the action's
+// description of `unreachable`, as unreachableOfRescue explains.
+func givenUpOfRescue(k kind) string {
+	if !k.rescue {
+		return ""
+	}
+	return " (by the boot into rescue only in its read before it acts; see `unreachable`)"
+}
+
+// unreachableOfRescue is what `unreachable` says of the boot into
+// rescue: it bounds the read before it acts only. Given up once
+// rescue is armed, the boot would leave the machine armed and perhaps a
+// reset under way; retried until `timeout`, it is seen to its end when the
+// endpoint comes back, and fails saying what it left otherwise.
+func unreachableOfRescue(k kind) string {
+	if !k.rescue {
+		return ""
+	}
+	return " The boot into rescue gives an endpoint up after `unreachable` only in its read of the machine before it acts: " +
+		"from there on its steps (arming rescue, the reset, the wait for the boot) retry an endpoint they cannot reach until " +
+		"`timeout`, since giving up would leave rescue armed and " +
+		"perhaps a reset under way, while an endpoint back within `timeout` lets the boot finish. How a rescue left armed " +
+		"is withdrawn is said in the action's description."
 }
 
 // planRefusal is what the plan's read refuses beyond the hold.

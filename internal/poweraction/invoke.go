@@ -3,6 +3,7 @@ package poweraction
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -125,9 +126,11 @@ func (a *Action) rescue(ctx context.Context, c config, acc *adapter.Cached, t ta
 	// ctx ends, and a boot into rescue run again whole after its wait ran
 	// out would reset a machine that may be booting into rescue already.
 	// The endpoint answered the read just before (an endpoint that cannot
-	// be reached was given up there, after unreachable); once the boot has
-	// armed or reset, its retries have the action's timeout, as an apply's
-	// writes do.
+	// be reached was given up there, after unreachable); from there on the
+	// boot's retries have the action's timeout, as an apply's writes do:
+	// given up after unreachable, it would leave rescue armed and perhaps
+	// a reset under way, where an endpoint back within timeout lets it
+	// finish. The `unreachable` attribute says so (unreachableOfRescue).
 	m, err := acc.Rescue(ctx, id, t.Claim.ValueString())
 	if err != nil {
 		a.failed(c, t, def, "booting it into its rescue system", err, resp)
@@ -155,14 +158,18 @@ func (a *Action) failed(c config, t target, def adapter.Definition, doing string
 		return
 	}
 	tfdiag.AddError(&resp.Diagnostics, nil, a.kind.Refused, fmt.Sprintf("%s of machine %s on %s failed while %s. %s",
-		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), doing, c.wayOut(err)), err)
+		a.kind.typeName(), t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()), doing, c.wayOut(def, err)), err)
 }
 
 // wayOut is the way out of a failed invocation: tfdiag.WayOut, but in the
 // action's own terms where a bound of the action ended it. An action has
-// `timeout` and `unreachable`, not a timeouts block.
-func (c config) wayOut(err error) string {
+// `timeout` and `unreachable`, not a timeouts block. A setting of def that
+// is not a secret is fixed in the account alone, never in the provider
+// block's secrets.
+func (c config) wayOut(def adapter.Definition, err error) string {
 	switch {
+	case adapter.CodeOf(err) == adapter.InvalidConfig && plainSetting(def, adapter.FieldOf(err)):
+		return fmt.Sprintf("Fix the account's `%s` setting in its compute_provider_account, then invoke the action again.", adapter.FieldOf(err))
 	case tfdiag.Unreachable(err):
 		return fmt.Sprintf("The account's endpoint could not be reached (%s), so the action gave up on it after `unreachable` (now %s) "+
 			"instead of retrying until `timeout` (now %s). Check that the endpoint is right and "+
@@ -178,4 +185,11 @@ func (c config) wayOut(err error) string {
 			"Invoke the action again later, or raise `timeout` to wait for longer.", tftimeouts.Short(c.timeout()))
 	}
 	return tfdiag.WayOut(err)
+}
+
+// plainSetting reports whether name is a setting of def that holds no
+// secret reference.
+func plainSetting(def adapter.Definition, name string) bool {
+	i := slices.IndexFunc(def.Settings, func(s adapter.Setting) bool { return s.Name == name })
+	return name != "" && i >= 0 && !def.Settings[i].IsSecret()
 }

@@ -172,9 +172,9 @@ func (a *Action) refuseHold(m adapter.Machine, t target, def adapter.Definition,
 		return false
 	case !m.Managed:
 		diags.AddAttributeError(idPath, a.kind.Refused, fmt.Sprintf(
-			"Machine %s (%q) on %s does not carry the provider's mark, so %s does not act on it: the provider powers only machines "+
+			"Machine %s (%q) on %s does not carry the provider's mark, so %s does not act on it: the provider does a %s only on machines "+
 				"it manages. If the machine was just imported into a compute_instance, run terraform apply once so the mark is written, "+
-				"then invoke the action.", id, m.Name, a.registry.DescribeID(t.Account.ValueString()), a.kind.typeName()))
+				"then invoke the action.", id, m.Name, a.registry.DescribeID(t.Account.ValueString()), a.kind.typeName(), a.kind.noun()))
 		return false
 	case !adapter.Held(m, claim):
 		mine := fmt.Sprintf("instance.claim (%q)", claim)

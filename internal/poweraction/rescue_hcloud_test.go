@@ -100,3 +100,28 @@ func TestRescueHcloudRefusedWithoutKeysProto(t *testing.T) {
 		t.Errorf("the refused plan armed or booted rescue on server %s", id)
 	}
 }
+
+// TestRescueHcloudUnknownKeyProto: a key the project lacks fails the
+// invocation naming it as a name or an id, with the account's setting as
+// the way out and not the provider block's secrets, which it holds none
+// of; nothing is armed.
+func TestRescueHcloudUnknownKeyProto(t *testing.T) {
+	t.Parallel()
+	r, _ := cloudRescueRig(t, "9999999")
+	claim := adapter.NewClaim()
+	id := r.server("unknown-key-1", "running", held(claim))
+	_, diags := r.p.InvokeAction("compute_instance_rescue", r.config(id, claim, nil))
+	got := errorsOf(diags)
+	for _, want := range []string{`no SSH key named or with id "9999999"`, "Fix the account's `rescue_ssh_keys` setting"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("invoke with a key the project lacks: want %q, got:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "secrets") {
+		t.Errorf("the way out of a key the project lacks names the provider block's secrets:\n%s", got)
+	}
+	n, _ := strconv.ParseInt(id, 10, 64)
+	if s, _ := r.e.Server(n); s.InRescue || s.RescueEnabled {
+		t.Errorf("the failed invocation armed or booted rescue on server %s", id)
+	}
+}

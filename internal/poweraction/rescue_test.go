@@ -141,7 +141,8 @@ func TestRescueRefusesMachinesNotHeldProto(t *testing.T) {
 		name, claim, config string
 		path, want          string
 	}{
-		{"unmarked", "", "", `AttributeName("instance").AttributeName("id")`, "does not carry the provider's mark"},
+		{"unmarked", "", "", `AttributeName("instance").AttributeName("id")`, "does not carry the provider's mark, so compute_instance_rescue does not " +
+			"act on it: the provider does a boot into rescue only on machines it manages"},
 		// Robot keeps the mark in the server's name: a state's machine
 		// renamed in Robot's panel lost it, and waits for the next apply.
 		{"renamed", "", mine, `AttributeName("instance").AttributeName("id")`, "lost the provider's mark"},

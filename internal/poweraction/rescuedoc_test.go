@@ -43,3 +43,15 @@ func TestRescueDocFromNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestRescueUnreachableSaysTheWritesRetryUntilTimeout: the boot into rescue
+// retries an unreachable endpoint until `timeout` once it is past its read,
+// and its `unreachable` attribute says so; the other actions' does not.
+func TestRescueUnreachableSaysTheWritesRetryUntilTimeout(t *testing.T) {
+	for _, k := range kinds {
+		said := strings.Contains(unreachableOfRescue(k), "retry an endpoint they cannot reach until `timeout`")
+		if said != k.rescue {
+			t.Errorf("the `unreachable` of %s says the steps retry until timeout: %t, want %t", k.typeName(), said, k.rescue)
+		}
+	}
+}

@@ -88,8 +88,9 @@ var notes = map[string]string{
 	adapter.FieldPricePerHour: "the API's gross price, \"price with VAT added\", not its net price",
 	adapter.NoteRescueWait: "the server runs again with its rescue disarmed, as the API marks the boot of the rescue system; its SSH " +
 		"may answer a little later. The API does not report a server that runs its rescue system already, so such a server " +
-		"boots it again. A reset the API refused is sent again; one whose answer was lost is sent again only while rescue is " +
-		"still armed, since a second reset after the boot would start the disks",
+		"boots it again. An enable_rescue or a reset of an interrupted invocation that still runs is waited for and not sent " +
+		"again, so a rerun boots the server once. A reset the API refused is sent again; one whose answer was lost is sent " +
+		"again only while rescue is still armed, since a second reset after the boot would start the disks",
 	adapter.NoteRescueLogin: "with one of the project keys the account's `" + settingRescueKeys + "` setting names, once SSH answers",
 	adapter.NoteRescueUndo:  "withdraw it with `hcloud server disable-rescue SERVER`, or in the server's Rescue tab in the Hetzner Cloud Console",
 }

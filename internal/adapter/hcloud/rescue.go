@@ -64,11 +64,24 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 	if err != nil {
 		return adapter.Machine{}, err
 	}
-	if err := a.armRescue(ctx, step, s, keys); err != nil {
+	// An interrupted boot into rescue may have left its actions running
+	// (rescueresume.go): they are waited for, and not done again.
+	was, err := a.resumeRunning(ctx, step, s)
+	if err != nil {
 		return adapter.Machine{ID: id}, err
 	}
-	if err := a.resetIntoRescue(ctx, step, s); err != nil {
-		return adapter.Machine{ID: id}, err
+	if !was.armed {
+		if maybe, err := a.armRescue(ctx, step, s, keys); err != nil {
+			if maybe {
+				err = a.armedFailure(err, s, false, false)
+			}
+			return adapter.Machine{ID: id}, err
+		}
+	}
+	if !was.booting {
+		if unanswered, err := a.resetIntoRescue(ctx, step, s); err != nil {
+			return adapter.Machine{ID: id}, a.armedFailure(err, s, true, unanswered)
+		}
 	}
 	// The boot disarms rescue: running and disarmed is running rescue.
 	// The status alone says "running" throughout, so the state reported
@@ -88,29 +101,14 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 		return cur.Status == hcloud.ServerStatusRunning && !armed, nil
 	})
 	if err != nil && armed {
-		return adapter.Machine{ID: id}, stillArmed(err, s)
+		// A server sometimes boots its disk in spite of the reset, and
+		// the armed rescue then waits for whichever boot comes next.
+		return adapter.Machine{ID: id}, a.armedFailure(err, s, true, false)
 	}
 	if err != nil {
 		return adapter.Machine{ID: id}, err
 	}
 	return a.machine(ctx, s), nil
-}
-
-// stillArmed is a failed wait for the boot with the way out appended: a
-// server sometimes boots its disk in spite of the reset, and the armed
-// rescue then waits for whichever boot comes next.
-func stillArmed(err error, s *hcloud.Server) error {
-	var e *adapter.Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	out := *e
-	out.Message += fmt.Sprintf("; rescue is still armed, so the server's next boot takes it: invoke the action again to reset into it, "+
-		"or withdraw it with `hcloud server disable-rescue %s`", s.Name)
-	if out.Err == nil {
-		out.Err = e
-	}
-	return &out
 }
 
 // readServerRetried reads the server, retried; a server without our mark is
@@ -160,7 +158,7 @@ func (a *account) matchKeys(step string, all []*hcloud.SSHKey) ([]int64, error) 
 			if len(names) > 0 {
 				have = strings.Join(names, ", ")
 			}
-			return nil, adapter.Errorf(adapter.InvalidConfig, "%s: the project has no SSH key named %q; available: %s. Add the key to the "+
+			return nil, adapter.Errorf(adapter.InvalidConfig, "%s: the project has no SSH key named or with id %q; available: %s. Add the key to the "+
 				"project with `hcloud ssh-key create`, or correct the account's %s (key names or ids, as `hcloud ssh-key list` shows them)",
 				step, want, have, settingRescueKeys).WithField(settingRescueKeys)
 		}
@@ -190,61 +188,114 @@ func (a *account) checkRescueKeys(ctx context.Context) error {
 // lost answer only arms what is armed. The request is sent through the
 // client's handler chain (its classify and logging) but its answer is
 // decoded without root_password, which hcloud-go's EnableRescue would keep.
-func (a *account) armRescue(ctx context.Context, step string, s *hcloud.Server, keys []int64) error {
+// An answer `locked` waits for the server's running actions first, and an
+// enable_rescue among them that armed it is not sent again. maybe reports,
+// with an error, that rescue may be armed all the same: a request went
+// unanswered, or the wait did not see its action end.
+func (a *account) armRescue(ctx context.Context, step string, s *hcloud.Server, keys []int64) (maybe bool, err error) {
 	body, err := json.Marshal(schema.ServerActionEnableRescueRequest{Type: hcloud.Ptr(string(hcloud.ServerRescueTypeLinux64)), SSHKeys: keys})
 	if err != nil {
-		return adapter.Errorf(adapter.InvalidInput, "%s: %v", step, err)
+		return false, adapter.Errorf(adapter.InvalidInput, "%s: %v", step, err)
 	}
+	what := step + ": enable rescue"
 	var act *hcloud.Action
-	err = adapter.Retry(ctx, a.clock, a.poll, step+": enable rescue", func(ctx context.Context) error {
+	err = adapter.Retry(ctx, a.clock, a.poll, what, func(ctx context.Context) error {
+		act = nil
 		req, err := a.client.NewRequest(ctx, http.MethodPost, fmt.Sprintf("/servers/%d/actions/enable_rescue", s.ID), bytes.NewReader(body))
 		if err != nil {
-			return fail(step+": enable rescue", err)
+			return fail(what, err)
 		}
 		var out struct {
 			Action schema.Action `json:"action"`
 		}
-		if _, err := a.client.Do(req, &out); err != nil {
-			return fail(step+": enable rescue", err)
+		_, err = a.client.Do(req, &out)
+		switch {
+		case err == nil:
+			act = hcloud.ActionFromSchema(out.Action)
+			return nil
+		case isLocked(err):
+			if armed, werr := a.armedAfterLocked(ctx, what, s); werr != nil || armed {
+				return werr
+			}
+		case !refusedWithAnswer(err):
+			maybe = true
 		}
-		act = hcloud.ActionFromSchema(out.Action)
-		return nil
+		return fail(what, err)
 	})
 	if err != nil {
-		return err
+		return maybe || !refusedWithAnswer(err), err
 	}
-	return a.waitAction(ctx, step+": enable rescue", act)
+	failed, err := a.awaitAction(ctx, what, act)
+	if err != nil {
+		return true, err
+	}
+	return false, failed
+}
+
+// armedAfterLocked waits, after an answer `locked` to enable_rescue, for
+// the actions running on s, and reports whether an enable_rescue among
+// them armed it: one in the list, or, for a server that was not armed, one
+// that ended before the list was read (the server now armed).
+func (a *account) armedAfterLocked(ctx context.Context, what string, s *hcloud.Server) (bool, error) {
+	done, err := a.awaitRunning(ctx, what, s)
+	if err != nil || (s.RescueEnabled && !slices.Contains(done, commandEnableRescue)) {
+		return false, err
+	}
+	cur, err := a.readServerRetried(ctx, strconv.FormatInt(s.ID, 10))
+	if err != nil {
+		return false, err
+	}
+	return cur.RescueEnabled, nil
 }
 
 // resetIntoRescue resets the server and waits for the reset's action. A
-// reset the API refused with an answer (503, locked, rate limited) was not
-// carried out, so it is sent again as it is. One that got no answer may
-// have booted rescue already: rescue_enabled is read first, and the reset
-// is sent again only while rescue is still armed.
-func (a *account) resetIntoRescue(ctx context.Context, step string, s *hcloud.Server) error {
+// reset the API refused with an answer (503, rate limited) was not carried
+// out, so it is sent again as it is; one refused `locked` waits for the
+// server's running actions first, and a reset among them boots rescue
+// already. Once a reset got no answer, or was refused `locked` by an action
+// that ended before the list was read, it may have booted rescue:
+// rescue_enabled is read before each further one, which is sent only while
+// rescue is still armed. unanswered reports, with an error, that a reset
+// got no answer and may still be carried out.
+func (a *account) resetIntoRescue(ctx context.Context, step string, s *hcloud.Server) (unanswered bool, err error) {
+	what := step + ": reset"
 	var act *hcloud.Action
-	var last error
-	err := adapter.Retry(ctx, a.clock, a.poll, step+": reset", func(ctx context.Context) error {
-		if last != nil && !refusedWithAnswer(last) {
+	uncertain := false
+	err = adapter.Retry(ctx, a.clock, a.poll, what, func(ctx context.Context) error {
+		act = nil
+		if uncertain {
 			cur, err := a.server(ctx, strconv.FormatInt(s.ID, 10))
 			if err != nil {
 				return err
 			}
 			if !cur.RescueEnabled {
 				// A reset whose answer was lost booted rescue already.
-				act = nil
 				return nil
 			}
 		}
 		var err error
 		act, _, err = a.client.Server.Reset(ctx, s)
-		last = fail(step+": reset", err)
-		return last
+		switch {
+		case err == nil:
+			return nil
+		case isLocked(err):
+			// The action that locks it may be a reset whose answer was
+			// lost: a reset among the running actions boots rescue, and
+			// one that ended before they were read has disarmed it.
+			done, werr := a.awaitRunning(ctx, what, s)
+			if werr != nil || slices.Contains(done, commandReset) {
+				return werr
+			}
+			uncertain = true
+		case !refusedWithAnswer(err):
+			uncertain, unanswered = true, true
+		}
+		return fail(what, err)
 	})
 	if err != nil {
-		return err
+		return unanswered, err
 	}
-	return a.waitAction(ctx, step+": reset", act)
+	return false, a.waitAction(ctx, what, act)
 }
 
 // refusedWithAnswer reports whether err is the API's own error answer,

@@ -178,14 +178,23 @@ func (a *account) reachedAfterSilence(ctx context.Context, what string, id int64
 // waitAction polls an action on the account's clock until it ends. A failed
 // action ends the wait at once: polling it again cannot change its outcome.
 func (a *account) waitAction(ctx context.Context, what string, act *hcloud.Action) error {
+	failed, err := a.awaitAction(ctx, what, act)
+	if err != nil {
+		return err
+	}
+	return failed
+}
+
+// awaitAction is waitAction telling apart an action that ended in error
+// (failed) from a wait that did not see its end (err).
+func (a *account) awaitAction(ctx context.Context, what string, act *hcloud.Action) (failed, err error) {
 	if act == nil || act.Status == hcloud.ActionStatusSuccess {
-		return nil
+		return nil, nil
 	}
 	if act.Status == hcloud.ActionStatusError {
-		return fail(what, act.Error())
+		return fail(what, act.Error()), nil
 	}
-	var failed error
-	err := adapter.WaitFor(ctx, a.clock, a.poll, what, func(ctx context.Context) (bool, error) {
+	err = adapter.WaitFor(ctx, a.clock, a.poll, what, func(ctx context.Context) (bool, error) {
 		cur, _, err := a.client.Action.GetByID(ctx, act.ID)
 		switch {
 		case err != nil:
@@ -198,10 +207,7 @@ func (a *account) waitAction(ctx context.Context, what string, act *hcloud.Actio
 		}
 		return cur.Status == hcloud.ActionStatusSuccess, nil
 	})
-	if err != nil {
-		return err
-	}
-	return failed
+	return failed, err
 }
 
 // Update changes name and labels in one PUT, keeping our marks, and writes

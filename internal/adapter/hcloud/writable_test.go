@@ -90,7 +90,7 @@ func TestCheckWriteFindsAMisspeltRescueKey(t *testing.T) {
 			}
 		} else {
 			checkClassified(t, err, adapter.InvalidConfig, settingRescueKeys,
-				[]string{`no SSH key named "cj"`, "available: ci, ops", "hcloud ssh-key create", "correct the account's rescue_ssh_keys"})
+				[]string{`no SSH key named or with id "cj"`, "available: ci, ops", "hcloud ssh-key create", "correct the account's rescue_ssh_keys"})
 		}
 		lists := 0
 		if keys != "" {
