@@ -135,17 +135,19 @@ func TestRescueActionExample(t *testing.T) {
 		}
 		hcl = re.ReplaceAllString(hcl, r.with)
 	}
-	hcl = withSource(hcl + `
+	// The Hetzner Cloud half runs against the emulator command, whose
+	// project holds the keys the example's rescue_ssh_keys names.
+	hcl = pointAtEmulator(t, hcl, startEmulator(t)) + `
 resource "terraform_data" "exercise" {
-  input = compute_instance.db.id
+  input = [compute_instance.db.id, compute_instance.web.id]
   lifecycle {
     action_trigger {
       events  = [after_create]
-      actions = [action.compute_instance_rescue.db]
+      actions = [action.compute_instance_rescue.db, action.compute_instance_rescue.web]
     }
   }
 }
-`)
+`
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{{

@@ -26,6 +26,7 @@ type config struct {
 	readOnlyToken  string
 	actionDuration time.Duration
 	actionPolls    int
+	hcloudKeys     string
 	robotUser      string
 	robotPassword  string
 	robotServers   int
@@ -107,11 +108,16 @@ func apis(cfg config, fetch *http.Client) (emulators, error) {
 		pv.stop()
 		stopRobot()
 	}
+	hc := hcloud.New(hcloud.Options{
+		Token: cfg.token, ReadOnlyToken: cfg.readOnlyToken, Latency: cfg.latency,
+		ActionDuration: cfg.actionDuration, ActionPolls: cfg.actionPolls,
+	})
+	if err := seedHcloudKeys(hc, cfg.hcloudKeys); err != nil {
+		stop()
+		return emulators{}, err
+	}
 	return emulators{key: key, pve: pv, stop: stop, apis: []api{
-		{name: "hcloud", base: hcloud.BasePath, handler: hcloud.New(hcloud.Options{
-			Token: cfg.token, ReadOnlyToken: cfg.readOnlyToken, Latency: cfg.latency,
-			ActionDuration: cfg.actionDuration, ActionPolls: cfg.actionPolls,
-		})},
+		{name: "hcloud", base: hcloud.BasePath, handler: hc},
 		{name: "robot", mount: "/robot", control: robot.ControlPrefix, handler: rb},
 		{name: "ssh", controlOnly: true, control: strings.TrimSuffix(sshhost.ControlPrefix, "/"), handler: farm.Handler()},
 		{name: "proxmox", controlOnly: true, control: proxmox.ControlPrefix, handler: pv.e},
@@ -129,6 +135,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.actionDuration, "action-duration", 0, "how long each server action (create, start, stop, delete) runs before it succeeds, in wall time; "+
 		"0 ends each after -action-polls polls. 10s shows what a long wait looks like: the provider's INFO line about what it awaits")
 	fs.IntVar(&cfg.actionPolls, "action-polls", 1, "how many polls of an action (reads of it or of its server) end it, when -action-duration is 0")
+	fs.StringVar(&cfg.hcloudKeys, "hcloud-ssh-keys", defaultHcloudKeys, "comma-separated `names` of the SSH keys the Hetzner Cloud project holds at start, "+
+		"which an account's rescue_ssh_keys may name; \"\" for none")
 	fs.StringVar(&cfg.robotUser, "robot-user", "demo-user", "the Robot webservice `user` (HTTP Basic)")
 	fs.StringVar(&cfg.robotPassword, "robot-password", "demo-password", "the Robot webservice user's `password`")
 	fs.IntVar(&cfg.robotServers, "robot-servers", 2, "how many unnamed AX42 servers in FSN1-DC14 the Robot account rents at start")

@@ -36,7 +36,7 @@ resource "compute_provider_account" "cloud" {
   name = "prod-cloud"
   hetzner_cloud = {
     token           = "env://HCLOUD_TOKEN"
-    rescue_ssh_keys = "ops, ci"
+    rescue_ssh_keys = "ops,ci"
   }
 }
 

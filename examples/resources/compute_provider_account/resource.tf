@@ -9,7 +9,7 @@ resource "compute_provider_account" "cloud" {
     # Optional: the project SSH keys (names or ids, as `hcloud ssh-key
     # list` shows them) a rescue system admits; compute_instance_rescue
     # needs it.
-    rescue_ssh_keys = "ops, ci"
+    rescue_ssh_keys = "ops,ci"
   }
 }
 
