@@ -84,6 +84,7 @@ func faultsAreNeverAbsence(t *testing.T, s *suite) {
 					}
 				}
 				ctx := s.ctx(t)
+				served := f.Requests()
 				err := c.run(ctx, a)
 				want := wantFor[class]
 				if class == "revoked" {
@@ -93,7 +94,10 @@ func faultsAreNeverAbsence(t *testing.T, s *suite) {
 				case err == nil && class == FaultDropAfterCommit && c.write:
 					// The call took effect and the adapter proved it.
 				case err == nil:
-					t.Fatalf("%s under %s succeeded; the backend answered nothing that could be success", c.op, class)
+					// How many requests the backend counted tells a call
+					// that never sent its write from one that got an answer.
+					t.Fatalf("%s under %s succeeded; the backend answered nothing that could be success (it counted %d requests during the call)",
+						c.op, class, f.Requests()-served)
 				case adapter.IsNotFound(err):
 					t.Fatalf("%s under %s is NotFound, which is authoritative absence: %v", c.op, class, err)
 				case ctx.Err() != nil:
