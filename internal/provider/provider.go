@@ -93,9 +93,9 @@ func (p *computeProvider) Metadata(_ context.Context, _ provider.MetadataRequest
 
 func (p *computeProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Creates, adopts, watches and destroys machines on Hetzner Cloud through one " +
-			"contract. Credentials are never written in the configuration: accounts name them by " +
-			"secret references (`env://NAME`, `file:///path`, `provider://NAME`), resolved on every request.",
+		MarkdownDescription: "Creates, adopts, watches and destroys machines through one contract, on every backend " +
+			"it has an adapter for: " + backends(p.registry) + ". Credentials are never written in the configuration: " +
+			"accounts name them by secret references (`env://NAME`, `file:///path`, `provider://NAME`), resolved on every request.",
 		Attributes: map[string]schema.Attribute{
 			"secrets": schema.MapAttribute{
 				ElementType: types.StringType,
@@ -213,3 +213,13 @@ func (p *computeProvider) ListResources(context.Context) []func() list.ListResou
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
+
+// backends names what each registered adapter reaches, from its
+// definition, so the provider's description follows the registry.
+func backends(r *adapter.Registry) string {
+	var out []string
+	for _, d := range r.Definitions() {
+		out = append(out, strings.TrimSuffix(d.Description, "."))
+	}
+	return strings.Join(out, "; ")
+}
