@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
 // TestAccountRefusedInputs: refusals Terraform shows at the resource block,
@@ -21,7 +22,7 @@ func TestAccountRefusedInputs(t *testing.T) {
 		"empty name":     {`name = ""` + "\n  hetzner_cloud = { token = \"env://X\" }", `name is empty; give the account a name, e\.g\. name = "prod-cloud"`},
 		"empty endpoint": {`name = "x"` + "\n  hetzner_cloud = { token = \"env://X\", endpoint = \"\" }", `hetzner_cloud\.endpoint is empty; leave it out to use the default \(the environment variable HCLOUD_ENDPOINT, else https://api\.hetzner\.cloud/v1\), or set a value`},
 		"empty token":    {`name = "x"` + "\n  hetzner_cloud = { token = \"\" }", `hetzner_cloud\.token is empty; set a secret reference such as env://NAME, or leave it out to read the environment variable HCLOUD_TOKEN`},
-		"no block":       {`name = "x"`, `set one of\s+hetzner_cloud,\s+proxmox,\s+hetzner_robot,\s+e\.g\.\s+hetzner_cloud = \{ token =\s+"env://HCLOUD_TOKEN" \}`},
+		"no block":       {`name = "x"`, `set one of\s+` + everyBlock() + `\s+e\.g\.\s+hetzner_cloud = \{ token =\s+"env://HCLOUD_TOKEN" \}`},
 	}
 	expectPlanErrors(t, "", cases)
 }
@@ -98,4 +99,18 @@ func TestAccountUnresolvableReferenceWarns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// everyBlock matches the list of every registered adapter's block, in the
+// registry's order, as the refusal of an account without one lists them.
+func everyBlock() string {
+	var out string
+	for _, d := range provider.DefaultRegistry().Definitions() {
+		block := d.Block
+		if block == "" {
+			block = d.Kind
+		}
+		out += regexp.QuoteMeta(block) + `,\s+`
+	}
+	return strings.TrimSuffix(out, `\s+`)
 }
