@@ -28,6 +28,25 @@ func rescueAccount(t *testing.T, endpoint, keys string) *account {
 	return newTestAccountWith(t, settings, testEnv(testToken))
 }
 
+// rescueFixture starts an emulator whose project holds the key ops and
+// seeds one managed server named name.
+func rescueFixture(t *testing.T, opts emu.Options, name string) (e *emu.Emulator, endpoint string, raw int64, id string) {
+	t.Helper()
+	e, endpoint = startEmulator(t, opts)
+	e.AddSSHKey("ops", testRescuePublicKey)
+	raw, id = managedSeed(e, name)
+	return e, endpoint, raw, id
+}
+
+// wantRescuedOnce fails the test unless server raw runs its rescue system
+// after exactly one restart; when says after what.
+func wantRescuedOnce(t *testing.T, e *emu.Emulator, raw int64, when string) {
+	t.Helper()
+	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
+		t.Errorf("%s: in rescue %t after %d restarts, want in rescue after 1", when, s.InRescue, s.Restarts)
+	}
+}
+
 // TestRescueArmsTheAccountsKeysAndResets: the keys named by name and by id
 // arm rescue, one reset boots it, and Rescue returns once the boot took it.
 func TestRescueArmsTheAccountsKeysAndResets(t *testing.T) {
@@ -92,9 +111,7 @@ func TestRescueWaitsForTheBoot(t *testing.T) {
 // answer is lost is sent again only while rescue is armed; once its boot
 // took rescue, a second reset would boot the disk.
 func TestRescueResetWithALostAnswerIsNotRepeatedOnceTaken(t *testing.T) {
-	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 0})
-	e.AddSSHKey("ops", testRescuePublicKey)
-	raw, id := managedSeed(e, "lost")
+	e, endpoint, raw, id := rescueFixture(t, emu.Options{ActionPolls: 0}, "lost")
 	if err := e.Faults().DropNext("POST", "/servers/{id}/actions/reset", 1); err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +119,7 @@ func TestRescueResetWithALostAnswerIsNotRepeatedOnceTaken(t *testing.T) {
 	if _, err := a.Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
-		t.Errorf("after a lost reset answer: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
-	}
+	wantRescuedOnce(t, e, raw, "after a lost reset answer")
 }
 
 // TestRescueResetRefusedWithAnAnswerIsSentAgain: a reset the API refused
@@ -131,18 +146,14 @@ func TestRescueResetRefusedWithAnAnswerIsSentAgain(t *testing.T) {
 	if st["POST /servers/{id}/actions/reset"] != 2 || st["GET /servers/{id}"] != reads {
 		t.Errorf("%d reset requests and %d server reads, want the refused reset and one more, and %d reads", st["POST /servers/{id}/actions/reset"], st["GET /servers/{id}"], reads)
 	}
-	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
-		t.Errorf("after a refused reset: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
-	}
+	wantRescuedOnce(t, e, raw, "after a refused reset")
 }
 
 // TestRescueResetLostBeforeItRanIsSentAgain: a reset whose connection was
 // reset before the API ran it left rescue armed, which the read after it
 // shows, so it is sent again and boots rescue once.
 func TestRescueResetLostBeforeItRanIsSentAgain(t *testing.T) {
-	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 0})
-	e.AddSSHKey("ops", testRescuePublicKey)
-	raw, id := managedSeed(e, "unsent")
+	e, endpoint, raw, id := rescueFixture(t, emu.Options{ActionPolls: 0}, "unsent")
 	if err := e.Faults().ResetNext("POST", "/servers/{id}/actions/reset", 1); err != nil {
 		t.Fatal(err)
 	}
@@ -154,18 +165,14 @@ func TestRescueResetLostBeforeItRanIsSentAgain(t *testing.T) {
 	if n := e.Stats()["POST /servers/{id}/actions/reset"]; n != 2 {
 		t.Errorf("%d reset requests, want the lost one and one more", n)
 	}
-	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
-		t.Errorf("after a reset lost before it ran: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
-	}
+	wantRescuedOnce(t, e, raw, "after a reset lost before it ran")
 }
 
 // TestRescueFailedArmingResetsNothing: an enable_rescue action that ends
 // in error fails Rescue with the step named, and no reset is sent, which
 // would only boot the disk.
 func TestRescueFailedArmingResetsNothing(t *testing.T) {
-	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 1})
-	e.AddSSHKey("ops", testRescuePublicKey)
-	raw, id := managedSeed(e, "unarmed")
+	e, endpoint, raw, id := rescueFixture(t, emu.Options{ActionPolls: 1}, "unarmed")
 	e.FailNextAction("enable_rescue", 1, "action_failed", "rescue could not be enabled")
 	a := rescueAccount(t, endpoint, "ops")
 	e.ResetStats()

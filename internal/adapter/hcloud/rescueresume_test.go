@@ -47,9 +47,7 @@ func interrupted(t *testing.T, a *account, id string, reset bool) {
 // still runs on the armed server; the next one waits for it and for the
 // boot, and sends neither enable_rescue nor reset: one boot.
 func TestRescueWaitsForAResetStillRunning(t *testing.T) {
-	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 3})
-	e.AddSSHKey("ops", testRescuePublicKey)
-	raw, id := managedSeed(e, "killed-reset")
+	e, endpoint, raw, id := rescueFixture(t, emu.Options{ActionPolls: 3}, "killed-reset")
 	a := rescueAccount(t, endpoint, "ops")
 	interrupted(t, a, id, true)
 	e.ResetStats()
@@ -60,18 +58,14 @@ func TestRescueWaitsForAResetStillRunning(t *testing.T) {
 	if st["POST /servers/{id}/actions/enable_rescue"] != 0 || st["POST /servers/{id}/actions/reset"] != 0 {
 		t.Errorf("requests %v, want no enable_rescue and no reset: the killed run's reset boots rescue", st)
 	}
-	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
-		t.Errorf("after the rerun: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
-	}
+	wantRescuedOnce(t, e, raw, "after the rerun")
 }
 
 // TestRescueWaitsForAnArmingStillRunning: the enable_rescue of a killed
 // invocation still runs; the next one waits for it, does not send it
 // again, and resets once.
 func TestRescueWaitsForAnArmingStillRunning(t *testing.T) {
-	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 3})
-	e.AddSSHKey("ops", testRescuePublicKey)
-	raw, id := managedSeed(e, "killed-arming")
+	e, endpoint, raw, id := rescueFixture(t, emu.Options{ActionPolls: 3}, "killed-arming")
 	a := rescueAccount(t, endpoint, "ops")
 	interrupted(t, a, id, false)
 	e.ResetStats()
@@ -82,27 +76,21 @@ func TestRescueWaitsForAnArmingStillRunning(t *testing.T) {
 	if st["POST /servers/{id}/actions/enable_rescue"] != 0 || st["POST /servers/{id}/actions/reset"] != 1 {
 		t.Errorf("requests %v, want no enable_rescue and one reset", st)
 	}
-	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
-		t.Errorf("after the rerun: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
-	}
+	wantRescuedOnce(t, e, raw, "after the rerun")
 }
 
 // TestRescueLockedResetWaitsForTheLostOne: a reset whose answer was lost
 // still runs when the next is sent, which is refused `locked`; the wait for
 // the running actions finds the lost reset, and no other is sent.
 func TestRescueLockedResetWaitsForTheLostOne(t *testing.T) {
-	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 3})
-	e.AddSSHKey("ops", testRescuePublicKey)
-	raw, id := managedSeed(e, "lost-reset")
+	e, endpoint, raw, id := rescueFixture(t, emu.Options{ActionPolls: 3}, "lost-reset")
 	if err := e.Faults().DropNext("POST", "/servers/{id}/actions/reset", 1); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := rescueAccount(t, endpoint, "ops").Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
-		t.Errorf("after a lost reset answer: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
-	}
+	wantRescuedOnce(t, e, raw, "after a lost reset answer")
 }
 
 // cancelAfter serves e and cancels when route has been asked for more than
@@ -143,9 +131,7 @@ func TestRescueLockedArmingWaitsForTheLostOne(t *testing.T) {
 	if n := st["POST /servers/{id}/actions/enable_rescue"]; n < 1 || n > 2 || st["POST /servers/{id}/actions/reset"] != 1 {
 		t.Errorf("requests %v, want one or two enable_rescue and one reset", st)
 	}
-	if s, _ := e.Server(raw); !s.InRescue || s.Restarts != 1 {
-		t.Errorf("after a lost arming answer: in rescue %t after %d restarts, want in rescue after 1", s.InRescue, s.Restarts)
-	}
+	wantRescuedOnce(t, e, raw, "after a lost arming answer")
 }
 
 // TestRescueFailedResetSaysRescueIsArmed: a reset lost before it ran, then
