@@ -1,9 +1,7 @@
 package acctest
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -48,24 +46,18 @@ func (p *Proxmox) SSHKeySentinels() []string {
 	return out
 }
 
-// RotateCertificate serves the API on the same address with a new
-// certificate, as pveproxy does after its certificate was renewed (or as a
-// machine in the middle would), and returns the new fingerprint; the
-// account's pin still names the old one. The nodes' SSH servers stop with
-// the old server.
+// RotateCertificate serves the API with a new certificate from now on, as
+// pveproxy does after its certificate was renewed (or as a machine in the
+// middle would), and returns the new fingerprint; the account's pin still
+// names the old one. The listener stays open: closing it and listening
+// again on its port lets any process's outgoing connection take the port
+// in between.
 func (p *Proxmox) RotateCertificate(t testing.TB) string {
 	t.Helper()
 	cert, err := pveemu.NewCertificate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.stop()
-	addr := strings.TrimPrefix(p.Endpoint, "https://")
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatalf("listen on %s again: %v", addr, err)
-	}
-	p.stop = p.PVE.Serve(context.Background(), ln, cert)
-	t.Cleanup(p.stop)
+	p.PVE.SetCertificate(cert)
 	return cert.Fingerprint
 }

@@ -39,6 +39,7 @@ package proxmox
 
 import (
 	"crypto/subtle"
+	"crypto/tls"
 	"net/http"
 	"net/url"
 	"strings"
@@ -150,8 +151,10 @@ type Emulator struct {
 	stopOne sync.Once
 
 	// fingerprint is the certificate's SHA-256 in PVE's hex-colon form,
-	// "" until NewServer made one.
+	// "" until NewServer made one; cert is the certificate it is of,
+	// handed to every new TLS handshake.
 	fingerprint string
+	cert        *tls.Certificate
 }
 
 // New returns an emulator with its nodes and templates and no VMs.

@@ -74,16 +74,32 @@ func (e *Emulator) CertFingerprint() string {
 	return e.fingerprint
 }
 
+// SetCertificate makes cert the one every new TLS connection is served
+// with, as pveproxy does after `pvenode cert set` (renewed, or replaced by
+// someone in the middle). Connections already open keep the handshake they
+// made. The address stays the same, so nothing else can take it meanwhile.
+func (e *Emulator) SetCertificate(cert Certificate) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.fingerprint = cert.Fingerprint
+	c := cert.TLS
+	e.cert = &c
+}
+
+func (e *Emulator) servedCertificate(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cert, nil
+}
+
 // Serve serves e over TLS with cert on ln until the returned stop is
 // called or ctx ends. HTTP/2 is off: pveproxy speaks HTTP/1.1, and the
 // reason phrase that carries PVE's error messages exists only there.
 func (e *Emulator) Serve(ctx context.Context, ln net.Listener, cert Certificate) (stop func()) {
-	e.mu.Lock()
-	e.fingerprint = cert.Fingerprint
-	e.mu.Unlock()
+	e.SetCertificate(cert)
 	srv := &http.Server{
 		Handler: e, ReadHeaderTimeout: 10 * time.Second,
-		TLSConfig:    &tls.Config{Certificates: []tls.Certificate{cert.TLS}, MinVersion: tls.VersionTLS12},
+		TLSConfig:    &tls.Config{GetCertificate: e.servedCertificate, MinVersion: tls.VersionTLS12},
 		TLSNextProto: map[string]func(*http.Server, *tls.Conn, http.Handler){},
 	}
 	// ServeTLS returns http.ErrServerClosed once stopped; nothing to report.
