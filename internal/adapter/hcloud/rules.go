@@ -58,7 +58,7 @@ func validHostname(name string) bool {
 // validLabelKey also refuses the reserved prefixes: the API's own, and the
 // adapter's, whose labels are its marks.
 func validLabelKey(k string) bool {
-	if strings.HasPrefix(k, "hetzner.cloud/") || strings.HasPrefix(k, labelPrefix) {
+	if strings.HasPrefix(k, "hetzner.cloud/") || labelMarks.Reserved(k) {
 		return false
 	}
 	prefix, name, hasPrefix := strings.Cut(k, "/")
