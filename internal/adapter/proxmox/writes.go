@@ -15,11 +15,7 @@ import (
 // not tagged compute (never ours to delete or power) and with Transient
 // while a lock is on it.
 func (a *account) managedResource(ctx context.Context, what, id string) (resource, error) {
-	vmid, err := parseID(id)
-	if err != nil {
-		return resource{}, err
-	}
-	r, err := a.resource(ctx, vmid)
+	r, err := a.resourceByID(ctx, id)
 	if err != nil {
 		return resource{}, err
 	}
@@ -135,14 +131,11 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	if len(req.Labels) > 0 {
 		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "%s: Proxmox keeps tags, not key/value labels; set labels to {}", what).WithField(adapter.FieldLabels)
 	}
-	vmid, err := parseID(id)
+	r, err := a.resourceByID(ctx, id)
 	if err != nil {
 		return adapter.Machine{}, err
 	}
-	r, err := a.resource(ctx, vmid)
-	if err != nil {
-		return adapter.Machine{}, err
-	}
+	vmid := r.VMID
 	if !r.managed() && req.Mark == nil {
 		return adapter.Machine{}, unmarked(what, r)
 	}

@@ -14,15 +14,10 @@ import (
 // is never renamed, powered or released (rule 8, only marked machines are
 // changed, of internal/adapter's package documentation).
 func (a *account) managed(ctx context.Context, id, what string) (server, claimed, error) {
-	n, err := parseID(id)
+	s, c, err := a.markable(ctx, id, what)
 	if err != nil {
 		return server{}, claimed{}, err
 	}
-	s, err := a.getServer(ctx, n)
-	if err != nil {
-		return server{}, claimed{}, fail(what+" server "+id, err)
-	}
-	c := parseName(s.Name)
 	if !c.Managed {
 		return server{}, claimed{}, marks.Unmarked{What: what + " server " + id, Machine: describe(s), ID: strconv.Itoa(s.Number),
 			Lacks: "carries no claim of this provider in its name"}.Refuse()
@@ -44,7 +39,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	var c claimed
 	var err error
 	if req.Mark != nil {
-		s, c, err = a.markable(ctx, id)
+		s, c, err = a.markable(ctx, id, "mark")
 	} else {
 		s, c, err = a.managed(ctx, id, "rename")
 	}
@@ -77,15 +72,16 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	return a.toMachine(got), nil
 }
 
-// markable reads a server a mark may be written onto: any, marked or not.
-func (a *account) markable(ctx context.Context, id string) (server, claimed, error) {
+// markable reads a server a mark may be written onto, for what: any,
+// marked or not.
+func (a *account) markable(ctx context.Context, id, what string) (server, claimed, error) {
 	n, err := parseID(id)
 	if err != nil {
 		return server{}, claimed{}, err
 	}
 	s, err := a.getServer(ctx, n)
 	if err != nil {
-		return server{}, claimed{}, fail("mark server "+id, err)
+		return server{}, claimed{}, fail(what+" server "+id, err)
 	}
 	return s, parseName(s.Name), nil
 }
