@@ -4,6 +4,16 @@ import (
 	"testing"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
+)
+
+// The labels of the mark, for the tests that seed marked servers.
+var (
+	labelPrefix      = labelMarks.Prefix
+	labelManaged     = labelMarks.Name(marks.FieldManaged)
+	labelKey         = labelMarks.Name(marks.FieldKey)
+	labelFingerprint = labelMarks.Name(marks.FieldFingerprint)
 )
 
 // A server marked by a released version carries these labels, spelled out
