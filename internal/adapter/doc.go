@@ -173,8 +173,8 @@
 // caller's own direct read instead, UpdateRequest.Current) and refuse one
 // without the managed mark with AccessDenied, naming its id, before anything
 // is written; the one exception is an Update whose Mark is set (rule 9). The
-// refusal is internal/adapter/marks' Unmarked, one message for every backend,
-// and the marks of backends with labels or tags are written and read there. A
+// refusal is Unmarked, one message for every backend; internal/adapter/marks
+// writes and reads the marks of backends with labels or tags. A
 // backend whose Delete only gives a rented machine back, by taking the mark
 // off, has nothing to give back of a machine without one: that Delete sends
 // nothing and is done (Robot without cancel_on_destroy). List shows managed

@@ -1,9 +1,10 @@
 // Package marks writes the contract's adapter.Mark onto what a backend
 // keeps beside a machine (key/value labels, tags, a free-text description)
-// and reads it back, and holds the one refusal of a machine without the
-// managed mark (rule 8, only marked machines are changed, of
-// internal/adapter's package documentation). An adapter with labels needs
-// a few lines:
+// and reads it back: the mark an Update writes (Next), and the refusal of
+// a machine without the managed label (Labels.Refuse, which is the
+// contract's adapter.Unmarked; rule 8, only marked machines are changed,
+// of internal/adapter's package documentation). An adapter with labels
+// needs a few lines:
 //
 //	labels := marks.Default.Put(req.Labels, mark)          // the create call's labels
 //	managed, mark, user := marks.Default.Read(server.Labels) // a read
@@ -47,7 +48,7 @@
 //     '/' and no ':', ValidTag): no label name of Default fits in one.
 //   - Hetzner Robot: no labels at all; the mark lives in the server's name
 //     (internal/adapter/robot's claimname.go), and Robot shares the
-//     refusal (Unmarked), the update's mark (Next) and IsClaim.
+//     refusal (adapter.Unmarked), the update's mark (Next) and IsClaim.
 //
 // Reading both an old and a new spelling was the other way, and was not
 // taken: on Hetzner Cloud a label selector cannot ask for either of two

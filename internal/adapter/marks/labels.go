@@ -120,5 +120,5 @@ func (l Labels) CheckUser(labels map[string]string) error {
 
 // Refuse is the refusal of a machine without the managed label (Unmarked).
 func (l Labels) Refuse(what, machine, id string) *adapter.Error {
-	return Unmarked{What: what, Machine: machine, ID: id, Lacks: "carries no " + l.Name(FieldManaged) + " label"}.Refuse()
+	return adapter.Unmarked{What: what, Machine: machine, ID: id, Lacks: "carries no " + l.Name(FieldManaged) + " label"}.Refuse()
 }

@@ -69,8 +69,8 @@ func markedTags(tags []string, claim string, unconfirmed, fresh bool) string {
 	return strings.Join(tagMark.Put(tags, adapter.Mark{Claim: claim, Unconfirmed: unconfirmed}, own...), ";")
 }
 
-// unmarked is the refusal of a VM without tagManaged (marks.Unmarked).
+// unmarked is the refusal of a VM without tagManaged (adapter.Unmarked).
 func unmarked(what string, r resource) error {
-	return marks.Unmarked{What: what, Machine: describe(r), ID: r.id(), Lacks: tagMark.Lacks(),
+	return adapter.Unmarked{What: what, Machine: describe(r), ID: r.id(), Lacks: tagMark.Lacks(),
 		WayOut: "or tag it " + strconv.Quote(tagManaged) + " in PVE if the provider created it"}.Refuse()
 }

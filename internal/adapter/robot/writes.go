@@ -19,7 +19,7 @@ func (a *account) managed(ctx context.Context, id, what string) (server, claimed
 		return server{}, claimed{}, err
 	}
 	if !c.Managed {
-		return server{}, claimed{}, marks.Unmarked{What: what + " server " + id, Machine: describe(s), ID: strconv.Itoa(s.Number),
+		return server{}, claimed{}, adapter.Unmarked{What: what + " server " + id, Machine: describe(s), ID: strconv.Itoa(s.Number),
 			Lacks: "carries no claim of this provider in its name"}.Refuse()
 	}
 	return s, c, nil
@@ -94,7 +94,7 @@ func (a *account) markable(ctx context.Context, id, what string) (server, claime
 // same name waits for it to go instead of adopting it.
 func (a *account) Delete(ctx context.Context, id string) error {
 	s, c, err := a.managed(ctx, id, "release")
-	if !a.cancelOnDestroy && errors.Is(err, marks.ErrUnmarked) {
+	if !a.cancelOnDestroy && errors.Is(err, adapter.ErrUnmarked) {
 		// A release only gives the name back, so a server that carries no
 		// claim has nothing left to release: a delete retried after its
 		// answer was lost, or a server its user renamed. Nothing is sent

@@ -1,7 +1,6 @@
 package marks_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -9,20 +8,8 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
-// The refusal is AccessDenied, wraps ErrUnmarked, and names the call, the
-// machine, its id, what it lacks and the way out.
-func TestRefusalNamesTheMachineAndTheWayOut(t *testing.T) {
-	err := marks.Unmarked{What: "delete VM 100", Machine: `VM 100 ("web")`, ID: "100", Lacks: `is not tagged "compute"`,
-		WayOut: `or tag it "compute" in PVE if the provider created it`}.Refuse()
-	if err.Code != adapter.AccessDenied || !errors.Is(err, marks.ErrUnmarked) {
-		t.Errorf("code %s, unmarked %v", err.Code, errors.Is(err, marks.ErrUnmarked))
-	}
-	for _, want := range []string{"delete VM 100: ", `VM 100 ("web") is not tagged "compute", so it is not managed by the provider and is left alone; to manage it, import it`,
-		"an import block with id 100", `, or tag it "compute" in PVE if the provider created it`} {
-		if !strings.Contains(err.Message, want) {
-			t.Errorf("message lacks %q: %s", want, err.Message)
-		}
-	}
+// The labels' refusal names the managed label the machine lacks.
+func TestLabelsRefusalNamesTheLabel(t *testing.T) {
 	lab := marks.Default.Refuse("delete server 5", `server 5 ("a")`, "5")
 	if !strings.Contains(lab.Message, `server 5 ("a") carries no compute.seedcompute.io/managed label`) || strings.HasSuffix(lab.Message, ", ") {
 		t.Errorf("labels' refusal: %s", lab.Message)
