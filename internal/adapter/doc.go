@@ -143,8 +143,10 @@
 // Credentials and user data never reach a log line, a diagnostic, state or an
 // error string, however the backend fails (backends echo requests, clients
 // quote them). Secrets are resolved from their reference on every request and
-// kept no longer (see Secrets); messages repeat user input only redacted
-// (Redacted). Machine never carries user data.
+// kept no longer (see Secrets; every adapter resolves through ResolveField,
+// whose errors name the setting and the reference, never the value);
+// messages repeat user input only redacted (Redacted). Machine never carries
+// user data.
 //
 // Proven by secretsNeverLeak ("no secret or user data leaves"); Run checks the
 // log lines of every case for the target's secrets and the suite's user data.
@@ -170,7 +172,9 @@
 // Delete, Power, Update and Rescue read the machine first (Update may take the
 // caller's own direct read instead, UpdateRequest.Current) and refuse one
 // without the managed mark with AccessDenied, naming its id, before anything
-// is written; the one exception is an Update whose Mark is set (rule 9). A
+// is written; the one exception is an Update whose Mark is set (rule 9). The
+// refusal is Unmarked, one message for every backend; internal/adapter/marks
+// writes and reads the marks of backends with labels or tags. A
 // backend whose Delete only gives a rented machine back, by taking the mark
 // off, has nothing to give back of a machine without one: that Delete sends
 // nothing and is done (Robot without cancel_on_destroy). List shows managed

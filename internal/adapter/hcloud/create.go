@@ -76,7 +76,7 @@ func (b *backend) make(ctx context.Context) (adapter.Machine, error) {
 		Location:         &hcloud.Location{Name: b.req.Location},
 		UserData:         b.req.UserData,
 		StartAfterCreate: &startAfterCreate,
-		Labels:           withMarks(b.req.Labels, b.mark),
+		Labels:           labelMarks.Put(b.req.Labels, b.mark),
 	})
 	switch {
 	case err == nil && res.Server != nil:
@@ -130,7 +130,7 @@ func (b *backend) again(ctx context.Context, err error) (adapter.Machine, bool, 
 // costs no write.
 func (b *backend) take(ctx context.Context, found adapter.Machine, _ bool) (adapter.Machine, error) {
 	s := b.seen[found.ID]
-	if labels := withMarks(b.req.Labels, b.mark); !maps.Equal(labels, s.Labels) {
+	if labels := labelMarks.Put(b.req.Labels, b.mark); !maps.Equal(labels, s.Labels) {
 		updated, _, err := b.a.client.Server.Update(ctx, s, hcloud.ServerUpdateOpts{Labels: labels})
 		if err != nil {
 			return adapter.Machine{}, fail(b.what+": write this resource's claim onto "+describe(s)+", found by its key", err)
@@ -159,7 +159,7 @@ func checkCreate(call adapter.Call, req adapter.CreateRequest) error {
 	case req.Image == "":
 		return adapter.Errorf(adapter.InvalidInput, "image is empty; set it to an image name such as ubuntu-24.04").WithField("image")
 	}
-	return checkUserLabels(req.Labels)
+	return labelMarks.CheckUser(req.Labels)
 }
 
 // imageRef names an image by id when the value is a number (snapshots and
@@ -175,7 +175,7 @@ func imageRef(image string) *hcloud.Image {
 // exist, one that is not being deleted and then the oldest wins, so every
 // caller picks the same one.
 func (a *account) findByKey(ctx context.Context, key string) (*hcloud.Server, error) {
-	servers, err := a.listServers(ctx, keySelector(key), "look for a server carrying this resource's key")
+	servers, err := a.listServers(ctx, labelMarks.KeySelector(key), "look for a server carrying this resource's key")
 	if err != nil || len(servers) == 0 {
 		return nil, err
 	}

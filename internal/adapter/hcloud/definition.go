@@ -81,7 +81,7 @@ var capabilities = adapter.Capabilities{
 // notes say what the contract's fields are on Hetzner Cloud, for the docs.
 var notes = map[string]string{
 	adapter.FieldName:         "a valid hostname as RFC 1123 defines it: letters, digits and dashes in dot-separated parts",
-	adapter.FieldLabels:       "the Hetzner Cloud label syntax; the `hetzner.cloud/` and `" + labelPrefix + "` prefixes are reserved",
+	adapter.FieldLabels:       "the Hetzner Cloud label syntax; the `hetzner.cloud/` and `" + labelMarks.Prefix + "` prefixes are reserved",
 	adapter.FieldOfferID:      "the server type name, e.g. `cx22`",
 	adapter.FieldImage:        "an image name such as `ubuntu-24.04`",
 	adapter.FieldLocation:     "a location name such as `fsn1`, `nbg1`, `hel1`, `ash`, `hil` or `sin`",

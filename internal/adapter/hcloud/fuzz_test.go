@@ -82,16 +82,16 @@ func FuzzLabels(f *testing.F) {
 				return // refused at plan time
 			}
 		}
-		if err := checkUserLabels(user); err != nil {
+		if err := labelMarks.CheckUser(user); err != nil {
 			t.Fatalf("labels %v pass the rules but are refused at create: %v", user, err)
 		}
-		m := toMachine(&hcloud.Server{ID: 1, Labels: withMarks(user, mark)})
+		m := toMachine(&hcloud.Server{ID: 1, Labels: labelMarks.Put(user, mark)})
 		if !maps.Equal(m.Labels, user) || !m.Managed || m.Key != mark.Key || m.Fingerprint != mark.Fingerprint ||
 			m.Claim != mark.Claim || m.Unconfirmed != mark.Unconfirmed {
 			t.Fatalf("labels %v with the mark read back as %v and %+v", user, m.Labels, m)
 		}
-		if !maps.Equal(labelsOf(m), withMarks(user, mark)) {
-			t.Fatalf("labels %v: what an update would write, %v, is not what the create wrote, %v", user, labelsOf(m), withMarks(user, mark))
+		if !maps.Equal(labelMarks.Stored(m), labelMarks.Put(user, mark)) {
+			t.Fatalf("labels %v: what an update would write, %v, is not what the create wrote, %v", user, labelMarks.Stored(m), labelMarks.Put(user, mark))
 		}
 	})
 }

@@ -1,90 +1,42 @@
 package hcloud
 
 import (
-	"maps"
 	"net"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
-// The marks written onto every machine this adapter creates or adopts.
-const (
-	labelPrefix      = "compute.seedcompute.io/"
-	labelManaged     = labelPrefix + "managed"
-	labelKey         = labelPrefix + "key"
-	labelFingerprint = labelPrefix + "fingerprint"
-	// labelClaim names the Terraform state that holds the server; see
-	// adapter.NewClaim.
-	labelClaim = labelPrefix + "claim"
-	// labelUnconfirmed is on a server whose claim a create wrote and no
-	// refresh of its state has confirmed yet (see adapter.Adoptable); its
-	// absence means confirmed, which is also what a server marked before
-	// the label existed means.
-	labelUnconfirmed = labelPrefix + "unconfirmed"
-)
-
-// managedSelector selects the machines this adapter manages.
-const managedSelector = labelManaged + "=true"
-
-func keySelector(key string) string { return labelKey + "=" + key }
-
-// withMarks returns the user's labels plus our marks, as the API stores them.
-func withMarks(user map[string]string, m adapter.Mark) map[string]string {
-	out := make(map[string]string, len(user)+4)
-	maps.Copy(out, user)
-	out[labelManaged] = "true"
-	out[labelKey] = m.Key
-	out[labelFingerprint] = m.Fingerprint
-	if m.Claim != "" {
-		out[labelClaim] = m.Claim
-	}
-	if m.Unconfirmed {
-		out[labelUnconfirmed] = "true"
-	}
-	return out
-}
-
-// checkUserLabels refuses labels that would forge or remove our marks.
-func checkUserLabels(labels map[string]string) error {
-	for k := range labels {
-		if strings.HasPrefix(k, labelPrefix) {
-			return adapter.Errorf(adapter.InvalidInput, "label %q uses the prefix %s, which is reserved for the provider's own marks; rename the label", k, labelPrefix).WithField("labels")
-		}
-	}
-	return nil
-}
+// The marks written onto every machine this adapter creates or adopts, as
+// labels in the one spelling of backends with labels (marks.Default). The
+// claim names the Terraform state that holds the server (adapter.NewClaim);
+// the unconfirmed label is on a server whose claim a create wrote and no
+// refresh of its state has confirmed yet (adapter.Adoptable), and its
+// absence means confirmed, which is also what a server marked before the
+// label existed means.
+var labelMarks = marks.Default
 
 // markOf reads our marks from a server's labels.
 func markOf(s *hcloud.Server) (managed bool, m adapter.Mark) {
-	return s.Labels[labelManaged] == "true", adapter.Mark{Key: s.Labels[labelKey], Fingerprint: s.Labels[labelFingerprint], Claim: s.Labels[labelClaim],
-		Unconfirmed: s.Labels[labelUnconfirmed] == "true"}
+	managed, m, _ = labelMarks.Read(s.Labels)
+	return managed, m
 }
 
 // toMachine maps a server onto the contract's Machine.
 func toMachine(s *hcloud.Server) adapter.Machine {
-	managed, mark := markOf(s)
+	managed, mark, user := labelMarks.Read(s.Labels)
 	m := adapter.Machine{
-		ID:          strconv.FormatInt(s.ID, 10),
-		Name:        s.Name,
-		RawState:    string(s.Status),
-		CreatedAt:   s.Created,
-		Labels:      map[string]string{},
-		Managed:     managed,
-		Key:         mark.Key,
-		Fingerprint: mark.Fingerprint,
-		Claim:       mark.Claim,
-		Unconfirmed: mark.Unconfirmed,
+		ID:        strconv.FormatInt(s.ID, 10),
+		Name:      s.Name,
+		RawState:  string(s.Status),
+		CreatedAt: s.Created,
+		Labels:    user,
 	}
-	for k, v := range s.Labels {
-		if !strings.HasPrefix(k, labelPrefix) {
-			m.Labels[k] = v
-		}
-	}
+	marks.Stamp(&m, managed, mark)
 	if s.ServerType != nil {
 		m.OfferID = s.ServerType.Name
 	}

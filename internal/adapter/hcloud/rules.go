@@ -28,7 +28,7 @@ var rules = adapter.Rules{
 		Check: validLabelKey,
 		Text: "a Hetzner Cloud label key: a name of at most 63 characters that begins and ends with a letter or digit and " +
 			"has only letters, digits, dashes, underscores and dots between, optionally after a DNS subdomain prefix and a " +
-			"slash (example.com/role); the prefixes hetzner.cloud/ and " + labelPrefix + " are reserved",
+			"slash (example.com/role); the prefixes hetzner.cloud/ and " + labelMarks.Prefix + " are reserved",
 	},
 	LabelValue: adapter.Rule{
 		Check: validLabelValue,
@@ -58,7 +58,7 @@ func validHostname(name string) bool {
 // validLabelKey also refuses the reserved prefixes: the API's own, and the
 // adapter's, whose labels are its marks.
 func validLabelKey(k string) bool {
-	if strings.HasPrefix(k, "hetzner.cloud/") || strings.HasPrefix(k, labelPrefix) {
+	if strings.HasPrefix(k, "hetzner.cloud/") || labelMarks.Reserved(k) {
 		return false
 	}
 	prefix, name, hasPrefix := strings.Cut(k, "/")

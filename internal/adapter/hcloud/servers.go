@@ -9,6 +9,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // pageSize is the API's maximum page size: the fewer requests per listing,
@@ -52,10 +53,8 @@ func (a *account) managedServer(ctx context.Context, id, verb string) (*hcloud.S
 		return nil, err
 	}
 	if managed, _ := markOf(s); !managed {
-		return nil, adapter.Errorf(adapter.AccessDenied,
-			"%s carries no %s label, so the provider did not create it and will not %s it; "+
-				"to manage it, import it (`terraform import` or an import block with id %d), after which the next apply marks it",
-			describe(s), labelManaged, verb, s.ID)
+		n := strconv.FormatInt(s.ID, 10)
+		return nil, labelMarks.Refuse(verb+" server "+n, describe(s), n)
 	}
 	return s, nil
 }
@@ -220,31 +219,24 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		return adapter.Machine{}, err
 	}
 	what := "update " + describeMachine(cur)
-	mark := adapter.Mark{Key: cur.Key, Fingerprint: cur.Fingerprint, Claim: cur.Claim, Unconfirmed: cur.Unconfirmed}
+	mark := marks.Of(cur)
 	switch {
 	case req.Mark != nil:
 		if !validLabelValue(req.Mark.Key) || !validLabelValue(req.Mark.Fingerprint) || !validLabelValue(req.Mark.Claim) || req.Mark.Key == "" {
 			return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "%s: the mark's key, fingerprint and claim must be label values, the key non-empty", what)
 		}
-		claim := mark.Claim
-		mark = *req.Mark
-		if mark.Claim == "" {
-			// A mark without a claim keeps the one the server has.
-			mark.Claim = claim
-		}
+		mark = marks.Next(mark, *req.Mark)
 	case !cur.Managed:
-		return adapter.Machine{}, adapter.Errorf(adapter.AccessDenied,
-			"%s carries no %s label, so the provider will not change it; import it (`terraform import` or an import block with id %s) to manage it",
-			describeMachine(cur), labelManaged, cur.ID)
+		return adapter.Machine{}, labelMarks.Refuse("change server "+cur.ID, describeMachine(cur), cur.ID)
 	}
 	user := cur.Labels
 	if req.Labels != nil {
-		if err := checkUserLabels(req.Labels); err != nil {
+		if err := labelMarks.CheckUser(req.Labels); err != nil {
 			return adapter.Machine{}, err
 		}
 		user = req.Labels
 	}
-	labels := withMarks(user, mark)
+	labels := labelMarks.Put(user, mark)
 	opts := hcloud.ServerUpdateOpts{}
 	if req.Name != nil && *req.Name != cur.Name {
 		if *req.Name == "" {
@@ -252,7 +244,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		}
 		opts.Name = *req.Name
 	}
-	if !maps.Equal(labels, labelsOf(cur)) {
+	if !maps.Equal(labels, labelMarks.Stored(cur)) {
 		opts.Labels = labels
 	}
 	if opts.Name == "" && opts.Labels == nil {
@@ -285,30 +277,9 @@ func (a *account) current(ctx context.Context, id string, known *adapter.Machine
 	return *known, nil
 }
 
-// labelsOf is what the API stores for m: its user labels plus the marks it
-// carries, so an update that would write them unchanged is skipped.
-func labelsOf(m adapter.Machine) map[string]string {
-	out := maps.Clone(m.Labels)
-	if out == nil {
-		out = map[string]string{}
-	}
-	for k, v := range map[string]string{labelKey: m.Key, labelFingerprint: m.Fingerprint, labelClaim: m.Claim} {
-		if v != "" {
-			out[k] = v
-		}
-	}
-	if m.Managed {
-		out[labelManaged] = "true"
-	}
-	if m.Unconfirmed {
-		out[labelUnconfirmed] = "true"
-	}
-	return out
-}
-
 // List returns every managed server, complete or not at all.
 func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
-	servers, err := a.listServers(ctx, managedSelector, "list managed servers")
+	servers, err := a.listServers(ctx, labelMarks.Selector(), "list managed servers")
 	if err != nil {
 		return nil, err
 	}

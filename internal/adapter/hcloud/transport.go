@@ -161,18 +161,12 @@ func (requestTimeout) Unwrap() error { return adapter.ErrNoAnswer }
 
 // token resolves the reference. Its errors name the reference, never a value.
 func (t *authTransport) token(ctx context.Context) (string, error) {
-	token, err := t.secrets.Resolve(ctx, t.ref)
+	token, err := adapter.ResolveField(ctx, t.secrets, "token", t.ref, "an existing secret")
 	if err != nil {
-		if e, ok := err.(*adapter.Error); ok {
-			return "", &adapter.Error{Code: adapter.InvalidConfig, Field: "token", Err: err,
-				Message: "token: " + e.Message}
-		}
-		return "", &adapter.Error{Code: adapter.InvalidConfig, Field: "token", Err: err,
-			Message: "token: secret reference " + t.ref + " cannot be resolved; check that it names an existing secret"}
+		return "", err
 	}
 	if !validHeaderValue(token) {
-		return "", adapter.Errorf(adapter.InvalidConfig,
-			"token: the value behind secret reference %s contains control characters and cannot be sent as an API token; store the token alone, without line breaks", t.ref).WithField("token")
+		return "", adapter.UnusableSecret("token", t.ref, "contains control characters and cannot be sent as an API token", "store the token alone, without line breaks")
 	}
 	return token, nil
 }

@@ -17,7 +17,7 @@ import (
 // for the offer's architecture. Each error is InvalidInput on the field at
 // fault and lists what would work instead.
 func (a *account) Validate(ctx context.Context, req adapter.CreateRequest) error {
-	if err := checkUserLabels(req.Labels); err != nil {
+	if err := labelMarks.CheckUser(req.Labels); err != nil {
 		return err
 	}
 	c, err := a.loadCatalog(ctx)

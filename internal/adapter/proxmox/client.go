@@ -61,19 +61,13 @@ var tokenShape = regexp.MustCompile(`^[^@\s=!]+@[^!\s=]+![A-Za-z][A-Za-z0-9._-]*
 // token resolves the API token for one request. Errors name the setting
 // and its reference, never a value.
 func (c *client) token(ctx context.Context) (string, error) {
-	v, err := c.secrets.Resolve(ctx, c.tokenRef)
+	v, err := adapter.ResolveField(ctx, c.secrets, settingAPIToken, c.tokenRef, "an existing secret")
 	if err != nil {
-		msg := "secret reference " + c.tokenRef + " cannot be resolved; check that it names an existing secret"
-		var e *adapter.Error
-		if errors.As(err, &e) {
-			msg = e.Message
-		}
-		return "", &adapter.Error{Code: adapter.InvalidConfig, Field: settingAPIToken, Err: err, Message: settingAPIToken + ": " + msg}
+		return "", err
 	}
 	if !tokenShape.MatchString(v) {
-		return "", adapter.Errorf(adapter.InvalidConfig,
-			"api_token: the value behind secret reference %s is not a PVE API token of the form USER@REALM!TOKENID=SECRET "+
-				"(the value is not shown); store the full token as PVE showed it when it was made, e.g. terraform@pve!compute=<uuid>", c.tokenRef).WithField(settingAPIToken)
+		return "", adapter.UnusableSecret(settingAPIToken, c.tokenRef, "is not a PVE API token of the form USER@REALM!TOKENID=SECRET (the value is not shown)",
+			"store the full token as PVE showed it when it was made, e.g. terraform@pve!compute=<uuid>")
 	}
 	return v, nil
 }

@@ -21,14 +21,11 @@ type current struct {
 // at all), its current status on that node, and its agent once. Absent only
 // when the listing, which covers the whole cluster, does not show it.
 func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
-	vmid, err := parseID(id)
+	r, err := a.resourceByID(ctx, id)
 	if err != nil {
 		return adapter.Machine{}, err
 	}
-	r, err := a.resource(ctx, vmid)
-	if err != nil {
-		return adapter.Machine{}, err
-	}
+	vmid := r.VMID
 	var cur current
 	if err := a.c.Get(ctx, "/nodes/{node}/qemu/{vmid}/status/current", &cur, r.Node, id); err != nil {
 		if isNotExist(err) {
@@ -73,6 +70,16 @@ func withMarkOf(m adapter.Machine, cfg vmConfig) adapter.Machine {
 		m.Claim = mark.Claim
 	}
 	return m
+}
+
+// resourceByID is resource of the VM id names, refused before any request
+// when id is no VM id (rule 10, ids).
+func (a *account) resourceByID(ctx context.Context, id string) (resource, error) {
+	vmid, err := parseID(id)
+	if err != nil {
+		return resource{}, err
+	}
+	return a.resource(ctx, vmid)
 }
 
 // resource finds one VM in the cluster listing; NotFound when it is not

@@ -1,14 +1,15 @@
 package proxmox
 
 import (
-	"regexp"
-	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
-// The mark is written in the description, in the clone call itself:
+// The mark is written in the description, in the clone call itself
+// (descMark):
 //
 //	compute-managed: v1
 //	compute-key: <32 hex>
@@ -18,101 +19,58 @@ import (
 //
 // after the user's own text, which every write keeps. cluster/resources
 // carries tags but not descriptions, so the tags mirror what a listing
-// needs: tagManaged (the managed mark for delete and power), cm-c-<claim>,
-// tagUnconfirmed beside the unconfirmed line (the refresh that confirms a
-// claim reads a listing), and, until the first successful start, tagNew.
-// The description is what a create's adoption reads; an absent
-// unconfirmed line means confirmed, as on a VM marked before it existed.
+// needs (tagMark): tagManaged (the managed mark for delete and power),
+// cm-c-<claim>, tagUnconfirmed beside the unconfirmed line (the refresh
+// that confirms a claim reads a listing), and, until the first successful
+// start, tagNew. The description is what a create's adoption reads; an
+// absent unconfirmed line means confirmed, as on a VM marked before it
+// existed. Both are the spellings released versions wrote, kept so their
+// VMs stay managed (see internal/adapter/marks).
 const (
-	tagManaged  = "compute"
-	tagClaimPfx = "cm-c-"
-	tagNew      = "cm-new"
-	// tagUnconfirmed mirrors markUnconfirmed for listings.
+	tagManaged = "compute"
+	tagNew     = "cm-new"
+	// tagUnconfirmed mirrors the unconfirmed line for listings.
 	tagUnconfirmed = "cm-unconfirmed"
-	markPrefix     = "compute-"
-	markVersion    = "v1"
-	markManaged    = "compute-managed"
-	markKey        = "compute-key"
-	markFP         = "compute-fingerprint"
-	markClaim      = "compute-claim"
-	// markUnconfirmed is on a VM whose claim a create wrote and no
-	// refresh of its state confirmed yet (see adapter.Adoptable).
-	markUnconfirmed = "compute-unconfirmed"
 )
 
-var hex32 = regexp.MustCompile(`^[0-9a-f]{32}$`)
+var (
+	descMark = marks.Text{Prefix: "compute-", ManagedValue: "v1"}
+	tagMark  = marks.Tags{Managed: tagManaged, ClaimPrefix: "cm-c-", Unconfirmed: tagUnconfirmed, Own: []string{tagNew}}
+)
 
 // parseMark reads the mark out of a description and returns what else the
 // description holds, the user's text, as it was.
 func parseMark(desc string) (m adapter.Mark, managed bool, user string) {
-	var rest []string
-	for _, line := range strings.Split(strings.ReplaceAll(desc, "\r\n", "\n"), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok || !strings.HasPrefix(k, markPrefix) {
-			rest = append(rest, line)
-			continue
-		}
-		v = strings.TrimSpace(v)
-		switch k {
-		case markManaged:
-			managed = v == markVersion
-		case markKey:
-			m.Key = v
-		case markFP:
-			m.Fingerprint = v
-		case markClaim:
-			m.Claim = v
-		case markUnconfirmed:
-			m.Unconfirmed = v == "true"
-		}
-	}
-	return m, managed, strings.TrimRight(strings.Join(rest, "\n"), "\n")
+	managed, m, user = descMark.Read(desc)
+	return m, managed, user
 }
 
 // withMark is the description user's text followed by the mark's block.
-func withMark(user string, m adapter.Mark) string {
-	block := markManaged + ": " + markVersion + "\n" + markKey + ": " + m.Key + "\n" + markFP + ": " + m.Fingerprint + "\n" + markClaim + ": " + m.Claim + "\n"
-	if m.Unconfirmed {
-		block += markUnconfirmed + ": true\n"
-	}
-	if strings.TrimSpace(user) == "" {
-		return block
-	}
-	return strings.TrimRight(user, "\n") + "\n\n" + block
-}
+func withMark(user string, m adapter.Mark) string { return descMark.Put(user, m) }
 
 // tagSet reads PVE's tag list, joined by ';' (also ',' or spaces in older
 // writes).
-func tagSet(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == ',' || r == ' ' })
-}
+func tagSet(s string) []string { return marks.SplitTags(s) }
 
 // claimTag is the claim the tags mirror, or "".
 func claimTag(tags []string) string {
-	for _, t := range tags {
-		if c, ok := strings.CutPrefix(t, tagClaimPfx); ok && hex32.MatchString(c) {
-			return c
-		}
-	}
-	return ""
+	_, m := tagMark.Read(tags)
+	return m.Claim
 }
 
 // markedTags is tags with ours replaced: the managed tag, the claim's,
 // cm-unconfirmed when unconfirmed and, when fresh, cm-new; the user's own
 // tags kept, in order.
 func markedTags(tags []string, claim string, unconfirmed, fresh bool) string {
-	out := slices.DeleteFunc(slices.Clone(tags), func(t string) bool {
-		return t == tagManaged || t == tagNew || t == tagUnconfirmed || strings.HasPrefix(t, tagClaimPfx)
-	})
-	out = append(out, tagManaged)
-	if claim != "" {
-		out = append(out, tagClaimPfx+claim)
-	}
-	if unconfirmed {
-		out = append(out, tagUnconfirmed)
-	}
+	var own []string
 	if fresh {
-		out = append(out, tagNew)
+		own = []string{tagNew}
 	}
-	return strings.Join(out, ";")
+	return strings.Join(tagMark.Put(tags, adapter.Mark{Claim: claim, Unconfirmed: unconfirmed}, own...), ";")
+}
+
+// unmarked is the refusal of a VM without tagManaged (adapter.Unmarked).
+func unmarked(what string, r resource) error {
+	return adapter.Unmarked{What: what, Machine: describe(r), ID: r.id(), Lacks: tagMark.Lacks(),
+		WayOut: "or tag it " + strconv.Quote(tagManaged) + " in PVE if the provider created it"}.Refuse()
 }

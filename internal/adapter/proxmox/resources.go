@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
@@ -35,7 +36,10 @@ func (r resource) id() string { return strconv.Itoa(r.VMID) }
 
 func (r resource) tags() []string { return tagSet(r.Tags) }
 
-func (r resource) managed() bool { return slices.Contains(r.tags(), tagManaged) }
+func (r resource) managed() bool {
+	managed, _ := tagMark.Read(r.tags())
+	return managed
+}
 
 // vms lists every VM and template of the cluster.
 func (a *account) vms(ctx context.Context) ([]resource, error) {
@@ -95,16 +99,17 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 		IPv4:     ad.v4,
 		IPv6:     ad.v6,
 		Labels:   map[string]string{},
-		Managed:  slices.Contains(tags, tagManaged),
-		Claim:    claimTag(tags),
 	}
-	if m.Managed {
+	managed, mark := tagMark.Read(tags)
+	// cm-unconfirmed means something only beside the managed tag.
+	mark.Unconfirmed = managed && mark.Unconfirmed
+	if managed {
 		// The listing carries no description, so the key is derived from
 		// the name, as the create that set the name derived it; a rename
 		// writes the key of the new name (Update's Mark), so the two agree.
-		m.Key = adapter.IdempotencyKey(a.scope, r.Name)
-		m.Unconfirmed = slices.Contains(tags, tagUnconfirmed)
+		mark.Key = adapter.IdempotencyKey(a.scope, r.Name)
 	}
+	marks.Stamp(&m, managed, mark)
 	fresh := slices.Contains(tags, tagNew)
 	m.RawState = rawState(r, m.HasAddress(), ad.why)
 	switch {

@@ -68,9 +68,9 @@ func (a *account) files(ctx context.Context, nodeName string) (sshexec.Files, er
 	}
 	t := sshexec.Target{Host: ip, Port: a.snippets.port, User: a.snippets.user, Pin: sshexec.Pin{AnyOf: pinStrings(a.snippets.pins)}}
 	sess, err := a.opts.ssh.Dial(ctx, t, func(ctx context.Context) ([]byte, error) {
-		v, err := a.snippets.secrets.Resolve(ctx, a.snippets.keyRef)
+		v, err := adapter.ResolveField(ctx, a.snippets.secrets, settingSSHPrivateKey, a.snippets.keyRef, "the private key")
 		if err != nil {
-			return nil, adapter.Errorf(adapter.InvalidConfig, "ssh_private_key: secret reference %s cannot be resolved; check that it names the private key", a.snippets.keyRef).WithField(settingSSHPrivateKey)
+			return nil, err
 		}
 		return []byte(v), nil
 	})

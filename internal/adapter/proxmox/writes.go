@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
@@ -14,19 +15,12 @@ import (
 // not tagged compute (never ours to delete or power) and with Transient
 // while a lock is on it.
 func (a *account) managedResource(ctx context.Context, what, id string) (resource, error) {
-	vmid, err := parseID(id)
-	if err != nil {
-		return resource{}, err
-	}
-	r, err := a.resource(ctx, vmid)
+	r, err := a.resourceByID(ctx, id)
 	if err != nil {
 		return resource{}, err
 	}
 	if !r.managed() {
-		return resource{}, adapter.Errorf(adapter.AccessDenied,
-			"%s: %s is not tagged %q, so it is not managed by the provider and is left alone; to manage it, import it "+
-				"(`terraform import` or an import block with its id), or tag it %q in PVE if the provider created it",
-			what, describe(r), tagManaged, tagManaged)
+		return resource{}, unmarked(what, r)
 	}
 	if r.Lock != "" && r.Lock != lockDestroyed {
 		return resource{}, adapter.Errorf(adapter.Transient, "%s: %s is locked (%s) by a task of PVE's; it is tried again once the lock is gone", what, describe(r), r.Lock)
@@ -137,17 +131,13 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	if len(req.Labels) > 0 {
 		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "%s: Proxmox keeps tags, not key/value labels; set labels to {}", what).WithField(adapter.FieldLabels)
 	}
-	vmid, err := parseID(id)
+	r, err := a.resourceByID(ctx, id)
 	if err != nil {
 		return adapter.Machine{}, err
 	}
-	r, err := a.resource(ctx, vmid)
-	if err != nil {
-		return adapter.Machine{}, err
-	}
+	vmid := r.VMID
 	if !r.managed() && req.Mark == nil {
-		return adapter.Machine{}, adapter.Errorf(adapter.AccessDenied,
-			"%s: %s is not tagged %q, so it is not managed by the provider and is not changed; import it to manage it", what, describe(r), tagManaged)
+		return adapter.Machine{}, unmarked(what, r)
 	}
 	form := map[string][]string{}
 	if req.Name != nil && *req.Name != r.Name {
@@ -162,15 +152,12 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 			return adapter.Machine{}, fail(what+": read its configuration", err)
 		}
 		old, _, user := cfg.mark()
-		mark := *req.Mark
-		if mark.Claim == "" {
-			// A rename's mark: the key follows the name, the claim stays.
-			mark.Claim = old.Claim
-			if mark.Claim == "" {
-				mark.Claim = claimTag(tagSet(cfg["tags"]))
-			}
-		}
 		tags := tagSet(cfg["tags"])
+		if old.Claim == "" {
+			old.Claim = claimTag(tags)
+		}
+		// A rename's mark: the key follows the name, the claim stays.
+		mark := marks.Next(old, *req.Mark)
 		form["description"] = []string{withMark(user, mark)}
 		form["tags"] = []string{markedTags(tags, mark.Claim, mark.Unconfirmed, slices.Contains(tags, tagNew))}
 	}

@@ -203,11 +203,9 @@ func (b *run) content(ctx context.Context, i int, f adapter.File) (io.Reader, er
 	if f.Ref == "" {
 		return bytes.NewReader(f.Value), nil
 	}
-	v, err := b.a.c.secrets.Resolve(ctx, f.Ref)
+	v, err := adapter.ResolveField(ctx, b.a.c.secrets, "files["+strconv.Itoa(i)+"].content", f.Ref, "an existing secret")
 	if err != nil {
-		field := "files[" + strconv.Itoa(i) + "].content"
-		return nil, &adapter.Error{Code: adapter.InvalidConfig, Field: field, Err: err,
-			Message: field + ": secret reference " + f.Ref + " cannot be resolved; check that it names an existing secret"}
+		return nil, err
 	}
 	return strings.NewReader(v), nil
 }

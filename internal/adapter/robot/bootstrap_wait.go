@@ -101,10 +101,9 @@ func (a *account) auth(ctx context.Context) ([]byte, error) {
 		return nil, adapter.Errorf(adapter.InvalidConfig,
 			"bootstrap logs in to the rescue system with the account's SSH key: set ssh_private_key to a reference to the private key of ssh_key").WithField(settingSSHPrivateKey)
 	}
-	v, err := a.c.secrets.Resolve(ctx, ref)
+	v, err := adapter.ResolveField(ctx, a.c.secrets, settingSSHPrivateKey, ref, "the private key")
 	if err != nil {
-		return nil, &adapter.Error{Code: adapter.InvalidConfig, Field: settingSSHPrivateKey, Err: err,
-			Message: settingSSHPrivateKey + ": secret reference " + ref + " cannot be resolved; check that it names the private key"}
+		return nil, err
 	}
 	return []byte(v), nil
 }

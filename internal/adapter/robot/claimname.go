@@ -46,9 +46,6 @@ const (
 // (adapter.Held).
 var markTail = regexp.MustCompile(`^([0-9a-f]{32}|)~([0-9a-f]{8})~([enEN])$`)
 
-// claimPattern is what a create's claim must be.
-var claimPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
-
 // claimed is a server name parsed.
 type claimed struct {
 	Name        string // the user's name, without the mark

@@ -2,7 +2,6 @@ package robot
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
 
@@ -66,19 +65,14 @@ func (c *client) credentials(ctx context.Context) (string, string, error) {
 }
 
 func (c *client) resolve(ctx context.Context, setting, ref string) (string, error) {
-	v, err := c.secrets.Resolve(ctx, ref)
+	v, err := adapter.ResolveField(ctx, c.secrets, setting, ref, "an existing secret")
 	if err != nil {
-		msg := "secret reference " + ref + " cannot be resolved; check that it names an existing secret"
-		var e *adapter.Error
-		if errors.As(err, &e) {
-			msg = e.Message
-		}
-		return "", &adapter.Error{Code: adapter.InvalidConfig, Field: setting, Err: err, Message: setting + ": " + msg}
+		return "", err
 	}
 	for i := 0; i < len(v); i++ {
 		if v[i] < ' ' || v[i] == 0x7f || (setting == settingUser && v[i] == ':') {
-			return "", adapter.Errorf(adapter.InvalidConfig,
-				"%s: the value behind secret reference %s holds a control character or, for the user, a colon, and cannot be sent with HTTP Basic; store the value alone, without line breaks", setting, ref).WithField(setting)
+			return "", adapter.UnusableSecret(setting, ref, "holds a control character or, for the user, a colon, and cannot be sent with HTTP Basic",
+				"store the value alone, without line breaks")
 		}
 	}
 	return v, nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // Create claims a server for the request (rules 1, idempotent create, and 2,
@@ -122,7 +123,7 @@ func (a *account) checkCreate(call adapter.Call, req adapter.CreateRequest) erro
 	switch {
 	case call.IdempotencyKey == "":
 		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
-	case !claimPattern.MatchString(call.Claim):
+	case !marks.IsClaim(call.Claim):
 		return adapter.Errorf(adapter.InvalidInput, "the claim is not 32 lower-case hex digits")
 	case !validName(req.Name):
 		return adapter.Errorf(adapter.InvalidInput, "name %s is not a Robot server name: it must be %s", adapter.Quoted(adapter.Redacted(req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)

@@ -7,32 +7,23 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // managed reads server id and refuses one without our mark: such a server
 // is never renamed, powered or released (rule 8, only marked machines are
 // changed, of internal/adapter's package documentation).
 func (a *account) managed(ctx context.Context, id, what string) (server, claimed, error) {
-	n, err := parseID(id)
+	s, c, err := a.markable(ctx, id, what)
 	if err != nil {
 		return server{}, claimed{}, err
 	}
-	s, err := a.getServer(ctx, n)
-	if err != nil {
-		return server{}, claimed{}, fail(what+" server "+id, err)
-	}
-	c := parseName(s.Name)
 	if !c.Managed {
-		e := adapter.Errorf(adapter.AccessDenied,
-			"%s %s: it carries no claim of this provider (its name in Robot is %q), so it is left alone; import it to manage it", what, describe(s), s.Name)
-		e.Err = errUnclaimed
-		return server{}, claimed{}, e
+		return server{}, claimed{}, adapter.Unmarked{What: what + " server " + id, Machine: describe(s), ID: strconv.Itoa(s.Number),
+			Lacks: "carries no claim of this provider in its name"}.Refuse()
 	}
 	return s, c, nil
 }
-
-// errUnclaimed is what managed's error wraps for a server without our mark.
-var errUnclaimed = errors.New("server carries no claim")
 
 // Update renames a managed server, keeping its mark, or writes a whole mark
 // onto an imported one (req.Mark). Robot has no labels: any is refused.
@@ -48,7 +39,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	var c claimed
 	var err error
 	if req.Mark != nil {
-		s, c, err = a.markable(ctx, id)
+		s, c, err = a.markable(ctx, id, "mark")
 	} else {
 		s, c, err = a.managed(ctx, id, "rename")
 	}
@@ -62,11 +53,9 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	if req.Mark != nil {
 		// An update's mark is confirmed unless it says otherwise (see
 		// adapter.Mark): the first refresh's confirmation is such a mark.
-		next.Fingerprint, next.Managed, next.Unconfirmed = shortFP(req.Mark.Fingerprint), true, req.Mark.Unconfirmed
 		// A mark without a claim (a rename) keeps the one the server has.
-		if req.Mark.Claim != "" {
-			next.Claim = req.Mark.Claim
-		}
+		mark := marks.Next(adapter.Mark{Claim: c.Claim}, *req.Mark)
+		next.Fingerprint, next.Managed, next.Unconfirmed, next.Claim = shortFP(mark.Fingerprint), true, mark.Unconfirmed, mark.Claim
 		if !c.Managed {
 			// An imported server: release gives back its name when it
 			// already was the resource's, else leaves it unnamed.
@@ -83,15 +72,16 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	return a.toMachine(got), nil
 }
 
-// markable reads a server a mark may be written onto: any, marked or not.
-func (a *account) markable(ctx context.Context, id string) (server, claimed, error) {
+// markable reads a server a mark may be written onto, for what: any,
+// marked or not.
+func (a *account) markable(ctx context.Context, id, what string) (server, claimed, error) {
 	n, err := parseID(id)
 	if err != nil {
 		return server{}, claimed{}, err
 	}
 	s, err := a.getServer(ctx, n)
 	if err != nil {
-		return server{}, claimed{}, fail("mark server "+id, err)
+		return server{}, claimed{}, fail(what+" server "+id, err)
 	}
 	return s, parseName(s.Name), nil
 }
@@ -104,7 +94,7 @@ func (a *account) markable(ctx context.Context, id string) (server, claimed, err
 // same name waits for it to go instead of adopting it.
 func (a *account) Delete(ctx context.Context, id string) error {
 	s, c, err := a.managed(ctx, id, "release")
-	if !a.cancelOnDestroy && errors.Is(err, errUnclaimed) {
+	if !a.cancelOnDestroy && errors.Is(err, adapter.ErrUnmarked) {
 		// A release only gives the name back, so a server that carries no
 		// claim has nothing left to release: a delete retried after its
 		// answer was lost, or a server its user renamed. Nothing is sent
