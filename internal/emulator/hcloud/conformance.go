@@ -17,28 +17,28 @@ func (e *Emulator) Conformance() *hooks.Hooks {
 		Emulator: "hcloud",
 		// Delete and Power read the server first, and a fault on that read
 		// would prove only what a fault on Get proves.
-		Routes: map[string]hooks.Route{
-			"get":    {Method: "GET", Path: "/servers/{id}"},
-			"list":   {Method: "GET", Path: "/servers"},
-			"create": {Method: "POST", Path: "/servers"},
-			"delete": {Method: "DELETE", Path: "/servers/{id}"},
-			"power":  {Method: "POST", Path: "/servers/{id}/actions/*"},
-			"update": {Method: "PUT", Path: "/servers/{id}"},
+		Routes: hooks.Routes{
+			Get:    hooks.Route{Method: "GET", Path: "/servers/{id}"},
+			List:   hooks.Route{Method: "GET", Path: "/servers"},
+			Create: hooks.Route{Method: "POST", Path: "/servers"},
+			Delete: hooks.Route{Method: "DELETE", Path: "/servers/{id}"},
+			Power:  hooks.Route{Method: "POST", Path: "/servers/{id}/actions/*"},
+			Update: hooks.Route{Method: "PUT", Path: "/servers/{id}"},
 		},
-		Answers: map[string]hooks.Answer{
-			"server_error": {Status: http.StatusInternalServerError, Code: "server_error"},
+		Answers: hooks.Answers{
+			ServerError: hooks.Answer{Status: http.StatusInternalServerError, Code: "server_error"},
 			// The API says when to retry only through its budget headers: an
 			// empty budget of 3600 an hour, full again in an hour.
-			"rate_limited": {Status: http.StatusTooManyRequests, Code: "rate_limit_exceeded", Headers: func() map[string]string {
+			RateLimited: hooks.Answer{Status: http.StatusTooManyRequests, Code: "rate_limit_exceeded", Headers: func() map[string]string {
 				return map[string]string{
 					"RateLimit-Limit": "3600", "RateLimit-Remaining": "0",
 					"RateLimit-Reset": strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10),
 				}
 			}},
-			"auth_refused": {Status: http.StatusForbidden, Code: "forbidden"},
-			"locked":       {Status: http.StatusLocked, Code: "locked"},
+			AuthRefused: hooks.Answer{Status: http.StatusForbidden, Code: "forbidden"},
+			Locked:      hooks.Answer{Status: http.StatusLocked, Code: "locked"},
 			// One server a page, and every page after the first fails.
-			"partial_listing": {Status: http.StatusInternalServerError, Code: "server_error", PageSize: 1},
+			PartialListing: hooks.Answer{Status: http.StatusInternalServerError, Code: "server_error", PageSize: 1},
 		},
 		Revoked: hooks.Answer{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "unable to authenticate"},
 		Latency: e.opts.Latency,

@@ -14,17 +14,17 @@
 //	func (e *Emulator) Conformance() *hooks.Hooks {
 //		return hooks.New(e.faults, hooks.Table{
 //			Emulator: "toy",
-//			Routes: map[string]hooks.Route{
-//				"get": {Method: "GET", Path: "/machines/{id}"}, "list": {Method: "GET", Path: "/machines"},
-//				"create": {Method: "POST", Path: "/machines"}, "delete": {Method: "DELETE", Path: "/machines/{id}"},
-//				"power": {Method: "POST", Path: "/machines/{id}/power"}, "update": {Method: "PATCH", Path: "/machines/{id}"},
+//			Routes: hooks.Routes{
+//				Get: hooks.Route{Method: "GET", Path: "/machines/{id}"}, List: hooks.Route{Method: "GET", Path: "/machines"},
+//				Create: hooks.Route{Method: "POST", Path: "/machines"}, Delete: hooks.Route{Method: "DELETE", Path: "/machines/{id}"},
+//				Power: hooks.Route{Method: "POST", Path: "/machines/{id}/power"}, Update: hooks.Route{Method: "PATCH", Path: "/machines/{id}"},
 //			},
-//			Answers: map[string]hooks.Answer{
-//				"server_error":    {Status: 500, Code: "internal"},
-//				"rate_limited":    {Status: 429, Code: "slow_down", Headers: func() map[string]string { return map[string]string{"Retry-After": "30"} }},
-//				"auth_refused":    {Status: 403, Code: "forbidden"},
-//				"locked":          hooks.Cannot("the toy API locks nothing"),
-//				"partial_listing": hooks.Cannot("GET /machines answers every machine at once, it has no pages to lose"),
+//			Answers: hooks.Answers{
+//				ServerError:    hooks.Answer{Status: 500, Code: "internal"},
+//				RateLimited:    hooks.Answer{Status: 429, Code: "slow_down", Headers: func() map[string]string { return map[string]string{"Retry-After": "30"} }},
+//				AuthRefused:    hooks.Answer{Status: 403, Code: "forbidden"},
+//				Locked:         hooks.Cannot("the toy API locks nothing"),
+//				PartialListing: hooks.Cannot("GET /machines answers every machine at once, it has no pages to lose"),
 //			},
 //			Revoked: hooks.Answer{Status: 401, Code: "unauthorized"},
 //			Stage:   e.stage,
@@ -60,17 +60,12 @@ type Table struct {
 	// Emulator names the emulator in errors ("hcloud" reads "hcloud
 	// emulator: …").
 	Emulator string
-	// Routes maps each op the suite names (get, list, create, delete,
-	// power, update) to the request it is judged by: for Delete the delete
-	// request itself, not the read before it. "any", every request, needs
-	// no entry. An op without a route is an error.
-	Routes map[string]Route
-	// Answers says how the API answers each class it answers itself:
-	// server_error, rate_limited, auth_refused, locked, and partial_listing
-	// (with PageSize). Every one needs an entry, an Answer or Cannot(why);
-	// hang, drop_after_commit and reset are the same on every API and need
-	// none.
-	Answers map[string]Answer
+	// Routes are the requests the contract calls are judged by.
+	Routes Routes
+	// Answers say how the API answers each class of failure it answers
+	// itself; hang, drop_after_commit and reset are the same on every API
+	// and need none.
+	Answers Answers
 	// Revoked is how the API answers any request once the account's
 	// credentials are gone (a deleted token or webservice user).
 	Revoked Answer
@@ -89,6 +84,43 @@ type Table struct {
 	Stage func(id, situation string) (raw string, err error)
 }
 
+// Routes name, for each op the suite aims faults at, the request that op is
+// judged by: for Delete the delete request itself, not the read before it.
+// OpAny, every request, needs none. An op left out is an error when a
+// fault is aimed at it.
+type Routes struct{ Get, List, Create, Delete, Power, Update Route }
+
+func (r Routes) of(op string) (_ Route, known bool) {
+	route, known := map[string]Route{OpGet: r.Get, OpList: r.List, OpCreate: r.Create, OpDelete: r.Delete,
+		OpPower: r.Power, OpUpdate: r.Update, OpAny: {Method: "*", Path: "*"}}[op]
+	return route, known
+}
+
+// Answers are the API's own answers for the classes it answers itself.
+// Each needs one, an Answer or Cannot(why): a class left out is an error
+// when it is asked for, so a forgotten class fails a case instead of
+// skipping it.
+type Answers struct {
+	// ServerError: the API's own internal error (a 5xx).
+	ServerError Answer
+	// RateLimited: a refusal for the rate limit that says when to come
+	// back, in the headers or the body the API really uses.
+	RateLimited Answer
+	// AuthRefused: the credentials or the call refused (401/403).
+	AuthRefused Answer
+	// Locked: the machine is busy with another task.
+	Locked Answer
+	// PartialListing: the listing's pages after the first fail; the answer
+	// needs a PageSize.
+	PartialListing Answer
+}
+
+func (a Answers) of(class string) (Answer, bool) {
+	got, ok := map[string]Answer{ClassServerError: a.ServerError, ClassRateLimited: a.RateLimited,
+		ClassAuthRefused: a.AuthRefused, ClassLocked: a.Locked, ClassPartialListing: a.PartialListing}[class]
+	return got, ok
+}
+
 // Answer is how an API answers one class of failure: an error status with
 // its code, message and headers, rendered by the middleware's ErrorBody in
 // the API's own shape.
@@ -98,15 +130,15 @@ type Answer struct {
 	// Headers, when set, are made each time the fault is, so a value that
 	// depends on the time (a rate limit's reset) is fresh.
 	Headers func() map[string]string
-	// Only, when set, lists the ops the API shows this answer on; for any
-	// other op FailNext is unsupported, for the reason Why, in which "{op}"
-	// stands for the op.
+	// Only, when set, lists the ops the API shows this answer on (OpGet,
+	// OpPower, …); for any other op FailNext is unsupported, for the reason
+	// Why, in which "{op}" stands for the op.
 	Only []string
 	Why  string
-	// Routes aims the answer at another request than the op's own route
-	// for the ops it names: a listing that never fails this way, while the
-	// direct read does.
-	Routes map[string]Route
+	// Elsewhere aims the answer at another request than the op's own route
+	// for the ops whose route it sets: the direct read fails this way while
+	// the listing Get starts from never does.
+	Elsewhere Routes
 	// PageSize, for partial_listing: the listing is cut into pages of this
 	// many machines (through the middleware's MaxPageSize, which the API's
 	// listing must read) and every page after the first fails with Status.
@@ -139,7 +171,7 @@ func (h *Hooks) FailNext(op, class string, n int) error {
 		return err
 	}
 	if class == ClassPartialListing {
-		h.m.SetMaxPageSize(h.t.Answers[class].PageSize)
+		h.m.SetMaxPageSize(h.t.Answers.PartialListing.PageSize)
 	}
 	return h.m.AddRule(r)
 }
@@ -147,12 +179,12 @@ func (h *Hooks) FailNext(op, class string, n int) error {
 // Rule is the faults rule FailNext would add for op, class and n, without
 // adding it, for a test that aims the API's answer elsewhere.
 func (h *Hooks) Rule(op, class string, n int) (faults.Rule, error) {
-	route, ok := h.t.Routes[op]
-	if op == OpAny {
-		route, ok = Route{Method: "*", Path: "*"}, true
-	}
-	if !ok || !slices.Contains(Ops, op) {
+	route, known := h.t.Routes.of(op)
+	switch {
+	case !known:
 		return faults.Rule{}, h.errorf("no conformance op %q", op)
+	case route == (Route{}):
+		return faults.Rule{}, h.errorf("the table has no route for %s", op)
 	}
 	r := faults.Rule{Method: route.Method, Path: route.Path, Count: max(n, 0)}
 	switch class {
@@ -167,12 +199,11 @@ func (h *Hooks) Rule(op, class string, n int) (faults.Rule, error) {
 		r.Reset = true
 		return r, nil
 	}
-	if !slices.Contains(Classes, class) {
-		return faults.Rule{}, h.errorf("no conformance fault class %q", class)
-	}
-	a, ok := h.t.Answers[class]
+	a, ok := h.t.Answers.of(class)
 	switch {
 	case !ok:
+		return faults.Rule{}, h.errorf("no conformance fault class %q", class)
+	case a.Status == 0 && a.Unsupported == "":
 		return faults.Rule{}, h.errorf("the table has no answer for %s; give one, or Cannot(why)", class)
 	case a.Unsupported != "":
 		return faults.Rule{}, h.unsupported(a.Unsupported)
@@ -183,7 +214,7 @@ func (h *Hooks) Rule(op, class string, n int) (faults.Rule, error) {
 	case len(a.Only) > 0 && !slices.Contains(a.Only, op):
 		return faults.Rule{}, h.unsupported(strings.ReplaceAll(a.Why, "{op}", op))
 	}
-	if to, ok := a.Routes[op]; ok {
+	if to, _ := a.Elsewhere.of(op); op != OpAny && to != (Route{}) {
 		r.Method, r.Path = to.Method, to.Path
 	}
 	if class == ClassPartialListing {

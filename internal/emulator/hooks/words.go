@@ -17,9 +17,6 @@ const (
 	OpAny = "any"
 )
 
-// Ops are all the ops.
-var Ops = []string{OpGet, OpList, OpCreate, OpDelete, OpPower, OpUpdate, OpAny}
-
 // The classes of failure.
 const (
 	// ClassServerError: the API's own internal error. From the table.
@@ -44,9 +41,6 @@ const (
 	// nothing commits and no answer comes.
 	ClassReset = "reset"
 )
-
-// Classes are all the classes.
-var Classes = []string{ClassServerError, ClassRateLimited, ClassAuthRefused, ClassLocked, ClassPartialListing, ClassHang, ClassDropAfterCommit, ClassReset}
 
 // The situations a machine is staged into (conformance.Situation).
 const (

@@ -18,23 +18,23 @@ func (e *Emulator) Conformance() *hooks.Hooks {
 		Emulator: "proxmox",
 		// Get and List both start from the cluster-wide listing; create is
 		// the clone; update the config write; power any status action.
-		Routes: map[string]hooks.Route{
-			"get":    {Method: "GET", Path: "/cluster/resources"},
-			"list":   {Method: "GET", Path: "/cluster/resources"},
-			"create": {Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/clone"},
-			"delete": {Method: "DELETE", Path: "/nodes/{node}/qemu/{vmid}"},
-			"update": {Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/config"},
-			"power":  {Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/status/*"},
+		Routes: hooks.Routes{
+			Get:    hooks.Route{Method: "GET", Path: "/cluster/resources"},
+			List:   hooks.Route{Method: "GET", Path: "/cluster/resources"},
+			Create: hooks.Route{Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/clone"},
+			Delete: hooks.Route{Method: "DELETE", Path: "/nodes/{node}/qemu/{vmid}"},
+			Update: hooks.Route{Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/config"},
+			Power:  hooks.Route{Method: "POST", Path: "/nodes/{node}/qemu/{vmid}/status/*"},
 		},
-		Answers: map[string]hooks.Answer{
-			"server_error": {Status: http.StatusInternalServerError, Message: "got unexpected error (emulated)"},
-			"rate_limited": hooks.Cannot("PVE has no rate limits"),
-			"auth_refused": {Status: http.StatusForbidden, Message: "Permission check failed (/vms, VM.Audit)"},
+		Answers: hooks.Answers{
+			ServerError: hooks.Answer{Status: http.StatusInternalServerError, Message: "got unexpected error (emulated)"},
+			RateLimited: hooks.Cannot("PVE has no rate limits"),
+			AuthRefused: hooks.Answer{Status: http.StatusForbidden, Message: "Permission check failed (/vms, VM.Audit)"},
 			// The listing never fails for a lock; the direct read does.
-			"locked": {Status: http.StatusInternalServerError, Message: lockFailed,
-				Only: []string{"get", "create", "delete", "update", "power"}, Why: "PVE's listing never reports a lock as an error",
-				Routes: map[string]hooks.Route{"get": {Method: "GET", Path: "/nodes/{node}/qemu/{vmid}/status/current"}}},
-			"partial_listing": hooks.Cannot("GET /cluster/resources answers the whole cluster at once, it has no pages to lose"),
+			Locked: hooks.Answer{Status: http.StatusInternalServerError, Message: lockFailed,
+				Only: []string{hooks.OpGet, hooks.OpCreate, hooks.OpDelete, hooks.OpUpdate, hooks.OpPower}, Why: "PVE's listing never reports a lock as an error",
+				Elsewhere: hooks.Routes{Get: hooks.Route{Method: "GET", Path: "/nodes/{node}/qemu/{vmid}/status/current"}}},
+			PartialListing: hooks.Cannot("GET /cluster/resources answers the whole cluster at once, it has no pages to lose"),
 		},
 		Revoked: hooks.Answer{Status: http.StatusUnauthorized, Message: "authentication failure"},
 		Latency: e.opts.Latency,

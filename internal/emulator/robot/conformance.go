@@ -20,25 +20,25 @@ func (e *Emulator) Conformance() *hooks.Hooks {
 		// and delete (release) each write it with POST /server/{n}; power is
 		// a reset. A delete that cancels the rental (cancel_on_destroy) sends
 		// POST /server/{n}/cancellation instead, so delete's route is both.
-		Routes: map[string]hooks.Route{
-			"get":    {Method: "GET", Path: "/server/{id}"},
-			"list":   {Method: "GET", Path: "/server"},
-			"create": {Method: "POST", Path: "/server/{id}"},
-			"delete": {Method: "POST", Path: "/server/{id}*"},
-			"update": {Method: "POST", Path: "/server/{id}"},
-			"power":  {Method: "POST", Path: "/reset/{id}"},
+		Routes: hooks.Routes{
+			Get:    hooks.Route{Method: "GET", Path: "/server/{id}"},
+			List:   hooks.Route{Method: "GET", Path: "/server"},
+			Create: hooks.Route{Method: "POST", Path: "/server/{id}"},
+			Delete: hooks.Route{Method: "POST", Path: "/server/{id}*"},
+			Update: hooks.Route{Method: "POST", Path: "/server/{id}"},
+			Power:  hooks.Route{Method: "POST", Path: "/reset/{id}"},
 		},
-		Answers: map[string]hooks.Answer{
-			"server_error": {Status: http.StatusInternalServerError, Code: codeInternalError},
+		Answers: hooks.Answers{
+			ServerError: hooks.Answer{Status: http.StatusInternalServerError, Code: codeInternalError},
 			// Robot says when to come back only through the budget in the
 			// body: max_request requests per interval seconds.
-			"rate_limited": {Status: http.StatusForbidden, Code: codeRateLimitExceeded, Message: "rate limit exceeded"},
-			"auth_refused": {Status: http.StatusUnauthorized, Code: codeUnauthorized, Message: "Unable to authenticate"},
+			RateLimited: hooks.Answer{Status: http.StatusForbidden, Code: codeRateLimitExceeded, Message: "rate limit exceeded"},
+			AuthRefused: hooks.Answer{Status: http.StatusUnauthorized, Code: codeUnauthorized, Message: "Unable to authenticate"},
 			// Robot locks nothing but a server under a technician's manual
 			// reset, and says so only to a reset.
-			"locked": {Status: http.StatusConflict, Code: codeResetManualActive, Message: "a manual reset is under way",
-				Only: []string{"power"}, Why: "Robot shows no lock on {op}"},
-			"partial_listing": hooks.Cannot("GET /server answers every server at once, it has no pages to lose"),
+			Locked: hooks.Answer{Status: http.StatusConflict, Code: codeResetManualActive, Message: "a manual reset is under way",
+				Only: []string{hooks.OpPower}, Why: "Robot shows no lock on {op}"},
+			PartialListing: hooks.Cannot("GET /server answers every server at once, it has no pages to lose"),
 		},
 		Revoked: hooks.Answer{Status: http.StatusUnauthorized, Code: codeUnauthorized, Message: "Unable to authenticate"},
 		Latency: e.opts.Latency,
