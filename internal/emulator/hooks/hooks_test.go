@@ -94,18 +94,18 @@ func TestRefusesUnknownWords(t *testing.T) {
 	forgetful.Answers.Locked = hooks.Answer{}
 	forgetful.Routes.Update = hooks.Route{}
 	f := hooks.New(y.m, forgetful)
-	for what, err := range map[string]error{
-		"unknown op":                  h.FailNext("reboot", "server_error", 1),
-		"op missing from the table":   f.FailNext("update", "hang", 1),
-		"unknown class":               h.FailNext("get", "meltdown", 1),
-		"class missing from a table":  f.FailNext("get", "locked", 1),
-		"partial listing of a read":   h.FailNext("get", "partial_listing", 1),
-		"unknown situation":           second(h.Stage("1", "dreaming")),
-		"unknown machine":             second(h.Stage("9", "deleting")),
-		"a stage without status word": second(h.Stage("1", "unaddressed")),
+	for want, err := range map[string]error{
+		`toy emulator: no conformance op "reboot"`:                     h.FailNext("reboot", "server_error", 1),
+		"toy emulator: the table has no route for update":              f.FailNext("update", "hang", 1),
+		`toy emulator: no conformance fault class "meltdown"`:          h.FailNext("get", "meltdown", 1),
+		"toy emulator: the table has no answer for locked":             f.FailNext("get", "locked", 1),
+		"toy emulator: partial_listing is a fault of list, not of get": h.FailNext("get", "partial_listing", 1),
+		`toy emulator: no conformance situation "dreaming"`:            second(h.Stage("1", "dreaming")),
+		"toy emulator: stage 9 deleting: no machine 9":                 second(h.Stage("9", "deleting")),
+		"toy emulator: stage 1 unaddressed reported no status word":    second(h.Stage("1", "unaddressed")),
 	} {
-		if err == nil || errors.Is(err, errors.ErrUnsupported) || !strings.HasPrefix(err.Error(), "toy emulator: ") {
-			t.Errorf("%s: %v, want a plain error naming the emulator", what, err)
+		if err == nil || errors.Is(err, errors.ErrUnsupported) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%v, want a plain error starting %q", err, want)
 		}
 	}
 	if rules := y.m.Rules(); len(rules) != 0 {
