@@ -3,10 +3,12 @@ package faults
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -376,8 +378,16 @@ func TestAHeldCallWhoseClientLeavesGetsNoAnswer(t *testing.T) {
 			if err := conn.(*net.TCPConn).CloseWrite(); err != nil {
 				t.Fatal(err)
 			}
-			if got, _ := io.ReadAll(conn); len(got) != 0 {
+			// Only a connection left open forever meets the deadline.
+			if err := conn.SetReadDeadline(time.Now().Add(time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(conn)
+			if len(got) != 0 {
 				t.Errorf("a held call whose client left was answered %q", got)
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Errorf("a held call whose client left was kept open instead of closed")
 			}
 		})
 	}
