@@ -77,5 +77,5 @@ func (e *Emulator) stage(id, situation string) (string, error) {
 		s.status = "hibernating"
 		return s.status, nil
 	}
-	return "", fmt.Errorf("Robot cannot show a server %s: %w", situation, errors.ErrUnsupported)
+	return "", fmt.Errorf("the webservice cannot show a server %s: %w", situation, errors.ErrUnsupported)
 }
