@@ -20,16 +20,21 @@
 //				Power: hooks.Route{Method: "POST", Path: "/machines/{id}/power"}, Update: hooks.Route{Method: "PATCH", Path: "/machines/{id}"},
 //			},
 //			Answers: hooks.Answers{
-//				ServerError:    hooks.Answer{Status: 500, Code: "internal"},
-//				RateLimited:    hooks.Answer{Status: 429, Code: "slow_down", Headers: func() map[string]string { return map[string]string{"Retry-After": "30"} }},
+//				ServerError: hooks.Answer{Status: 500, Code: "internal"},
+//				RateLimited: hooks.Answer{Status: 429, Code: "slow_down", Headers: func() map[string]string {
+//					return map[string]string{"Retry-After": "30"}
+//				}},
 //				AuthRefused:    hooks.Answer{Status: 403, Code: "forbidden"},
 //				Locked:         hooks.Cannot("the toy API locks nothing"),
 //				PartialListing: hooks.Cannot("GET /machines answers every machine at once, it has no pages to lose"),
 //			},
 //			Revoked: hooks.Answer{Status: 401, Code: "unauthorized"},
-//			Stage:   e.stage,
+//			Latency: e.opts.Latency,
+//			Stage:   e.stage, // func(id, situation string) (raw string, err error)
 //		})
 //	}
+//
+// The test's toy emulator (hooks_test.go) is such a table, served.
 //
 // The vocabulary is the suite's, spelt out here as strings because
 // emulators never import the contract or its suite. A word the hooks do not
