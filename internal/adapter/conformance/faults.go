@@ -8,6 +8,8 @@ package conformance
 // emulator that cannot make a fault or a situation says so with an error
 // wrapping errors.ErrUnsupported: the case that needs it is skipped, never
 // passed. Any other error fails the case, so a misspelt class is caught.
+// An emulator built on internal/emulator/faults gets all of them from a
+// table of its routes and answers, through internal/emulator/hooks.
 type Faults interface {
 	// FailNext makes the next n backend requests that op sends on its own
 	// route (for Delete the delete request itself, not the read before it)

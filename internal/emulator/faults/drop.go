@@ -38,6 +38,26 @@ func resetConn(w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
+// abandon ends a call whose client has gone without a byte of answer. A
+// handler that merely returned would have net/http answer "200 OK" with an
+// empty body, and a client has gone some moments before its socket closes
+// (a TLS client's close_notify comes first, and Go's transport takes an
+// answer that races its own cancel): it would read a call it gave up on,
+// held by a hang, as a success.
+func abandon(w http.ResponseWriter, r *http.Request) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	switch {
+	case err == nil:
+		_ = conn.Close()
+	case r.ProtoMajor >= 2:
+		// HTTP/2 cannot be hijacked; aborting the handler resets the
+		// stream instead of ending it with an answer.
+		panic(http.ErrAbortHandler)
+	}
+	// Otherwise nothing carries the answer to a client (a recorder in a
+	// test); returning writes none.
+}
+
 // answerLate serves r with next at once, so whatever the request changes
 // is committed, and sends the answer only after d. A client that gives up
 // first gets nothing, though its call took effect.
@@ -49,6 +69,7 @@ func answerLate(next http.Handler, w http.ResponseWriter, r *http.Request, d tim
 	// its end; a handler may have stopped short.
 	_, _ = io.Copy(io.Discard, r.Body)
 	if !wait(r.Context(), d) {
+		abandon(w, r)
 		return
 	}
 	for k, v := range held.header {

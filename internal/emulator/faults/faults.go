@@ -237,7 +237,8 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ifConnected {
 		var whole bool
 		if r, whole = takeBody(r, delay); !whole || !wait(r.Context(), delay) {
-			// The client has gone; nobody reads an answer.
+			// The client has gone: it gets no answer at all.
+			abandon(w, r)
 			return
 		}
 	} else {

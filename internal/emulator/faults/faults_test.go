@@ -3,9 +3,12 @@ package faults
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -341,5 +344,51 @@ func TestConcurrentFailNextFailsExactlyN(t *testing.T) {
 	}
 	if m.Stats()["GET /servers"] != 50 {
 		t.Errorf("counted %d, want 50", m.Stats()["GET /servers"])
+	}
+}
+
+// TestAHeldCallWhoseClientLeavesGetsNoAnswer: a client that gives up on a
+// held call closes its side of the connection, and over TLS it says so
+// (close_notify) a moment before the socket goes; the hold ends then. If
+// the handler simply returned, net/http would answer "200 OK" with an
+// empty body in that moment, and a client still reading (Go's transport
+// takes an answer that races its own cancel) would see a call it gave up
+// on succeed. Half-closing the connection is that moment, held open.
+func TestAHeldCallWhoseClientLeavesGetsNoAnswer(t *testing.T) {
+	for name, set := range map[string]func(*Middleware) error{
+		"global latency":     func(m *Middleware) error { m.SetLatency(time.Hour); return nil },
+		"delay_if_connected": func(m *Middleware) error { return m.DelayIfConnectedNext("POST", "/servers", 1, time.Hour) },
+		"commit_then_delay":  func(m *Middleware) error { return m.CommitThenDelayNext("POST", "/servers", 1, time.Hour) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			m, _ := newMiddleware(t)
+			if err := set(m); err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(m)
+			defer srv.Close()
+			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := io.WriteString(conn, "POST /v1/servers HTTP/1.1\r\nHost: emulator\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"); err != nil {
+				t.Fatal(err)
+			}
+			if err := conn.(*net.TCPConn).CloseWrite(); err != nil {
+				t.Fatal(err)
+			}
+			// Only a connection left open forever meets the deadline.
+			if err := conn.SetReadDeadline(time.Now().Add(time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(conn)
+			if len(got) != 0 {
+				t.Errorf("a held call whose client left was answered %q", got)
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Errorf("a held call whose client left was kept open instead of closed")
+			}
+		})
 	}
 }

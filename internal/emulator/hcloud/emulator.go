@@ -4,8 +4,9 @@
 // it. It is an http.Handler wrapped in the faults middleware, with a Go API
 // for tests to seed servers and simulate changes made outside Terraform.
 //
-// It imports only the standard library and internal/emulator/faults; it
-// never imports the provider's adapters, which talk to it over HTTP.
+// It imports only the standard library and the emulators' shared packages
+// (internal/emulator/faults, hooks and secrettap); it never imports the
+// provider's adapters, which talk to it over HTTP.
 package hcloud
 
 import (

@@ -34,7 +34,7 @@
 // storage local (see nodes_ssh.go and snippets_fs.go).
 //
 // It imports the standard library, x/crypto/ssh, pkg/sftp and
-// internal/emulator/faults; never the provider's adapters.
+// internal/emulator/faults and hooks; never the provider's adapters.
 package proxmox
 
 import (

@@ -12,9 +12,9 @@
 // reports a machine's loopback address as the server's IP, arms its rescue
 // system and resets it; what answers on SSH is the farm's business.
 //
-// It imports only the standard library, internal/emulator/faults and
-// internal/emulator/metal; it never imports the provider's adapters, which
-// talk to it over HTTP.
+// It imports only the standard library and the emulators' shared packages
+// (internal/emulator/faults, hooks, metal and secrettap); it never imports
+// the provider's adapters, which talk to it over HTTP.
 package robot
 
 import (
