@@ -44,7 +44,7 @@ func Definition() adapter.Definition {
 		Description:      "servers on Toy Cloud, an imaginary cloud kept for the tests",
 		BlockDescription: "Toy Cloud servers: an imaginary cloud, kept in the tests as the worked example of a new backend.",
 		Settings: []adapter.Setting{
-			{Name: settingKey, Description: "secret reference to the API key", Required: true, Role: adapter.RoleSecret, Env: "TOYCLOUD_API_KEY"},
+			{Name: settingKey, Description: "secret reference to the API key", Required: true, Role: adapter.RoleSecret},
 			{Name: settingRegion, Description: "where servers go when an instance names no location", Default: "north", Role: adapter.RoleLocation, Public: true},
 			{Name: settingEndpoint, Description: "the API's base URL", Default: DefaultEndpoint, Role: adapter.RoleEndpoint, Scope: true,
 				Check: func(v string) error {
