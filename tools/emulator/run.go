@@ -167,7 +167,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API and Robot webservice on one loopback port, and Proxmox VE over https on\n"+
 			"another, and prints \"hcloud URL\", \"robot URL\", \"robot-ssh PORT\", \"robot-ssh-key FINGERPRINT FILE\",\n"+
 			"\"proxmox URL CERT-FINGERPRINT\", \"proxmox-token TOKEN\", \"proxmox-ssh PORT\", \"proxmox-ssh-key FINGERPRINT FILE\",\n"+
-			"\"proxmox-ssh-hostkeys PIN,PIN\" and \"first-boot URL SHA256\" (an https server of a demo first-boot\n"+
+			"\"proxmox-ssh-hostkeys PIN,PIN\", \"NAME URL\" and \"NAME-testacc VAR=VALUE ...\" for each backend registered beside\n"+
+			"them (the testbackends build tag registers those kept in the tests), and \"first-boot URL SHA256\" (an https server of a demo first-boot\n"+
 			"binary whose CA only the Robot servers trust) once it listens.\n\nFlags:")
 		fs.PrintDefaults()
 		fmt.Fprint(out, controlHelp)
