@@ -48,18 +48,17 @@ type Server struct {
 	settle                    string
 }
 
-type size struct {
-	Name      string
-	VCPUs     int
-	MemoryMiB int
-	Regions   []string
-	Hourly    float64
-}
-
 var (
 	sizes  = []size{{"tiny", 1, 512, []string{"north", "south"}, 0.004}, {"large", 4, 8192, []string{"north"}, 0.03}}
 	images = []string{"plain", "plain-next"}
 )
+
+type size struct {
+	Name             string
+	VCPUs, MemoryMiB int
+	Regions          []string
+	Hourly           float64
+}
 
 // Emulator is the API, an http.Handler.
 type Emulator struct {
@@ -156,17 +155,21 @@ func (e *Emulator) list(w http.ResponseWriter, r *http.Request) {
 	reply(w, 200, map[string]any{"servers": all[start:min(start+per, len(all))], "next_page": next})
 }
 
-// body is what the writes take.
+// body is what the writes take; what does not decode is left empty, for
+// the checks to refuse.
 type body struct {
 	Name                        *string
 	Size, Image, Region, Action string
 	Labels                      map[string]string
-	UserData                    string `json:"user_data"`
+}
+
+func decode(r *http.Request) (in body) {
+	_ = json.NewDecoder(r.Body).Decode(&in)
+	return in
 }
 
 func (e *Emulator) create(w http.ResponseWriter, r *http.Request) {
-	var in body
-	_ = json.NewDecoder(r.Body).Decode(&in)
+	in := decode(r)
 	i := slices.IndexFunc(sizes, func(s size) bool { return s.Name == in.Size })
 	switch {
 	case in.Name == nil || *in.Name == "":
@@ -201,8 +204,7 @@ func (e *Emulator) withServer(h func(w http.ResponseWriter, r *http.Request, s *
 }
 
 func (e *Emulator) update(w http.ResponseWriter, r *http.Request, s *Server) {
-	var in body
-	_ = json.NewDecoder(r.Body).Decode(&in)
+	in := decode(r)
 	if in.Name != nil {
 		s.Name = *in.Name
 	}
@@ -213,8 +215,7 @@ func (e *Emulator) update(w http.ResponseWriter, r *http.Request, s *Server) {
 }
 
 func (e *Emulator) power(w http.ResponseWriter, r *http.Request, s *Server) {
-	var in body
-	_ = json.NewDecoder(r.Body).Decode(&in)
+	in := decode(r)
 	switch {
 	case in.Action == "on" && s.Status == "off":
 		s.Status, s.settle = "starting", "running"
