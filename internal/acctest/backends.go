@@ -105,8 +105,10 @@ type Backend struct {
 	destroyed func(tg *Target) error
 }
 
-// Backends are the backends acceptance tests run on.
-var Backends = []*Backend{HetznerCloud, HetznerRobot, ProxmoxVE}
+// Backends are the backends acceptance tests run on: the three shipped
+// ones, and the Registered ones of any other adapter in the provider's
+// registry.
+var Backends = append([]*Backend{HetznerCloud, HetznerRobot, ProxmoxVE}, Registered...)
 
 // variables are all the variables of the backend.
 func (b *Backend) variables() []string { return slices.Concat(b.Required, b.Optional) }

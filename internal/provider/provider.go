@@ -52,10 +52,15 @@ func WithCommit(commit string) Option { return func(p *computeProvider) { p.comm
 // WithRegistry replaces the registry of adapter kinds.
 func WithRegistry(r *adapter.Registry) Option { return func(p *computeProvider) { p.registry = r } }
 
-// DefaultRegistry holds the adapters the provider ships.
+// DefaultRegistry holds the adapters the provider ships, and those of
+// testBackends when the binary is built with the testbackends tag.
 func DefaultRegistry() *adapter.Registry {
-	return adapter.NewRegistry(hcloud.Definition(), proxmox.Definition(), robot.Definition())
+	return adapter.NewRegistry(append([]adapter.Definition{hcloud.Definition(), proxmox.Definition(), robot.Definition()}, testBackends...)...)
 }
+
+// testBackends are the adapters kept in the tests (testbackends.go): none in
+// a release build, so neither the shipped binary nor its docs offer them.
+var testBackends []adapter.Definition
 
 // New returns the constructor that providerserver.Serve and the acceptance
 // tests call once per provider process.
