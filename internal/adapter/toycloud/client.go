@@ -19,9 +19,9 @@ func newClient(endpoint, keyRef string, env adapter.Env) *rest.Client {
 	return rest.New(rest.Config{Name: apiName, Endpoint: endpoint, Example: DefaultEndpoint, Credential: "the API key",
 		Timeout: 30 * time.Second, Env: env, LogName: "Toy Cloud", Failed: failed, Classify: classify,
 		Authenticate: func(ctx context.Context, req *http.Request) ([]string, error) {
-			key, err := env.Secrets.Resolve(ctx, keyRef)
+			key, err := adapter.ResolveField(ctx, env.Secrets, settingKey, keyRef, "an existing secret")
 			if err != nil {
-				return nil, &adapter.Error{Code: adapter.InvalidConfig, Field: settingKey, Err: err, Message: settingKey + ": " + adapter.MessageOf(err)}
+				return nil, err
 			}
 			req.Header.Set("Authorization", "Bearer "+key)
 			return []string{key}, nil
