@@ -51,7 +51,7 @@ func failed(a rest.Answer) error {
 var (
 	codes = map[string]adapter.Code{"not_found": adapter.NotFound, "unauthorized": adapter.AccessDenied, "forbidden": adapter.AccessDenied,
 		"invalid_input": adapter.InvalidInput, "invalid_size": adapter.InvalidInput, "invalid_image": adapter.InvalidInput,
-		"invalid_region": adapter.InvalidInput, "rate_limited": adapter.RateLimited}
+		"invalid_region": adapter.InvalidInput, "rate_limit_exceeded": adapter.RateLimited}
 	fields = map[string]string{"invalid_size": adapter.FieldOfferID, "invalid_image": adapter.FieldImage, "invalid_region": adapter.FieldLocation}
 )
 
