@@ -13,7 +13,7 @@
 // secret in any error, Machine or log line (secrets.go, logs.go; Run checks
 // the log lines of every case); 7, honouring cancellation and each request's
 // own bound (cancel.go, absence.go); 8, only marked machines are changed
-// (claims.go, actions.go); 9, updates and the mark (claims.go); 10, gone and
+// (claims.go, actions.go, and reserved.go: no user label forges the mark); 9, updates and the mark (claims.go); 10, gone and
 // malformed ids (ids.go); 11, capabilities and the power actions a machine
 // offers (cases.go, actions.go); 12, offers (cases.go). A target's emulator
 // makes the faults through the Faults hooks (faults.go); a target without
