@@ -2,8 +2,6 @@ package toycloud
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -17,7 +15,7 @@ const apiName = "the Toy Cloud API"
 // request and keeps it in no field (rule 6, no secret leaves).
 func newClient(endpoint, keyRef string, env adapter.Env) *rest.Client {
 	return rest.New(rest.Config{Name: apiName, Endpoint: endpoint, Example: DefaultEndpoint, Credential: "the API key",
-		Timeout: 30 * time.Second, Env: env, LogName: "Toy Cloud", Failed: failed, Classify: classify,
+		Timeout: 30 * time.Second, Env: env, LogName: "Toy Cloud", Failed: rest.ReadCoded, Classify: classify,
 		Authenticate: func(ctx context.Context, req *http.Request) ([]string, error) {
 			key, err := adapter.ResolveField(ctx, env.Secrets, settingKey, keyRef, "an existing secret")
 			if err != nil {
@@ -26,24 +24,6 @@ func newClient(endpoint, keyRef string, env adapter.Env) *rest.Client {
 			req.Header.Set("Authorization", "Bearer "+key)
 			return []string{key}, nil
 		}})
-}
-
-// apiError is an error answer, {"error": {"code", "message"}}.
-type apiError struct {
-	Status        int
-	Code, Message string
-	RetryAfter    time.Duration
-}
-
-func (e *apiError) Error() string {
-	return fmt.Sprintf("%s (%s, HTTP %d)", e.Message, e.Code, e.Status)
-}
-
-func failed(a rest.Answer) error {
-	var body struct{ Error apiError }
-	_ = json.Unmarshal(a.Body, &body)
-	body.Error.Status, body.Error.RetryAfter = a.Status, a.RetryAfter()
-	return &body.Error
 }
 
 // codes place the API's error codes, and fields name the request field
@@ -59,7 +39,7 @@ var (
 // not_found proves absence, never a failed API's answer; a 404 that is
 // not the API's is a wrong endpoint.
 func classify(err error) error {
-	return rest.Classify(err, apiName, func(e *apiError) *adapter.Error {
+	return rest.Classify(err, apiName, func(e *rest.CodedError) *adapter.Error {
 		out := &adapter.Error{Code: codes[e.Code], Err: e, Message: apiName + ": " + e.Error(), Field: fields[e.Code]}
 		switch {
 		case out.Code == "" || e.Status >= 500:
