@@ -308,7 +308,8 @@ func (r *Registry) LabelID(id string) string {
 	return Quoted(RedactID(id))
 }
 
-// Open builds the adapter for a locator.
+// Open builds the adapter for a locator, and refuses one that does not
+// implement what its definition declares (Capabilities.Implemented).
 func (r *Registry) Open(l Locator, env Env) (Adapter, error) {
 	d, err := r.Definition(l.Kind)
 	if err != nil {
@@ -324,7 +325,14 @@ func (r *Registry) Open(l Locator, env Env) (Adapter, error) {
 	if env.Log == nil {
 		env.Log = NopLogger{}
 	}
-	return d.New(norm, env)
+	a, err := d.New(norm, env)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Capabilities.Implemented(d.Kind, a); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // Value is the value of the locator's setting with role; "" when its kind

@@ -90,15 +90,13 @@ func metalDefinitions(mt *metal) []adapter.Definition {
 		{Name: "api_key", Description: "secret reference to the key", Required: true, Role: adapter.RoleSecret},
 		{Name: "url", Description: "the API", Default: "https://metal.example/api", Role: adapter.RoleEndpoint, Scope: true},
 	}
-	newAccount := func(caps adapter.Capabilities) func(map[string]string, adapter.Env) (adapter.Adapter, error) {
-		return func(s map[string]string, env adapter.Env) (adapter.Adapter, error) {
-			return &metalAccount{metal: mt, key: s["api_key"], secrets: env.Secrets, caps: caps}, nil
-		}
+	newAccount := func(s map[string]string, env adapter.Env) (adapter.Adapter, error) {
+		return &metalAccount{metal: mt, key: s["api_key"], secrets: env.Secrets}, nil
 	}
 	return []adapter.Definition{
-		{Kind: "metal", Description: "Test machines.", Block: "metal_test", Capabilities: metalCaps, Settings: settings, New: newAccount(metalCaps)},
+		{Kind: "metal", Description: "Test machines.", Block: "metal_test", Capabilities: metalCaps, Settings: settings, New: newAccount},
 		{Kind: "plain", Description: "Test machines that cannot bootstrap.", Block: "plain_test", Capabilities: adapter.Capabilities{}, Settings: settings,
-			New: newAccount(adapter.Capabilities{})},
+			New: newAccount},
 	}
 }
 
@@ -113,7 +111,6 @@ type metalAccount struct {
 	*metal
 	key     string
 	secrets adapter.Secrets
-	caps    adapter.Capabilities
 }
 
 var (
@@ -121,8 +118,7 @@ var (
 	_ adapter.Updater      = (*metalAccount)(nil)
 )
 
-func (a *metalAccount) Kind() string                       { return "metal" }
-func (a *metalAccount) Capabilities() adapter.Capabilities { return a.caps }
+func (a *metalAccount) Kind() string { return "metal" }
 
 func (a *metalAccount) auth(ctx context.Context) error {
 	if v, err := a.secrets.Resolve(ctx, a.key); err != nil || v != acctest.Token {

@@ -71,10 +71,6 @@ type toyAccount struct {
 
 func (a *toyAccount) Kind() string { return "toy" }
 
-// Capabilities are the definition's: the contract refuses what an adapter
-// does not declare itself.
-func (a *toyAccount) Capabilities() adapter.Capabilities { return toyCapabilities }
-
 func (a *toyAccount) auth(ctx context.Context) error {
 	if v, err := a.secrets.Resolve(ctx, a.key); err != nil || v != acctest.Token {
 		return adapter.Errorf(adapter.AccessDenied, "the toy key is refused")
