@@ -169,9 +169,20 @@ func (d Definition) settingNames() []string {
 	return names
 }
 
-// Registry holds the adapter kinds the provider ships.
+// Registry holds the adapter kinds the provider ships, in the order they
+// were registered (NewRegistry's arguments). That order is the one
+// documented order of the kinds: Definitions and Kinds list them in it, so
+// the account blocks, the documentation that goes through every backend and
+// the messages that name them all follow it, and a new backend appears
+// where its registry line puts it, whatever its name. The order enters
+// nothing a plan compares (account ids carry their own kind, and the
+// account's schema is a set of named attributes), so reordering changes
+// documentation and messages only. The first definition registered is the
+// example (Example) that documentation and messages show where they need
+// one account.
 type Registry struct {
-	defs map[string]Definition
+	defs  map[string]Definition
+	order []string
 	// LookupEnv is the environment settings left out fall back on
 	// (Setting.Env); os.LookupEnv when nil. Tests set it rather than the
 	// process's environment.
@@ -187,9 +198,10 @@ func (r *Registry) Environment() EnvLookup {
 	return os.LookupEnv
 }
 
-// NewRegistry registers definitions; a kind or an account block listed
-// twice, or a unique role given to two settings, is a programming error and
-// panics at start-up.
+// NewRegistry registers definitions in the order given, the first being the
+// example (see Registry); a kind or an account block listed twice, or a
+// unique role given to two settings, is a programming error and panics at
+// start-up.
 func NewRegistry(defs ...Definition) *Registry {
 	r := &Registry{defs: map[string]Definition{}}
 	blocks := map[string]string{}
@@ -207,29 +219,33 @@ func NewRegistry(defs ...Definition) *Registry {
 			}
 		}
 		r.defs[d.Kind] = d
+		r.order = append(r.order, d.Kind)
 		blocks[d.BlockName()] = d.Kind
 	}
 	return r
 }
 
-// Definitions lists the registered definitions, sorted by kind.
+// Definitions lists the registered definitions in registration order.
 func (r *Registry) Definitions() []Definition {
-	defs := make([]Definition, 0, len(r.defs))
-	for _, k := range r.Kinds() {
+	defs := make([]Definition, 0, len(r.order))
+	for _, k := range r.order {
 		defs = append(defs, r.defs[k])
 	}
 	return defs
 }
 
-// Kinds lists the registered kinds, sorted.
-func (r *Registry) Kinds() []string {
-	return slices.Sorted(func(yield func(string) bool) {
-		for k := range r.defs {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+// Kinds lists the registered kinds in registration order.
+func (r *Registry) Kinds() []string { return slices.Clone(r.order) }
+
+// Example is the definition documentation and messages take where they
+// show one account (an example id, the smallest block): the first one
+// registered, never the one whose name happens to sort first. ok is false
+// for an empty registry.
+func (r *Registry) Example() (d Definition, ok bool) {
+	if len(r.order) == 0 {
+		return Definition{}, false
+	}
+	return r.defs[r.order[0]], true
 }
 
 // Definition returns the definition of kind, or InvalidConfig naming the
