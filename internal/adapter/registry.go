@@ -38,13 +38,10 @@ type Definition struct {
 	BlockDescription string
 	Capabilities     Capabilities
 	Settings         []Setting
-	// Notes say, per contract field (FieldOfferID, FieldLocation,
-	// FieldPricePerHour), what its value is on this backend, for the
-	// documentation of the attributes that show it, as a phrase: "the server
-	// type name, e.g. `cx22`". NoteRescue, not a field, is the backend's
-	// own way into a rescue system where the adapter offers none;
-	// NoteRescueWait, NoteRescueLogin and NoteRescueUndo say how the
-	// adapter's boot into rescue goes where it offers one.
+	// Notes say what the contract's fields are on this backend, for the
+	// documentation of the attributes that show them, as phrases ("the
+	// server type name, e.g. `cx22`"), and how a boot into its rescue system
+	// goes. NoteKeys lists and documents every key; no other is read.
 	Notes map[string]string
 	// Rules are the backend's rules for names, labels and machine ids.
 	Rules Rules
@@ -199,9 +196,9 @@ func (r *Registry) Environment() EnvLookup {
 }
 
 // NewRegistry registers definitions in the order given, the first being the
-// example (see Registry); a kind or an account block listed twice, or a
-// unique role given to two settings, is a programming error and panics at
-// start-up.
+// example (see Registry); a kind or an account block listed twice, a unique
+// role given to two settings, or a note whose key is none of NoteKeys is a
+// programming error and panics at start-up.
 func NewRegistry(defs ...Definition) *Registry {
 	r := &Registry{defs: map[string]Definition{}}
 	blocks := map[string]string{}
@@ -213,6 +210,11 @@ func NewRegistry(defs ...Definition) *Registry {
 			panic(fmt.Sprintf("adapter kinds %q and %q both configure account block %q", other, d.Kind, d.BlockName()))
 		}
 		d.checkRoles()
+		for key := range d.Notes {
+			if !slices.Contains(NoteKeys, key) {
+				panic(fmt.Sprintf("adapter kind %q has a note %q, which is none of adapter.NoteKeys and which nothing reads", d.Kind, key))
+			}
+		}
 		for _, st := range d.Settings {
 			if st.Name == locatorKind || st.Name == locatorName {
 				panic(fmt.Sprintf("adapter kind %q has a setting %q, a name the account id keeps for itself", d.Kind, st.Name))

@@ -109,6 +109,9 @@ func TestDefinitionRoles(t *testing.T) {
 	other := testDefinition()
 	other.Kind, other.Block = "other", "demo"
 	mustPanic("two kinds with one block", testDefinition(), other)
+	typo := testDefinition()
+	typo.Notes = map[string]string{FieldOfferID: "the plan name", "offerid": "the plan name"}
+	mustPanic("a note nothing reads", typo)
 }
 
 // TestRegistryNotes: each backend's note on a field documents it under the
