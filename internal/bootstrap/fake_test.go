@@ -101,7 +101,10 @@ func metalDefinitions(mt *metal) []adapter.Definition {
 }
 
 func metalServer(mt *metal) map[string]func() (tfprotov6.ProviderServer, error) {
-	reg := adapter.NewRegistry(append(provider.DefaultRegistry().Definitions(), metalDefinitions(mt)...)...)
+	// The test's kinds first: the registry lists kinds in registration
+	// order, and the refusals name the test's own among those that can
+	// bootstrap before the shipped ones.
+	reg := adapter.NewRegistry(append(metalDefinitions(mt), provider.DefaultRegistry().Definitions()...)...)
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"compute": providerserver.NewProtocol6WithError(provider.New("test", provider.WithRegistry(reg), provider.WithClock(acctest.FastClock{}))()),
 	}
