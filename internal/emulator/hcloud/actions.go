@@ -345,15 +345,9 @@ func (e *Emulator) listActionsPaged(w http.ResponseWriter, r *http.Request, pick
 			found = append(found, a)
 		}
 	}
-	slices.SortFunc(found, order)
-	items, meta := pageOf(found, page, perPage)
-	out := make([]wireAction, len(items))
-	for i, a := range items {
-		out[i] = a.wire()
-	}
+	out, meta := wirePage(found, order, page, perPage, (*action).wire)
 	e.mu.Unlock()
-	setLinkHeader(w, r, meta)
-	writeJSON(w, http.StatusOK, map[string]any{"actions": out, "meta": wireMeta{Pagination: meta}})
+	writePage(w, r, "actions", out, meta)
 }
 
 func (e *Emulator) getServerAction(w http.ResponseWriter, r *http.Request) {

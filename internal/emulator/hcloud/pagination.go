@@ -116,3 +116,27 @@ func catalogSortKeys[T any](id func(T) int64, name func(T) string) sortKeys[T] {
 		"name": func(a, b T) int { return cmp.Compare(name(a), name(b)) },
 	}
 }
+
+// wirePage sorts found by order, cuts the requested page and puts it in
+// wire form; callers hold the lock the items' fields are guarded by.
+func wirePage[T, W any](found []T, order func(a, b T) int, page, perPage int, wire func(T) W) ([]W, wirePagination) {
+	slices.SortFunc(found, order)
+	items, meta := pageOf(found, page, perPage)
+	return wireAll(items, wire), meta
+}
+
+// writePage answers a listing: the page under key beside meta.pagination,
+// and the Link header the API sends with it.
+func writePage[W any](w http.ResponseWriter, r *http.Request, key string, out []W, meta wirePagination) {
+	setLinkHeader(w, r, meta)
+	writeJSON(w, http.StatusOK, map[string]any{key: out, "meta": wireMeta{Pagination: meta}})
+}
+
+// wireAll is items in the form the API sends them.
+func wireAll[T, W any](items []T, wire func(T) W) []W {
+	out := make([]W, len(items))
+	for i, item := range items {
+		out[i] = wire(item)
+	}
+	return out
+}

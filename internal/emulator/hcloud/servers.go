@@ -107,13 +107,12 @@ func (e *Emulator) listServers(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		order, err = parseSort(q["sort"], serverSortKeys)
 	}
+	var sel selector
+	if err == nil {
+		sel, err = querySelector(q)
+	}
 	if err != nil {
 		writeError(w, err)
-		return
-	}
-	sel, selErr := parseSelector(q.Get("label_selector"))
-	if selErr != nil {
-		writeError(w, invalidFields(fieldError{Name: "label_selector", Messages: []string{selErr.Error()}}))
 		return
 	}
 	name := q.Get("name")
@@ -130,16 +129,9 @@ func (e *Emulator) listServers(w http.ResponseWriter, r *http.Request) {
 			found = append(found, s)
 		}
 	}
-	slices.SortFunc(found, order)
-	items, meta := pageOf(found, page, perPage)
-	out := make([]wireServer, len(items))
-	for i, s := range items {
-		out[i] = s.wire()
-	}
+	out, meta := wirePage(found, order, page, perPage, (*server).wire)
 	e.mu.Unlock()
-
-	setLinkHeader(w, r, meta)
-	writeJSON(w, http.StatusOK, map[string]any{"servers": out, "meta": wireMeta{Pagination: meta}})
+	writePage(w, r, "servers", out, meta)
 }
 
 // lookupServerLocked returns the server the path names. Reading a server

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 )
@@ -79,13 +78,12 @@ func (e *Emulator) listSSHKeys(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		order, err = parseSort(q["sort"], sshKeySortKeys)
 	}
+	var sel selector
+	if err == nil {
+		sel, err = querySelector(q)
+	}
 	if err != nil {
 		writeError(w, err)
-		return
-	}
-	sel, selErr := parseSelector(q.Get("label_selector"))
-	if selErr != nil {
-		writeError(w, invalidFields(fieldError{Name: "label_selector", Messages: []string{selErr.Error()}}))
 		return
 	}
 	e.mu.Lock()
@@ -96,15 +94,9 @@ func (e *Emulator) listSSHKeys(w http.ResponseWriter, r *http.Request) {
 			found = append(found, k)
 		}
 	}
-	slices.SortFunc(found, order)
-	items, meta := pageOf(found, page, perPage)
-	out := make([]wireSSHKey, len(items))
-	for i, k := range items {
-		out[i] = k.wire()
-	}
+	out, meta := wirePage(found, order, page, perPage, (*sshKey).wire)
 	e.mu.Unlock()
-	setLinkHeader(w, r, meta)
-	writeJSON(w, http.StatusOK, map[string]any{"ssh_keys": out, "meta": wireMeta{Pagination: meta}})
+	writePage(w, r, "ssh_keys", out, meta)
 }
 
 func (e *Emulator) createSSHKey(w http.ResponseWriter, r *http.Request) {
@@ -155,13 +147,22 @@ func (e *Emulator) createSSHKey(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"ssh_key": k.wire()})
 }
 
-func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
+// lookupSSHKeyLocked returns the SSH key the path names.
+func (e *Emulator) lookupSSHKeyLocked(r *http.Request) (*sshKey, *apiError) {
 	id, _ := pathID(r, "id")
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	k, ok := e.sshKeys[id]
 	if !ok {
-		writeError(w, notFound("ssh_key", id))
+		return nil, notFound("ssh_key", id)
+	}
+	return k, nil
+}
+
+func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	k, err := e.lookupSSHKeyLocked(r)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
@@ -182,12 +183,11 @@ func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	id, _ := pathID(r, "id")
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	k, ok := e.sshKeys[id]
-	if !ok {
-		writeError(w, notFound("ssh_key", id))
+	k, err := e.lookupSSHKeyLocked(r)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	if req.Name != "" && req.Name != k.name {
@@ -206,13 +206,13 @@ func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) deleteSSHKey(w http.ResponseWriter, r *http.Request) {
-	id, _ := pathID(r, "id")
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, ok := e.sshKeys[id]; !ok {
-		writeError(w, notFound("ssh_key", id))
+	k, err := e.lookupSSHKeyLocked(r)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
-	delete(e.sshKeys, id)
+	delete(e.sshKeys, k.id)
 	w.WriteHeader(http.StatusNoContent)
 }
