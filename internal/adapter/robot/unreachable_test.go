@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/netfault"
 )
 
@@ -18,9 +19,7 @@ import (
 // (adapter.Unreachable), Transient, never absence, for every read a plan
 // makes; a webservice that answers 503 is not.
 func TestUnreachableWebservice(t *testing.T) {
-	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}))
+	failing := httptest.NewServer(adaptertest.Unavailable)
 	t.Cleanup(failing.Close)
 	for _, c := range []struct {
 		name, endpoint string
@@ -37,11 +36,7 @@ func TestUnreachableWebservice(t *testing.T) {
 			a := unreachableAccount(t, c.endpoint, c.transport)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			_, errGet := a.Get(ctx, "321")
-			_, errList := a.List(ctx)
-			_, errOffers := a.ListOffers(ctx, adapter.Query{})
-			errCheck := a.Check(ctx)
-			for call, err := range map[string]error{"Get": errGet, "List": errList, "ListOffers": errOffers, "Check": errCheck} {
+			for call, err := range adaptertest.PlanReads(ctx, a, "321") {
 				if adapter.Unreachable(err) != c.unreachable || !adapter.Is(err, adapter.Transient) || adapter.IsNotFound(err) {
 					t.Errorf("%s: %v (unreachable %t), want Transient with unreachable %t", call, err, adapter.Unreachable(err), c.unreachable)
 				}

@@ -1,0 +1,83 @@
+package adaptertest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+)
+
+// InstantClock never waits: polls and retries run back to back. The
+// emulators move on by the number of reads, not by wall time, so a test on
+// this clock never sleeps.
+type InstantClock struct{}
+
+// Now is the wall clock's now.
+func (InstantClock) Now() time.Time { return time.Now() }
+
+// After has fired already.
+func (InstantClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	ch <- time.Now()
+	return ch
+}
+
+// Log keeps every line logged, at any level, as "message map[fields]", so
+// that a test can search what an adapter wrote for a route or a secret. It
+// is safe for concurrent writers.
+type Log struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *Log) add(msg string, f map[string]any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprint(msg, " ", f))
+}
+
+// Debug keeps the line.
+func (l *Log) Debug(_ context.Context, msg string, f map[string]any) { l.add(msg, f) }
+
+// Info keeps the line.
+func (l *Log) Info(_ context.Context, msg string, f map[string]any) { l.add(msg, f) }
+
+// Warn keeps the line.
+func (l *Log) Warn(_ context.Context, msg string, f map[string]any) { l.add(msg, f) }
+
+// Lines is every line kept so far, oldest first.
+func (l *Log) Lines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.lines...)
+}
+
+// Text is every line kept so far, one a line.
+func (l *Log) Text() string { return strings.Join(l.Lines(), "\n") }
+
+// Unavailable answers every request 503: an endpoint that is reached but
+// failing, which a test sets beside the unreachable ones.
+var Unavailable http.Handler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	w.WriteHeader(http.StatusServiceUnavailable)
+})
+
+// Planned is an account as a plan reads it: one machine, the managed
+// machines, the offers and the account's health check.
+type Planned interface {
+	adapter.Adapter
+	adapter.Lister
+	adapter.Checker
+}
+
+// PlanReads makes every read a plan makes of a, id being the machine read,
+// and returns each read's error by the name of its call.
+func PlanReads(ctx context.Context, a Planned, id string) map[string]error {
+	_, errGet := a.Get(ctx, id)
+	_, errList := a.List(ctx)
+	_, errOffers := a.ListOffers(ctx, adapter.Query{})
+	return map[string]error{"Get": errGet, "List": errList, "ListOffers": errOffers, "Check": a.Check(ctx)}
+}
