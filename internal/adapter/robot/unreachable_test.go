@@ -59,7 +59,7 @@ func unreachableAccount(t *testing.T, endpoint string, transport http.RoundTripp
 	}
 	a, err := d.New(norm, adapter.Env{
 		Secrets: adapter.SecretResolver{Provider: map[string]string{"robot_user": testUser, "robot_password": testPassword}},
-		Clock:   instantClock{},
+		Clock:   adaptertest.InstantClock{},
 	})
 	if err != nil {
 		t.Fatal(err)
