@@ -12,11 +12,7 @@ import (
 func listCatalog[T any](e *Emulator, w http.ResponseWriter, r *http.Request, key string, all []T,
 	keys sortKeys[T], name func(T) string, keep func(url.Values, T) bool, extra map[string]any) {
 	q := r.URL.Query()
-	page, perPage, err := paging(q, e.pageSize())
-	var order func(a, b T) int
-	if err == nil {
-		order, err = parseSort(q["sort"], keys)
-	}
+	l, err := readListing(q, e.pageSize(), nil, keys, false)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -31,8 +27,8 @@ func listCatalog[T any](e *Emulator, w http.ResponseWriter, r *http.Request, key
 		}
 		found = append(found, item)
 	}
-	slices.SortStableFunc(found, order)
-	items, meta := pageOf(found, page, perPage)
+	slices.SortStableFunc(found, l.order)
+	items, meta := pageOf(found, l.page, l.perPage)
 	body := map[string]any{key: items, "meta": wireMeta{Pagination: meta}}
 	for k, v := range extra {
 		body[k] = v

@@ -73,15 +73,7 @@ var sshKeySortKeys = sortKeys[*sshKey]{
 
 func (e *Emulator) listSSHKeys(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	page, perPage, err := paging(q, e.pageSize())
-	var order func(a, b *sshKey) int
-	if err == nil {
-		order, err = parseSort(q["sort"], sshKeySortKeys)
-	}
-	var sel selector
-	if err == nil {
-		sel, err = querySelector(q)
-	}
+	l, err := readListing(q, e.pageSize(), nil, sshKeySortKeys, true)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -90,11 +82,11 @@ func (e *Emulator) listSSHKeys(w http.ResponseWriter, r *http.Request) {
 	var found []*sshKey
 	for _, k := range e.sshKeys {
 		if (q.Get("name") == "" || k.name == q.Get("name")) &&
-			(q.Get("fingerprint") == "" || k.fingerprint == q.Get("fingerprint")) && sel.matches(k.labels) {
+			(q.Get("fingerprint") == "" || k.fingerprint == q.Get("fingerprint")) && l.sel.matches(k.labels) {
 			found = append(found, k)
 		}
 	}
-	out, meta := wirePage(found, order, page, perPage, (*sshKey).wire)
+	out, meta := wirePage(found, l, (*sshKey).wire)
 	e.mu.Unlock()
 	writePage(w, r, "ssh_keys", out, meta)
 }
@@ -169,19 +161,10 @@ func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Name   string             `json:"name"`
-		Labels *map[string]string `json:"labels"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeError(w, jsonError(err))
+	req, bad := readUpdate(r)
+	if bad != nil {
+		writeError(w, bad)
 		return
-	}
-	if req.Labels != nil {
-		if fe := checkLabels(*req.Labels); fe != nil {
-			writeError(w, invalidFields(*fe))
-			return
-		}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -190,14 +173,14 @@ func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if req.Name != "" && req.Name != k.name {
+	if req.Name != nil && *req.Name != "" && *req.Name != k.name {
 		for _, other := range e.sshKeys {
-			if other.name == req.Name {
+			if other.name == *req.Name {
 				writeError(w, uniqueness("SSH key with the same name already exists", "name"))
 				return
 			}
 		}
-		k.name = req.Name
+		k.name = *req.Name
 	}
 	if req.Labels != nil {
 		k.labels = maps.Clone(*req.Labels)
