@@ -81,3 +81,34 @@ func PlanReads(ctx context.Context, a Planned, id string) map[string]error {
 	_, errOffers := a.ListOffers(ctx, adapter.Query{})
 	return map[string]error{"Get": errGet, "List": errList, "ListOffers": errOffers, "Check": a.Check(ctx)}
 }
+
+// StepClock is a clock a test moves by hand (Step), from Start. Its waits
+// fire at once without moving it: time passes only when the test says.
+type StepClock struct {
+	mu    sync.Mutex
+	moved time.Duration
+}
+
+// Start is where every StepClock begins.
+var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Now is Start moved by every Step so far.
+func (c *StepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Start.Add(c.moved)
+}
+
+// After has fired already, at Now.
+func (c *StepClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch
+}
+
+// Step moves the clock on by d.
+func (c *StepClock) Step(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.moved += d
+}
