@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -111,4 +112,35 @@ func (c *StepClock) Step(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.moved += d
+}
+
+// Failure is what every read of a plan must fail with (see ExpectPlanReads).
+type Failure struct {
+	// Unreachable: the endpoint could not be reached at all.
+	Unreachable bool
+	// Code is the error's code (Transient when empty) and Field the
+	// setting it names, if any.
+	Code  adapter.Code
+	Field string
+	// Says is a part of the message.
+	Says string
+}
+
+// ExpectPlanReads makes every read a plan makes of a (PlanReads) and
+// fails t for each that does not fail as want says, or that reads as the
+// machine's absence.
+func ExpectPlanReads(ctx context.Context, t testing.TB, a Planned, id string, want Failure) {
+	t.Helper()
+	if want.Code == "" {
+		want.Code = adapter.Transient
+	}
+	for call, err := range PlanReads(ctx, a, id) {
+		if adapter.Unreachable(err) != want.Unreachable || !adapter.Is(err, want.Code) || adapter.FieldOf(err) != want.Field || adapter.IsNotFound(err) {
+			t.Errorf("%s: %v (unreachable %t, field %q), want %s on %q with unreachable %t",
+				call, err, adapter.Unreachable(err), adapter.FieldOf(err), want.Code, want.Field, want.Unreachable)
+		}
+		if err == nil || !strings.Contains(err.Error(), want.Says) {
+			t.Errorf("%s: %v does not say %q", call, err, want.Says)
+		}
+	}
 }

@@ -2,11 +2,9 @@ package hcloud
 
 import (
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/netfault"
 )
@@ -41,14 +39,7 @@ func TestUnreachableEndpoints(t *testing.T) {
 			}
 			a := newTestAccount(t, c.endpoint, tune...)
 			ctx := ctxT(t)
-			for call, err := range adaptertest.PlanReads(ctx, a, "42") {
-				if adapter.Unreachable(err) != c.unreachable || !adapter.Is(err, adapter.Transient) || adapter.IsNotFound(err) {
-					t.Errorf("%s: %v (unreachable %t), want Transient with unreachable %t", call, err, adapter.Unreachable(err), c.unreachable)
-				}
-				if !strings.Contains(err.Error(), c.says) {
-					t.Errorf("%s: %q does not say %q", call, err, c.says)
-				}
-			}
+			adaptertest.ExpectPlanReads(ctx, t, a, "42", adaptertest.Failure{Unreachable: c.unreachable, Says: c.says})
 		})
 	}
 }

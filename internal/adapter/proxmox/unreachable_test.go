@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -55,15 +54,7 @@ func TestUnreachableAPI(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			for call, err := range adaptertest.PlanReads(ctx, a, "100") {
-				if adapter.Unreachable(err) != c.unreachable || !adapter.Is(err, c.code) || adapter.FieldOf(err) != c.field {
-					t.Errorf("%s: %v (unreachable %t, field %q), want %s on %q with unreachable %t",
-						call, err, adapter.Unreachable(err), adapter.FieldOf(err), c.code, c.field, c.unreachable)
-				}
-				if !strings.Contains(err.Error(), c.says) {
-					t.Errorf("%s: %q does not say %q", call, err, c.says)
-				}
-			}
+			adaptertest.ExpectPlanReads(ctx, t, a, "100", adaptertest.Failure{Unreachable: c.unreachable, Code: c.code, Field: c.field, Says: c.says})
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -36,14 +35,7 @@ func TestUnreachableWebservice(t *testing.T) {
 			a := unreachableAccount(t, c.endpoint, c.transport)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			for call, err := range adaptertest.PlanReads(ctx, a, "321") {
-				if adapter.Unreachable(err) != c.unreachable || !adapter.Is(err, adapter.Transient) || adapter.IsNotFound(err) {
-					t.Errorf("%s: %v (unreachable %t), want Transient with unreachable %t", call, err, adapter.Unreachable(err), c.unreachable)
-				}
-				if !strings.Contains(err.Error(), c.says) {
-					t.Errorf("%s: %q does not say %q", call, err, c.says)
-				}
-			}
+			adaptertest.ExpectPlanReads(ctx, t, a, "321", adaptertest.Failure{Unreachable: c.unreachable, Says: c.says})
 		})
 	}
 }
