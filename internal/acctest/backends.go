@@ -154,7 +154,7 @@ var HetznerCloud = &Backend{
 	},
 	local: func(t testing.TB, tg *Target) {
 		tg.emu = NewEmulator(t)
-		tg.Settings = map[string]string{"token": "env://" + TokenEnv, "endpoint": tg.emu.Endpoint}
+		tg.Settings = map[string]string{"token": "env://" + HetznerCloudTokenEnv, "endpoint": tg.emu.Endpoint}
 		hcloudInstanceSettings(tg, nil)
 	},
 	remote: func(tg *Target, env map[string]string) {

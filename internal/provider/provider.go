@@ -52,8 +52,12 @@ func WithCommit(commit string) Option { return func(p *computeProvider) { p.comm
 // WithRegistry replaces the registry of adapter kinds.
 func WithRegistry(r *adapter.Registry) Option { return func(p *computeProvider) { p.registry = r } }
 
-// DefaultRegistry holds the adapters the provider ships, and those of
-// testBackends when the binary is built with the testbackends tag.
+// DefaultRegistry holds the adapters the provider ships. Their order is the
+// order of the account blocks, of the documentation that goes through each
+// backend and of the messages that name them; the first, Hetzner Cloud, is
+// the example account of documentation and messages (adapter.Registry), as
+// the one whose smallest block is a token alone. Built with the testbackends
+// tag, testBackends follow them.
 func DefaultRegistry() *adapter.Registry {
 	return adapter.NewRegistry(append([]adapter.Definition{hcloud.Definition(), proxmox.Definition(), robot.Definition()}, testBackends...)...)
 }
