@@ -31,8 +31,7 @@ type account struct {
 	clock  adapter.Clock
 }
 
-func (a *account) Kind() string                       { return Kind }
-func (a *account) Capabilities() adapter.Capabilities { return capabilities }
+func (a *account) Kind() string { return Kind }
 
 // states map the API's status words conservatively (rule 4): stopping is
 // not yet off, and nothing runs without an address.
