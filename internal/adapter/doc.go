@@ -185,7 +185,9 @@
 // Proven by unmarkedLeftAlone ("unmarked machines are left alone": Delete,
 // Power and Update are AccessDenied naming the id, the machine is unchanged
 // and not listed), unmarkedOffersNothing ("an unmarked machine offers no
-// action") and rescueBoots (Rescue's refusal names the id).
+// action"), rescueBoots (Rescue's refusal names the id) and
+// reservedLabelsRefused ("a label reserved for the mark is refused", for a
+// target that names one: no user label forges or removes the mark).
 //
 // # Rule 9: updates and the mark
 //

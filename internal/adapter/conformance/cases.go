@@ -33,6 +33,7 @@ var cases = []testCase{
 	{"an unmarked machine offers no action", unmarkedOffersNothing},
 	{"graceful power actions never start a stopped machine", gracefulPowerActions},
 	{"a boot into rescue acts only on a held machine", rescueBoots},
+	{"a label reserved for the mark is refused", reservedLabelsRefused},
 }
 
 // definitionBuilds: the manifest normalizes, the adapter builds, and the

@@ -59,6 +59,12 @@ type Target struct {
 	NoLabels, NoUserData bool
 	OtherImage           string
 
+	// ReservedLabel, for a backend that keeps the mark in labels, is one
+	// label name the mark's spelling reserves (marks.Default's
+	// "compute.seedcompute.io/managed"): a user's label of that name must
+	// be refused. Empty skips the case.
+	ReservedLabel string
+
 	// MissingID is a well-formed machine id that does not exist; "999999999"
 	// when empty.
 	MissingID string

@@ -5,23 +5,24 @@
 // test calls Run with a function that builds a fresh Target (usually an
 // emulator) per case.
 //
-// The cases, by rule: 1, idempotent create (cases.go); 2, adoption and
-// holding (claims.go, holds.go, rescue.go); 3, authoritative absence under
-// every class of fault during every call and at an endpoint that is not the
-// API (absence.go, impostor.go); 4, conservative states (states.go); 5, one
-// classify (the fault classes' codes in absence.go, and fuzz.go); 6, no
-// secret in any error, Machine or log line (secrets.go, logs.go; Run checks
-// the log lines of every case); 7, honouring cancellation and each request's
-// own bound (cancel.go, absence.go); 8, only marked machines are changed
-// (claims.go, actions.go); 9, updates and the mark (claims.go); 10, gone and
-// malformed ids (ids.go); 11, capabilities and the power actions a machine
-// offers (cases.go, actions.go); 12, offers (cases.go). A target's emulator
-// makes the faults through the Faults hooks (faults.go); a target without
-// them, such as a real account, skips the cases that need them. Each
-// adapter's classify fuzz target (fuzz.go) drives its calls through an
-// Answer, a backend that answers every request with one fuzzed status and
-// body, and holds what comes back to the same rules: classified, NotFound
-// only on the API's own proof of absence, states and offers sound.
+// The cases, by rule: 1, idempotent create (cases.go); 2, adoption and holding
+// (claims.go, holds.go, rescue.go); 3, authoritative absence under every class
+// of fault during every call and at an endpoint that is not the API
+// (absence.go, impostor.go); 4, conservative states (states.go); 5, one
+// classify (the fault classes' codes in absence.go, and fuzz.go); 6, no secret
+// in any error, Machine or log line (secrets.go, logs.go; Run checks the log
+// lines of every case); 7, honouring cancellation and each request's own bound
+// (cancel.go, absence.go); 8, only marked machines are changed (claims.go,
+// actions.go, and reserved.go: no user label forges the mark); 9, updates and
+// the mark (claims.go); 10, gone and malformed ids (ids.go); 11, capabilities
+// and the power actions a machine offers (cases.go, actions.go); 12, offers
+// (cases.go). A target's emulator makes the faults through the Faults hooks
+// (faults.go); a target without them, such as a real account, skips the cases
+// that need them. Each adapter's classify fuzz target (fuzz.go) drives its
+// calls through an Answer, a backend that answers every request with one
+// fuzzed status and body, and holds what comes back to the same rules:
+// classified, NotFound only on the API's own proof of absence, states and
+// offers sound.
 //
 // A target states what its backend cannot do rather than the cases bending:
 // no labels or no user data at create (Target.NoLabels, NoUserData), power

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/conformance"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
@@ -27,6 +28,7 @@ func TestConformance(t *testing.T) {
 				return strconv.FormatInt(e.AddServer(emu.Server{Name: name, Labels: map[string]string{"owner": "someone-else"}}), 10)
 			},
 			PowerObservable: true,
+			ReservedLabel:   labelMarks.Name(marks.FieldManaged),
 			// Armed counts as well as booted: a refusal must do neither.
 			InRescue: func(t *testing.T, id string) bool {
 				n, err := strconv.ParseInt(id, 10, 64)

@@ -3,25 +3,18 @@ package toycloud
 import (
 	"cmp"
 	"context"
-	"maps"
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
-// The marks are labels under labelPrefix, beside the user's ones. (The
-// mark helpers for label backends, once in internal/adapter, replace
-// these lines, withMarks and the reading in toMachine.)
-const (
-	labelPrefix                     = "compute.seedcompute.io/"
-	labelManaged, labelKey, labelFP = labelPrefix + "managed", labelPrefix + "key", labelPrefix + "fingerprint"
-	labelClaim, labelUnconfirmed    = labelPrefix + "claim", labelPrefix + "unconfirmed"
-)
+// The marks are labels in the one spelling of backends with labels.
+var labelMarks = marks.Default
 
 // server is a server as the API sends it.
 type server struct {
@@ -38,8 +31,7 @@ type account struct {
 	clock  adapter.Clock
 }
 
-func (a *account) Kind() string                       { return Kind }
-func (a *account) Capabilities() adapter.Capabilities { return capabilities }
+func (a *account) Kind() string { return Kind }
 
 // states map the API's status words conservatively (rule 4): stopping is
 // not yet off, and nothing runs without an address.
@@ -47,37 +39,17 @@ var states = map[string]adapter.State{"provisioning": adapter.StatePending, "sta
 	"running": adapter.StateRunning, "stopping": adapter.StateRunning, "off": adapter.StateStopped, "deleting": adapter.StateDeleting}
 
 func toMachine(s server) adapter.Machine {
-	l := s.Labels
+	managed, mark, user := labelMarks.Read(s.Labels)
 	m := adapter.Machine{ID: strconv.Itoa(s.ID), Name: s.Name, State: cmp.Or(states[s.Status], adapter.StateUnknown), RawState: s.Status,
-		OfferID: s.Size, Image: s.Image, Location: s.Region, IPv4: s.IPv4, CreatedAt: s.Created, Labels: map[string]string{},
-		Managed: l[labelManaged] == "true", Key: l[labelKey], Fingerprint: l[labelFP], Claim: l[labelClaim], Unconfirmed: l[labelUnconfirmed] == "true"}
-	for k, v := range l {
-		if !strings.HasPrefix(k, labelPrefix) {
-			m.Labels[k] = v
-		}
-	}
+		OfferID: s.Size, Image: s.Image, Location: s.Region, IPv4: s.IPv4, CreatedAt: s.Created, Labels: user}
+	marks.Stamp(&m, managed, mark)
 	if m.State == adapter.StateRunning && !m.HasAddress() {
 		m.State = adapter.StatePending
 	}
-	if m.Managed {
+	if managed {
 		m.Actions = adapter.ActionsFor(m.State, capabilities)
 	}
 	return m
-}
-
-func withMarks(user map[string]string, m adapter.Mark) map[string]string {
-	out := maps.Clone(user)
-	if out == nil {
-		out = map[string]string{}
-	}
-	out[labelManaged], out[labelKey], out[labelFP] = "true", m.Key, m.Fingerprint
-	if m.Claim != "" {
-		out[labelClaim] = m.Claim
-	}
-	if m.Unconfirmed {
-		out[labelUnconfirmed] = "true"
-	}
-	return out
 }
 
 // ListOffers lists one region's sizes, the query's or the account's.
@@ -107,15 +79,15 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 
 func (a *account) Check(ctx context.Context) error { return classify(a.api.Get(ctx, "/sizes", nil)) }
 
-// find lists every page of the servers whose label k is v.
-func (a *account) find(ctx context.Context, k, v string) ([]adapter.Machine, error) {
+// find lists every page of the servers that selector selects.
+func (a *account) find(ctx context.Context, selector string) ([]adapter.Machine, error) {
 	var out []adapter.Machine
 	for page := 1; page > 0; {
 		var body struct {
 			Servers  []server
 			NextPage int `json:"next_page"`
 		}
-		q := url.Values{"page": {strconv.Itoa(page)}, "label": {k + "=" + v}}
+		q := url.Values{"page": {strconv.Itoa(page)}, "label": {selector}}
 		if err := a.api.Do(ctx, rest.Call{Method: "GET", Route: "/servers", Query: q}, &body); err != nil {
 			return nil, rest.ListingFailed(classify(err), apiName, DefaultEndpoint)
 		}
@@ -128,17 +100,20 @@ func (a *account) find(ctx context.Context, k, v string) ([]adapter.Machine, err
 }
 
 func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
-	return a.find(ctx, labelManaged, "true")
+	return a.find(ctx, labelMarks.Selector())
 }
 
 // Create is the contract's create algorithm (rules 1 and 2) with this
 // API's look-up by key label, create with marks, and claim write.
 func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
+	if err := labelMarks.CheckUser(req.Labels); err != nil {
+		return adapter.Machine{}, err
+	}
 	req.Location = cmp.Or(req.Location, a.region)
 	fp := adapter.Fingerprint(req)
 	return adapter.CreateFlow{What: "create server " + strconv.Quote(req.Name), Call: call, Fingerprint: fp, Clock: a.clock,
 		Find: func(ctx context.Context) (adapter.Machine, bool, error) {
-			found, err := a.find(ctx, labelKey, call.IdempotencyKey)
+			found, err := a.find(ctx, labelMarks.KeySelector(call.IdempotencyKey))
 			if err != nil || len(found) == 0 {
 				return adapter.Machine{}, false, err
 			}
@@ -147,14 +122,14 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 		Make: func(ctx context.Context) (adapter.Machine, error) {
 			mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: fp, Claim: call.Claim, Unconfirmed: true}
 			return a.send(ctx, "POST", "/servers", map[string]any{"name": req.Name, "size": req.OfferID, "image": req.Image,
-				"region": req.Location, "labels": withMarks(req.Labels, mark), "user_data": req.UserData})
+				"region": req.Location, "labels": labelMarks.Put(req.Labels, mark), "user_data": req.UserData})
 		},
 		Take: func(ctx context.Context, found adapter.Machine, own bool) (adapter.Machine, error) {
 			if own {
 				return found, nil
 			}
 			mark := adapter.Mark{Key: found.Key, Fingerprint: found.Fingerprint, Claim: call.Claim, Unconfirmed: true}
-			return a.send(ctx, "PATCH", "/servers/{id}", map[string]any{"labels": withMarks(found.Labels, mark)}, found.ID)
+			return a.send(ctx, "PATCH", "/servers/{id}", map[string]any{"labels": labelMarks.Put(found.Labels, mark)}, found.ID)
 		},
 	}.Run(ctx)
 }
@@ -181,11 +156,11 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 }
 
 // managed is Get refusing a machine without the managed mark (rule 8),
-// naming it, unless the caller writes the mark (an import's first apply).
+// unless the caller writes the mark (an import's first apply).
 func (a *account) managed(ctx context.Context, id, what string, marking bool) (adapter.Machine, error) {
 	m, err := a.Get(ctx, id)
 	if err == nil && !m.Managed && !marking {
-		err = adapter.Errorf(adapter.AccessDenied, "%s server %s (%q): it does not carry the provider's managed mark, so it is left alone; import it to manage it", what, id, m.Name)
+		err = labelMarks.Refuse(what+" server "+id, "server "+id+" ("+strconv.Quote(m.Name)+")", id)
 	}
 	return m, err
 }
@@ -206,26 +181,28 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 	return classify(a.api.Do(ctx, rest.Call{Method: "POST", Route: "/servers/{id}/power", Args: []string{id}, JSON: map[string]string{"action": word}}, nil))
 }
 
-// Update writes name, labels and mark in one PATCH (rule 9): a mark
-// without a claim keeps the machine's.
+// Update writes name, labels and mark in one PATCH (rule 9).
 func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
+	if err := labelMarks.CheckUser(req.Labels); err != nil {
+		return adapter.Machine{}, err
+	}
 	cur := req.Current
 	if cur == nil || !cur.Managed && req.Mark == nil {
-		m, err := a.managed(ctx, id, "update", req.Mark != nil)
+		m, err := a.managed(ctx, id, "change", req.Mark != nil)
 		if err != nil {
 			return m, err
 		}
 		cur = &m
 	}
-	mark := adapter.Mark{Key: cur.Key, Fingerprint: cur.Fingerprint, Claim: cur.Claim, Unconfirmed: cur.Unconfirmed}
+	mark := marks.Of(*cur)
 	if req.Mark != nil {
-		mark = adapter.Mark{Key: req.Mark.Key, Fingerprint: req.Mark.Fingerprint, Claim: cmp.Or(req.Mark.Claim, cur.Claim), Unconfirmed: req.Mark.Unconfirmed}
+		mark = marks.Next(mark, *req.Mark)
 	}
-	labels := cur.Labels
+	user := cur.Labels
 	if req.Labels != nil {
-		labels = req.Labels
+		user = req.Labels
 	}
-	body := map[string]any{"labels": withMarks(labels, mark)}
+	body := map[string]any{"labels": labelMarks.Put(user, mark)}
 	if req.Name != nil {
 		body["name"] = *req.Name
 	}

@@ -2,8 +2,6 @@ package toycloud
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -17,33 +15,15 @@ const apiName = "the Toy Cloud API"
 // request and keeps it in no field (rule 6, no secret leaves).
 func newClient(endpoint, keyRef string, env adapter.Env) *rest.Client {
 	return rest.New(rest.Config{Name: apiName, Endpoint: endpoint, Example: DefaultEndpoint, Credential: "the API key",
-		Timeout: 30 * time.Second, Env: env, LogName: "Toy Cloud", Failed: failed, Classify: classify,
+		Timeout: 30 * time.Second, Env: env, LogName: "Toy Cloud", Failed: rest.ReadCoded, Classify: classify,
 		Authenticate: func(ctx context.Context, req *http.Request) ([]string, error) {
-			key, err := env.Secrets.Resolve(ctx, keyRef)
+			key, err := adapter.ResolveField(ctx, env.Secrets, settingKey, keyRef, "an existing secret")
 			if err != nil {
-				return nil, &adapter.Error{Code: adapter.InvalidConfig, Field: settingKey, Err: err, Message: settingKey + ": " + adapter.MessageOf(err)}
+				return nil, err
 			}
 			req.Header.Set("Authorization", "Bearer "+key)
 			return []string{key}, nil
 		}})
-}
-
-// apiError is an error answer, {"error": {"code", "message"}}.
-type apiError struct {
-	Status        int
-	Code, Message string
-	RetryAfter    time.Duration
-}
-
-func (e *apiError) Error() string {
-	return fmt.Sprintf("%s (%s, HTTP %d)", e.Message, e.Code, e.Status)
-}
-
-func failed(a rest.Answer) error {
-	var body struct{ Error apiError }
-	_ = json.Unmarshal(a.Body, &body)
-	body.Error.Status, body.Error.RetryAfter = a.Status, a.RetryAfter()
-	return &body.Error
 }
 
 // codes place the API's error codes, and fields name the request field
@@ -51,7 +31,7 @@ func failed(a rest.Answer) error {
 var (
 	codes = map[string]adapter.Code{"not_found": adapter.NotFound, "unauthorized": adapter.AccessDenied, "forbidden": adapter.AccessDenied,
 		"invalid_input": adapter.InvalidInput, "invalid_size": adapter.InvalidInput, "invalid_image": adapter.InvalidInput,
-		"invalid_region": adapter.InvalidInput, "rate_limited": adapter.RateLimited}
+		"invalid_region": adapter.InvalidInput, "rate_limit_exceeded": adapter.RateLimited}
 	fields = map[string]string{"invalid_size": adapter.FieldOfferID, "invalid_image": adapter.FieldImage, "invalid_region": adapter.FieldLocation}
 )
 
@@ -59,7 +39,7 @@ var (
 // not_found proves absence, never a failed API's answer; a 404 that is
 // not the API's is a wrong endpoint.
 func classify(err error) error {
-	return rest.Classify(err, apiName, func(e *apiError) *adapter.Error {
+	return rest.Classify(err, apiName, func(e *rest.CodedError) *adapter.Error {
 		out := &adapter.Error{Code: codes[e.Code], Err: e, Message: apiName + ": " + e.Error(), Field: fields[e.Code]}
 		switch {
 		case out.Code == "" || e.Status >= 500:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/conformance"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/toycloud"
 )
 
@@ -32,6 +33,7 @@ func newConfTarget(t *testing.T) conformance.Target {
 		OfferID: "tiny", Image: "plain", OtherImage: "plain-next", Location: "north",
 		SeedUnmarked:    func(_ *testing.T, name string) string { return strconv.Itoa(emu.Seed(name, nil)) },
 		PowerObservable: true,
+		ReservedLabel:   labelMarks.Name(marks.FieldManaged),
 		Faults:          emu.Conformance(),
 		Secrets:         []string{confKey},
 		ServeImpostor: func(t *testing.T, h http.Handler) map[string]string {

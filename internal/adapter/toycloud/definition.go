@@ -5,8 +5,9 @@
 // registers it only when built with the testbackends tag
 // (internal/provider/testbackends.go), so the shipped binary and its docs
 // never offer its block. It is written on the shared pieces: the create
-// algorithm adapter.CreateFlow, the client internal/adapter/rest. It
-// imports those two only.
+// algorithm adapter.CreateFlow, the client internal/adapter/rest, the
+// marks of internal/adapter/marks. It imports those and internal/adapter
+// only.
 package toycloud
 
 import (

@@ -94,22 +94,22 @@ func (m *Middleware) State() State {
 func (m *Middleware) serveControl(w http.ResponseWriter, r *http.Request) {
 	switch route := strings.TrimPrefix(r.URL.Path, m.cfg.ControlPrefix); r.Method + " " + route {
 	case "GET /stats":
-		writeJSON(w, http.StatusOK, m.Stats())
+		WriteJSON(w, http.StatusOK, m.Stats())
 	case "DELETE /stats":
 		m.Reset()
 		w.WriteHeader(http.StatusNoContent)
 	case "GET /faults":
-		writeJSON(w, http.StatusOK, m.State())
+		WriteJSON(w, http.StatusOK, m.State())
 	case "POST /faults":
 		s, err := readSettings(r.Body)
 		if err == nil {
 			err = m.Apply(s)
 		}
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+			WriteJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, m.State())
+		WriteJSON(w, http.StatusOK, m.State())
 	case "DELETE /faults":
 		m.Clear()
 		w.WriteHeader(http.StatusNoContent)
@@ -123,7 +123,7 @@ func (m *Middleware) serveControl(w http.ResponseWriter, r *http.Request) {
 			method, route, _ := strings.Cut(k, " ")
 			have += fmt.Sprintf(", %s %s%s", method, m.cfg.ControlPrefix, route)
 		}
-		writeJSON(w, http.StatusNotFound, map[string]string{
+		WriteJSON(w, http.StatusNotFound, map[string]string{
 			"error": fmt.Sprintf("no control route %s %s; have %s", r.Method, r.URL.Path, have),
 		})
 	}
@@ -152,17 +152,6 @@ func readSettings(body io.Reader) (Settings, error) {
 		return Settings{}, fmt.Errorf("reading fault settings: %w", err)
 	}
 	return s, nil
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
 }
 
 // checkRoute refuses a rule whose path can match no route of the API, when

@@ -3,9 +3,11 @@
 // a rate-limit budget, a global latency and three delays named for what a
 // write does when its client leaves early (delay_if_connected,
 // delay_then_commit, commit_then_delay), and serves the JSON control API
-// under /_emulator. It uses the standard library only and knows nothing about a
-// particular API beyond the error-body function each emulator passes in, so
-// the Hetzner Cloud, Robot and Proxmox emulators can share it.
+// under /_emulator; beside it, what every JSON API writes alike (reply.go: an
+// answer, an error in the scripted errors' body, a page of a listing). It uses
+// the standard library only and knows nothing about a particular API beyond
+// the error-body function each emulator passes in, so every emulator can
+// share it.
 package faults
 
 import (
@@ -243,7 +245,7 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case limited:
-		m.writeError(w, http.StatusTooManyRequests, m.cfg.RateLimitCode, "rate limit exceeded")
+		m.WriteError(w, http.StatusTooManyRequests, m.cfg.RateLimitCode, "rate limit exceeded")
 	case rule != nil && rule.Drop:
 		dropAfter(m.next, w, r)
 	case rule != nil && rule.Reset:
@@ -254,16 +256,10 @@ func (m *Middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for k, v := range rule.Headers {
 			w.Header().Set(k, v)
 		}
-		m.writeError(w, rule.Status, rule.Code, rule.Message)
+		m.WriteError(w, rule.Status, rule.Code, rule.Message)
 	default:
 		m.next.ServeHTTP(w, r)
 	}
-}
-
-func (m *Middleware) writeError(w http.ResponseWriter, status int, code, message string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(m.cfg.ErrorBody(status, code, message))
 }
 
 // takeBody reads r's whole body into memory before a delay d that ends with

@@ -34,7 +34,11 @@
 //		})
 //	}
 //
-// The test's toy emulator (hooks_test.go) is such a table, served.
+// The test's toy emulator (hooks_test.go) is such a table, served. An API
+// in the plainest REST shape (one collection, HTTP's statuses, the
+// middleware's generic error body) takes the ready parts of plain.go:
+// Routes: Resource("/machines", "/power"), Answers: PlainAnswers(),
+// Revoked: PlainRevoked.
 //
 // The vocabulary is the suite's, spelt out here as strings because
 // emulators never import the contract or its suite. A word the hooks do not

@@ -2,38 +2,17 @@ package toycloud
 
 import (
 	"fmt"
-	"net/http"
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/hooks"
 )
 
-// Conformance returns the emulator's conformance hooks (conformance.Faults),
-// made by the shared hooks from this API's routes, answers and statuses.
+// Conformance returns the emulator's conformance hooks (conformance.Faults):
+// the API is in the plainest REST shape, so the shared hooks' plain table
+// is its table.
 func (e *Emulator) Conformance() *hooks.Hooks {
-	return hooks.New(e.Middleware, hooks.Table{
-		Emulator: "toycloud",
-		Routes: hooks.Routes{
-			Get:    hooks.Route{Method: "GET", Path: "/servers/{id}"},
-			List:   hooks.Route{Method: "GET", Path: "/servers"},
-			Create: hooks.Route{Method: "POST", Path: "/servers"},
-			Delete: hooks.Route{Method: "DELETE", Path: "/servers/{id}"},
-			Power:  hooks.Route{Method: "POST", Path: "/servers/{id}/power"},
-			Update: hooks.Route{Method: "PATCH", Path: "/servers/{id}"},
-		},
-		Answers: hooks.Answers{
-			ServerError: hooks.Answer{Status: http.StatusInternalServerError, Code: "server_error"},
-			RateLimited: hooks.Answer{Status: http.StatusTooManyRequests, Code: "rate_limited",
-				Headers: func() map[string]string { return map[string]string{"Retry-After": "30"} }},
-			AuthRefused: hooks.Answer{Status: http.StatusForbidden, Code: "forbidden"},
-			Locked:      hooks.Answer{Status: http.StatusLocked, Code: "locked"},
-			// One server a page, and every page after the first fails.
-			PartialListing: hooks.Answer{Status: http.StatusInternalServerError, Code: "server_error", PageSize: 1},
-		},
-		Revoked: hooks.Answer{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "the token is not valid"},
-		Latency: e.opts.Latency,
-		Stage:   e.stage,
-	})
+	return hooks.New(e.Middleware, hooks.Table{Emulator: "toycloud", Routes: hooks.Resource("/servers", "/power"),
+		Answers: hooks.PlainAnswers(), Revoked: hooks.PlainRevoked, Latency: e.opts.Latency, Stage: e.stage})
 }
 
 // stage puts server id into situation and returns its status word; the

@@ -7,11 +7,11 @@
 // /servers/{id}/power {"action": "on"|"off"}. A new server reads
 // "provisioning" once, a switched one "starting" or "stopping" once, so
 // only a caller that reads again sees it settle. Faults, request counts
-// and the control API are internal/emulator/faults', under ControlPrefix.
+// and the control API (under ControlPrefix), the error body and the pages
+// of a listing are internal/emulator/faults'.
 package toycloud
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -73,11 +73,11 @@ type Emulator struct {
 func New(opts Options) *Emulator {
 	e := &Emulator{opts: opts, servers: map[int]*Server{}, next: 1000}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /v1/sizes", func(w http.ResponseWriter, _ *http.Request) { reply(w, 200, map[string]any{"sizes": sizes}) })
+	mux.HandleFunc("GET /v1/sizes", func(w http.ResponseWriter, _ *http.Request) { faults.WriteJSON(w, 200, map[string]any{"sizes": sizes}) })
 	mux.HandleFunc("GET /v1/servers", e.list)
 	mux.HandleFunc("POST /v1/servers", e.create)
 	mux.HandleFunc("GET /v1/servers/{id}", e.withServer(func(w http.ResponseWriter, _ *http.Request, s *Server) {
-		reply(w, 200, map[string]any{"server": s.read()})
+		faults.WriteJSON(w, 200, map[string]any{"server": s.read()})
 	}))
 	mux.HandleFunc("PATCH /v1/servers/{id}", e.withServer(e.update))
 	mux.HandleFunc("DELETE /v1/servers/{id}", e.withServer(func(w http.ResponseWriter, _ *http.Request, s *Server) {
@@ -87,7 +87,7 @@ func New(opts Options) *Emulator {
 	mux.HandleFunc("POST /v1/servers/{id}/power", e.withServer(e.power))
 	auth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+e.opts.Token {
-			fail(w, http.StatusUnauthorized, "unauthorized", "the token is not valid")
+			e.WriteError(w, http.StatusUnauthorized, "unauthorized", "the token is not valid")
 			return
 		}
 		mux.ServeHTTP(w, r)
@@ -139,7 +139,6 @@ func (s *Server) read() Server {
 func (e *Emulator) list(w http.ResponseWriter, r *http.Request) {
 	k, v, byLabel := strings.Cut(r.URL.Query().Get("label"), "=")
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	per := cmp.Or(e.MaxPageSize(), 50)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	all := []Server{}
@@ -148,11 +147,8 @@ func (e *Emulator) list(w http.ResponseWriter, r *http.Request) {
 			all = append(all, s.read())
 		}
 	}
-	start, next := min(max(page-1, 0)*per, len(all)), 0
-	if start+per < len(all) {
-		next = max(page, 1) + 1
-	}
-	reply(w, 200, map[string]any{"servers": all[start:min(start+per, len(all))], "next_page": next})
+	servers, next := faults.Page(all, page, e.PageSize(50))
+	faults.WriteJSON(w, 200, map[string]any{"servers": servers, "next_page": next})
 }
 
 // body is what the writes take; what does not decode is left empty, for
@@ -173,19 +169,19 @@ func (e *Emulator) create(w http.ResponseWriter, r *http.Request) {
 	i := slices.IndexFunc(sizes, func(s size) bool { return s.Name == in.Size })
 	switch {
 	case in.Name == nil || *in.Name == "":
-		fail(w, http.StatusBadRequest, "invalid_input", "a server needs a name")
+		e.WriteError(w, http.StatusBadRequest, "invalid_input", "a server needs a name")
 	case i < 0:
-		fail(w, http.StatusBadRequest, "invalid_size", fmt.Sprintf("size %q does not exist", in.Size))
+		e.WriteError(w, http.StatusBadRequest, "invalid_size", fmt.Sprintf("size %q does not exist", in.Size))
 	case !slices.Contains(sizes[i].Regions, in.Region):
-		fail(w, http.StatusBadRequest, "invalid_region", fmt.Sprintf("size %s is not sold in region %q", in.Size, in.Region))
+		e.WriteError(w, http.StatusBadRequest, "invalid_region", fmt.Sprintf("size %s is not sold in region %q", in.Size, in.Region))
 	case !slices.Contains(images, in.Image):
-		fail(w, http.StatusBadRequest, "invalid_image", fmt.Sprintf("image %q does not exist", in.Image))
+		e.WriteError(w, http.StatusBadRequest, "invalid_image", fmt.Sprintf("image %q does not exist", in.Image))
 	default:
 		e.mu.Lock()
 		s := e.add(Server{Name: *in.Name, Size: in.Size, Image: in.Image, Region: in.Region, Labels: in.Labels, Status: "provisioning", settle: "running"})
 		out := *s
 		e.mu.Unlock()
-		reply(w, http.StatusCreated, map[string]any{"server": out})
+		faults.WriteJSON(w, http.StatusCreated, map[string]any{"server": out})
 	}
 }
 
@@ -199,7 +195,7 @@ func (e *Emulator) withServer(h func(w http.ResponseWriter, r *http.Request, s *
 			h(w, r, s)
 			return
 		}
-		fail(w, http.StatusNotFound, "not_found", "server "+r.PathValue("id")+" not found")
+		e.WriteError(w, http.StatusNotFound, "not_found", "server "+r.PathValue("id")+" not found")
 	}
 }
 
@@ -211,7 +207,7 @@ func (e *Emulator) update(w http.ResponseWriter, r *http.Request, s *Server) {
 	if in.Labels != nil {
 		s.Labels = in.Labels
 	}
-	reply(w, 200, map[string]any{"server": *s})
+	faults.WriteJSON(w, 200, map[string]any{"server": *s})
 }
 
 func (e *Emulator) power(w http.ResponseWriter, r *http.Request, s *Server) {
@@ -222,18 +218,8 @@ func (e *Emulator) power(w http.ResponseWriter, r *http.Request, s *Server) {
 	case in.Action == "off" && s.Status == "running":
 		s.Status, s.settle = "stopping", "off"
 	case in.Action != "on" && in.Action != "off":
-		fail(w, http.StatusBadRequest, "invalid_input", fmt.Sprintf("action %q: want on or off", in.Action))
+		e.WriteError(w, http.StatusBadRequest, "invalid_input", fmt.Sprintf("action %q: want on or off", in.Action))
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
-}
-
-func reply(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func fail(w http.ResponseWriter, status int, code, message string) {
-	reply(w, status, map[string]any{"error": map[string]string{"code": code, "message": message}})
 }
