@@ -17,7 +17,7 @@ func TestRefusalNamesTheMachineAndTheWayOut(t *testing.T) {
 		t.Errorf("code %s, unmarked %v", err.Code, errors.Is(err, adapter.ErrUnmarked))
 	}
 	for _, want := range []string{"delete VM 100: ", `VM 100 ("web") is not tagged "compute", so it is not managed by the provider and is left alone; to manage it, import it`,
-		"an import block with id 100", `, or tag it "compute" in PVE if the provider created it`} {
+		`an import block with id = "ACCOUNT_ID/100": the account's id, a slash, this id`, `, or tag it "compute" in PVE if the provider created it`} {
 		if !strings.Contains(err.Message, want) {
 			t.Errorf("message lacks %q: %s", want, err.Message)
 		}
