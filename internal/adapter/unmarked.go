@@ -11,8 +11,8 @@ var ErrUnmarked = errors.New("the machine carries no mark of the provider")
 // machine (rule 8, only marked machines are changed, of the package
 // documentation).
 type Unmarked struct {
-	// What is the call refused, as the adapter's messages name it
-	// ("delete VM 100").
+	// What is the call refused, the verb alone ("delete"): Machine follows
+	// it, so the machine is named once ("delete: VM 100 ...").
 	What string
 	// Machine names the machine as the adapter's messages do
 	// (`VM 100 ("web")`).

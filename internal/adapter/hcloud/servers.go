@@ -54,7 +54,7 @@ func (a *account) managedServer(ctx context.Context, id, verb string) (*hcloud.S
 	}
 	if managed, _ := markOf(s); !managed {
 		n := strconv.FormatInt(s.ID, 10)
-		return nil, labelMarks.Refuse(verb+" server "+n, describe(s), n)
+		return nil, labelMarks.Refuse(verb, describe(s), n)
 	}
 	return s, nil
 }
@@ -227,7 +227,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		}
 		mark = marks.Next(mark, *req.Mark)
 	case !cur.Managed:
-		return adapter.Machine{}, labelMarks.Refuse("change server "+cur.ID, describeMachine(cur), cur.ID)
+		return adapter.Machine{}, labelMarks.Refuse("change", describeMachine(cur), cur.ID)
 	}
 	user := cur.Labels
 	if req.Labels != nil {

@@ -118,7 +118,8 @@ func (l Labels) CheckUser(labels map[string]string) error {
 	return nil
 }
 
-// Refuse is the refusal of a machine without the managed label (Unmarked).
-func (l Labels) Refuse(what, machine, id string) *adapter.Error {
-	return adapter.Unmarked{What: what, Machine: machine, ID: id, Lacks: "carries no " + l.Name(FieldManaged) + " label"}.Refuse()
+// Refuse is the refusal of a machine without the managed label (Unmarked);
+// verb names the call ("delete"), machine the machine.
+func (l Labels) Refuse(verb, machine, id string) *adapter.Error {
+	return adapter.Unmarked{What: verb, Machine: machine, ID: id, Lacks: "carries no " + l.Name(FieldManaged) + " label"}.Refuse()
 }

@@ -10,7 +10,7 @@ import (
 
 // The labels' refusal names the managed label the machine lacks.
 func TestLabelsRefusalNamesTheLabel(t *testing.T) {
-	lab := marks.Default.Refuse("delete server 5", `server 5 ("a")`, "5")
+	lab := marks.Default.Refuse("delete", `server 5 ("a")`, "5")
 	if !strings.Contains(lab.Message, `server 5 ("a") carries no compute.seedcompute.io/managed label`) || strings.HasSuffix(lab.Message, ", ") {
 		t.Errorf("labels' refusal: %s", lab.Message)
 	}

@@ -69,8 +69,9 @@ func markedTags(tags []string, claim string, unconfirmed, fresh bool) string {
 	return strings.Join(tagMark.Put(tags, adapter.Mark{Claim: claim, Unconfirmed: unconfirmed}, own...), ";")
 }
 
-// unmarked is the refusal of a VM without tagManaged (adapter.Unmarked).
-func unmarked(what string, r resource) error {
-	return adapter.Unmarked{What: what, Machine: describe(r), ID: r.id(), Lacks: tagMark.Lacks(),
+// unmarked is the refusal of a VM without tagManaged (adapter.Unmarked);
+// verb names the call ("delete").
+func unmarked(verb string, r resource) error {
+	return adapter.Unmarked{What: verb, Machine: describe(r), ID: r.id(), Lacks: tagMark.Lacks(),
 		WayOut: "or tag it " + strconv.Quote(tagManaged) + " in PVE if the provider created it"}.Refuse()
 }

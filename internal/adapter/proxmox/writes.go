@@ -14,16 +14,16 @@ import (
 // managedResource is the VM id names, refused with AccessDenied when it is
 // not tagged compute (never ours to delete or power) and with Transient
 // while a lock is on it.
-func (a *account) managedResource(ctx context.Context, what, id string) (resource, error) {
+func (a *account) managedResource(ctx context.Context, verb, id string) (resource, error) {
 	r, err := a.resourceByID(ctx, id)
 	if err != nil {
 		return resource{}, err
 	}
 	if !r.managed() {
-		return resource{}, unmarked(what, r)
+		return resource{}, unmarked(verb, r)
 	}
 	if r.Lock != "" && r.Lock != lockDestroyed {
-		return resource{}, adapter.Errorf(adapter.Transient, "%s: %s is locked (%s) by a task of PVE's; it is tried again once the lock is gone", what, describe(r), r.Lock)
+		return resource{}, adapter.Errorf(adapter.Transient, "%s: %s is locked (%s) by a task of PVE's; it is tried again once the lock is gone", verb, describe(r), r.Lock)
 	}
 	return r, nil
 }
@@ -33,7 +33,7 @@ func (a *account) managedResource(ctx context.Context, what, id string) (resourc
 // that deletion.
 func (a *account) Delete(ctx context.Context, id string) error {
 	what := "delete VM " + id
-	r, err := a.managedResource(ctx, what, id)
+	r, err := a.managedResource(ctx, "delete", id)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (a *account) Delete(ctx context.Context, id string) error {
 // the start succeeded: the VM is no longer a fresh one.
 func (a *account) Power(ctx context.Context, id string, action adapter.PowerAction) error {
 	what := action.Verb() + " VM " + id
-	r, err := a.managedResource(ctx, what, id)
+	r, err := a.managedResource(ctx, action.Verb(), id)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	}
 	vmid := r.VMID
 	if !r.managed() && req.Mark == nil {
-		return adapter.Machine{}, unmarked(what, r)
+		return adapter.Machine{}, unmarked("update", r)
 	}
 	form := map[string][]string{}
 	if req.Name != nil && *req.Name != r.Name {

@@ -19,7 +19,7 @@ func (a *account) managed(ctx context.Context, id, what string) (server, claimed
 		return server{}, claimed{}, err
 	}
 	if !c.Managed {
-		return server{}, claimed{}, adapter.Unmarked{What: what + " server " + id, Machine: describe(s), ID: strconv.Itoa(s.Number),
+		return server{}, claimed{}, adapter.Unmarked{What: what, Machine: describe(s), ID: strconv.Itoa(s.Number),
 			Lacks: "carries no claim of this provider in its name"}.Refuse()
 	}
 	return s, c, nil
