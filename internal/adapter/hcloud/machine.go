@@ -36,7 +36,7 @@ func toMachine(s *hcloud.Server) adapter.Machine {
 		CreatedAt: s.Created,
 		Labels:    user,
 	}
-	marks.Stamp(&m, managed, mark)
+	m.SetMark(managed, mark)
 	if s.ServerType != nil {
 		m.OfferID = s.ServerType.Name
 	}

@@ -86,7 +86,7 @@ func (l Labels) Read(labels map[string]string) (managed bool, m adapter.Mark, us
 }
 
 // Stored is what the backend holds for a machine read through Read and
-// Stamp: its user labels and the mark it carries. An update whose labels
+// Machine.SetMark: its user labels and the mark it carries. An update whose labels
 // equal it writes nothing.
 func (l Labels) Stored(m adapter.Machine) map[string]string {
 	out := maps.Clone(m.Labels)

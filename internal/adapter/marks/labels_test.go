@@ -3,6 +3,7 @@ package marks_test
 import (
 	"errors"
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -69,8 +70,8 @@ func TestPutReadsBack(t *testing.T) {
 		}
 		var machine adapter.Machine
 		machine.Labels = gotUser
-		marks.Stamp(&machine, managed, got)
-		if marks.Of(machine) != m || !machine.Managed {
+		machine.SetMark(managed, got)
+		if machine.Mark() != m || !machine.Managed {
 			t.Errorf("stamped %+v, want mark %+v", machine, m)
 		}
 		if s := marks.Default.Stored(machine); !maps.Equal(s, stored) {
@@ -104,5 +105,13 @@ func TestCheckUserRefusesTheReservedPrefix(t *testing.T) {
 	var e *adapter.Error
 	if !errors.As(err, &e) || e.Code != adapter.InvalidInput || e.Field != adapter.FieldLabels {
 		t.Errorf("forged mark: %v", err)
+	}
+}
+
+// The labels' refusal names the managed label the machine lacks.
+func TestLabelsRefusalNamesTheLabel(t *testing.T) {
+	lab := marks.Default.Refuse("delete", `server 5 ("a")`, "5")
+	if !strings.Contains(lab.Message, `server 5 ("a") carries no compute.seedcompute.io/managed label`) || strings.HasSuffix(lab.Message, ", ") {
+		t.Errorf("labels' refusal: %s", lab.Message)
 	}
 }

@@ -33,11 +33,11 @@ func SplitTags(s string) []string {
 }
 
 // Read reads the mark out of tags: whether the managed tag is there, and
-// the claim (a claim tag whose rest is no claim, IsClaim, is none) and the
+// the claim (a claim tag whose rest is no claim, adapter.IsClaim, is none) and the
 // unconfirmed flag, the only fields tags hold.
 func (t Tags) Read(tags []string) (managed bool, m adapter.Mark) {
 	for _, tag := range tags {
-		if c, ok := strings.CutPrefix(tag, t.ClaimPrefix); ok && IsClaim(c) {
+		if c, ok := strings.CutPrefix(tag, t.ClaimPrefix); ok && adapter.IsClaim(c) {
 			m.Claim = c
 			break
 		}
@@ -81,5 +81,5 @@ func (t Tags) Valid() bool {
 
 // ValidTag reports whether s is a tag in PVE's charset (its pve-tag
 // format: a letter, digit or '_', then those, '-', '+' or '.'), which a
-// Tags spelling must keep to with every claim IsClaim accepts.
+// Tags spelling must keep to with every claim adapter.IsClaim accepts.
 func ValidTag(s string) bool { return tagShape.MatchString(s) }

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
@@ -157,7 +156,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 			old.Claim = claimTag(tags)
 		}
 		// A rename's mark: the key follows the name, the claim stays.
-		mark := marks.Next(old, *req.Mark)
+		mark := req.Mark.Over(old)
 		form["description"] = []string{withMark(user, mark)}
 		form["tags"] = []string{markedTags(tags, mark.Claim, mark.Unconfirmed, slices.Contains(tags, tagNew))}
 	}

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // Create claims a server for the request (rules 1, idempotent create, and 2,
@@ -123,7 +122,7 @@ func (a *account) checkCreate(call adapter.Call, req adapter.CreateRequest) erro
 	switch {
 	case call.IdempotencyKey == "":
 		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
-	case !marks.IsClaim(call.Claim):
+	case !adapter.IsClaim(call.Claim):
 		return adapter.Errorf(adapter.InvalidInput, "the claim is not 32 lower-case hex digits")
 	case !validName(req.Name):
 		return adapter.Errorf(adapter.InvalidInput, "name %s is not a Robot server name: it must be %s", adapter.Quoted(adapter.Redacted(req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)

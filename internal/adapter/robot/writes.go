@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // managed reads server id and refuses one without our mark: such a server
@@ -54,7 +53,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		// An update's mark is confirmed unless it says otherwise (see
 		// adapter.Mark): the first refresh's confirmation is such a mark.
 		// A mark without a claim (a rename) keeps the one the server has.
-		mark := marks.Next(adapter.Mark{Claim: c.Claim}, *req.Mark)
+		mark := req.Mark.Over(adapter.Mark{Claim: c.Claim})
 		next.Fingerprint, next.Managed, next.Unconfirmed, next.Claim = shortFP(mark.Fingerprint), true, mark.Unconfirmed, mark.Claim
 		if !c.Managed {
 			// An imported server: release gives back its name when it
