@@ -104,3 +104,18 @@ func NotTheAPI(api, endpoint, example, method, route string, status int) *Error 
 			"set endpoint to the API's base URL, such as %s",
 		endpoint, method, route, status, api, example).WithField("endpoint")
 }
+
+// ListingFailed is the wrong-endpoint guard of a listing, for an error the
+// backend's fail has classified: a listing proves no machine's absence, so
+// a NotFound from one means that the endpoint does not serve the API (a
+// base URL where every path is not found) and is InvalidConfig on the
+// endpoint setting, never absence (rule 3, authoritative absence). setting
+// is the name of that setting (the Definition's RoleEndpoint setting), api
+// names the API and example a base URL to suggest.
+func ListingFailed(err error, setting, api, example string) error {
+	if e, ok := err.(*Error); ok && e.Code == NotFound {
+		e.Code, e.Field = InvalidConfig, setting
+		e.Message += "; the endpoint does not serve " + api + ": check that it is its base URL, such as " + example
+	}
+	return err
+}

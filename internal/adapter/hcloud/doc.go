@@ -6,9 +6,9 @@
 // adapter.Logger: route template, status, duration, attempt, request id,
 // never a query, header value or body.
 //
-// It may import the contract, hcloud-go, the standard library and, for the
-// wrong-endpoint guard of a listing, internal/adapter/rest, never the
-// Terraform plugin framework nor any other adapter: resources reach it only
+// It may import the contract, hcloud-go, the standard library and
+// internal/adapter/marks (the labels of the mark), never the Terraform
+// plugin framework, the REST client nor any other adapter: resources reach it only
 // through the contract, and the emulator in internal/emulator/hcloud is used
 // by its tests alone.
 //

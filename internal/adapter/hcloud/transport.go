@@ -124,7 +124,7 @@ func refuseRedirect(endpoint string) func(*http.Request, []*http.Request) error 
 	return func(*http.Request, []*http.Request) error {
 		return adapter.Errorf(adapter.InvalidConfig,
 			"the endpoint %s answered with a redirect, which the provider does not follow so that the API token goes nowhere else; "+
-				"set endpoint to the API's base URL itself, such as https://api.hetzner.cloud/v1", adapter.Redacted(endpoint)).WithField("endpoint")
+				"set endpoint to the API's base URL itself, such as https://api.hetzner.cloud/v1", adapter.Redacted(endpoint)).WithField(settingEndpoint)
 	}
 }
 

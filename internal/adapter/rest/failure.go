@@ -129,17 +129,3 @@ func jsonProblem(err error) string {
 	}
 	return "unreadable"
 }
-
-// ListingFailed is the wrong-endpoint guard of a listing, for an error the
-// backend's fail has classified: a listing proves no machine's absence, so
-// a NotFound from one means that the endpoint does not serve the API (a
-// base URL where every path is not found) and is InvalidConfig on the
-// endpoint setting, never absence (rule 3, authoritative absence). api
-// names the API and example a base URL to suggest.
-func ListingFailed(err error, api, example string) error {
-	if e, ok := err.(*adapter.Error); ok && e.Code == adapter.NotFound {
-		e.Code, e.Field = adapter.InvalidConfig, endpointSetting
-		e.Message += "; the endpoint does not serve " + api + ": check that it is its base URL, such as " + example
-	}
-	return err
-}
