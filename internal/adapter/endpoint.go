@@ -94,15 +94,16 @@ func NotJSON(body []byte) bool {
 
 // NotTheAPI is the error for a successful answer whose body is NotJSON:
 // InvalidConfig on the endpoint setting, at once, since retrying a page
-// that is not the API until the timeout cannot help. api names the API
-// ("the Hetzner Cloud API"), endpoint is the setting's value as messages
-// show it (Redacted), route the request's path template and example a base
-// URL to suggest.
-func NotTheAPI(api, endpoint, example, method, route string, status int) *Error {
+// that is not the API until the timeout cannot help. setting is that
+// setting's name (the Definition's RoleEndpoint setting), api names the
+// API ("the Hetzner Cloud API"), endpoint is the setting's value as
+// messages show it (Redacted), route the request's path template and
+// example a base URL to suggest.
+func NotTheAPI(setting, api, endpoint, example, method, route string, status int) *Error {
 	return Errorf(InvalidConfig,
 		"the endpoint %s answered %s %s with HTTP %d and a body that is not JSON (a web page, such as a proxy's login page or a captive portal sends), so it is not %s; "+
-			"set endpoint to the API's base URL, such as %s",
-		endpoint, method, route, status, api, example).WithField("endpoint")
+			"set %s to the API's base URL, such as %s",
+		endpoint, method, route, status, api, setting, example).WithField(setting)
 }
 
 // ListingFailed is the wrong-endpoint guard of a listing, for an error the

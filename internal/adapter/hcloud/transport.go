@@ -98,7 +98,7 @@ func (t *authTransport) send(req *http.Request, token string) (*http.Response, e
 			// A web page, not the API: hcloud-go would fail to decode it
 			// as an outage, retried until the timeout.
 			path, _ := strings.CutPrefix(req.URL.Path, t.prefix)
-			return nil, adapter.NotTheAPI("the Hetzner Cloud API", t.endpoint, "https://api.hetzner.cloud/v1", req.Method, route(path), resp.StatusCode)
+			return nil, adapter.NotTheAPI(settingEndpoint, "the Hetzner Cloud API", t.endpoint, "https://api.hetzner.cloud/v1", req.Method, route(path), resp.StatusCode)
 		}
 	}
 	if err != nil {

@@ -33,7 +33,7 @@ func newClient(endpoint string, env adapter.Env, userRef, passRef string, timeou
 	env.Log = textNumbers{env.Log}
 	c := &client{secrets: env.Secrets, userRef: userRef, passRef: passRef}
 	c.Client = rest.New(rest.Config{
-		Name: "the Robot webservice", Endpoint: endpoint, Example: DefaultEndpoint, Credential: "the credentials",
+		Name: "the Robot webservice", Endpoint: endpoint, EndpointSetting: settingEndpoint, Example: DefaultEndpoint, Credential: "the credentials",
 		Timeout: timeout, Env: env, Transport: transport, LogName: "Robot",
 		Authenticate: c.authenticate, Failed: parseAPIError, Classify: classify,
 	})
