@@ -46,7 +46,7 @@
 //     their own, and "v1" as released. PVE lists no description in
 //     /cluster/resources, so Tags mirror what a listing needs: the tag
 //     "compute", the claim as cm-c-<claim>, cm-unconfirmed, and cm-new on
-//     a VM not yet started (the adapter's own tag, which Put keeps). PVE's tags
+//     a VM not yet started (one of the adapter's own tags, Tags.Own). PVE's tags
 //     are a restricted charset (letters, digits, '_', '-', '+' and '.', no
 //     '/' and no ':', ValidTag): no label name of Default fits in one.
 //   - Hetzner Robot: no labels at all; the mark lives in the server's name

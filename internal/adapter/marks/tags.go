@@ -48,9 +48,9 @@ func (t Tags) Read(tags []string) (managed bool, m adapter.Mark) {
 
 // Put returns tags with the mark's and the backend's own replaced: the
 // user's first, in their order, then the managed tag, the claim's when
-// there is a claim, the unconfirmed tag while it is, and own. tags is not
-// changed.
-func (t Tags) Put(tags []string, m adapter.Mark, own ...string) []string {
+// there is a claim, the unconfirmed tag while it is, and add, those of the
+// backend's own tags the machine is to carry. tags is not changed.
+func (t Tags) Put(tags []string, m adapter.Mark, add ...string) []string {
 	out := slices.DeleteFunc(slices.Clone(tags), t.ours)
 	out = append(out, t.Managed)
 	if m.Claim != "" {
@@ -59,7 +59,7 @@ func (t Tags) Put(tags []string, m adapter.Mark, own ...string) []string {
 	if m.Unconfirmed {
 		out = append(out, t.Unconfirmed)
 	}
-	return append(out, own...)
+	return append(out, add...)
 }
 
 // ours reports whether tag is the mark's or one of the backend's own.

@@ -62,11 +62,11 @@ func claimTag(tags []string) string {
 // cm-unconfirmed when unconfirmed and, when fresh, cm-new; the user's own
 // tags kept, in order.
 func markedTags(tags []string, claim string, unconfirmed, fresh bool) string {
-	var own []string
+	var add []string
 	if fresh {
-		own = []string{tagNew}
+		add = []string{tagNew}
 	}
-	return strings.Join(tagMark.Put(tags, adapter.Mark{Claim: claim, Unconfirmed: unconfirmed}, own...), ";")
+	return strings.Join(tagMark.Put(tags, adapter.Mark{Claim: claim, Unconfirmed: unconfirmed}, add...), ";")
 }
 
 // unmarked is the refusal of a VM without tagManaged (adapter.Unmarked);

@@ -27,3 +27,17 @@ func TestReleasedMarkIsStillOurs(t *testing.T) {
 		t.Error("a tag of the mark is outside PVE's charset")
 	}
 }
+
+// The tags a write leaves, in the order released versions wrote them: the
+// user's first, then compute, the claim, cm-unconfirmed and cm-new; the
+// old mark's tags are replaced, not repeated.
+func TestMarkedTagsKeepTheReleasedOrder(t *testing.T) {
+	claim := strings.Repeat("c", 32)
+	old := []string{"db", "compute", "cm-c-" + strings.Repeat("d", 32), "cm-new"}
+	if got, want := markedTags(old, claim, true, true), "db;compute;cm-c-"+claim+";cm-unconfirmed;cm-new"; got != want {
+		t.Errorf("tags written %q, want %q", got, want)
+	}
+	if got, want := markedTags(old, claim, false, false), "db;compute;cm-c-"+claim; got != want {
+		t.Errorf("tags written %q, want %q", got, want)
+	}
+}
