@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"encoding/base64"
 	"net/http"
 	"time"
 
@@ -40,14 +41,16 @@ func newClient(endpoint string, env adapter.Env, userRef, passRef string, timeou
 	return c
 }
 
-// authenticate sets HTTP Basic; an answer must repeat neither value.
+// authenticate sets HTTP Basic; an answer must repeat neither value, nor
+// the header's base64 of both, which a proxy or a debug page that echoes
+// the request's headers would show and anyone can decode.
 func (c *client) authenticate(ctx context.Context, req *http.Request) ([]string, error) {
 	user, pass, err := c.credentials(ctx)
 	if err != nil {
 		return nil, err
 	}
 	req.SetBasicAuth(user, pass)
-	return []string{user, pass}, nil
+	return []string{user, pass, base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))}, nil
 }
 
 // credentials resolves user and password for one request. Errors name the
