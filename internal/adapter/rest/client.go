@@ -157,9 +157,16 @@ func (c *Client) Do(ctx context.Context, k Call, out any) error {
 			f.Kind = Unsent
 			return c.cfg.Classify(f)
 		}
-		return err
+		// A route that does not fit its arguments, or a body that does
+		// not marshal: the backend's code is wrong, and no retry mends
+		// it. The cause stays in the chain, out of the message, which
+		// would quote a value.
+		return &adapter.Error{Code: adapter.InvalidInput, Err: err,
+			Message: k.Method + " " + k.Route + ": the request cannot be built, a fault of the provider's; report it"}
 	}
-	secrets, err := c.cfg.Authenticate(ctx, req)
+	// The secret is resolved within the request's own bound too (rule 7,
+	// honour the context): a slow resolver cannot hold the call.
+	secrets, err := c.cfg.Authenticate(within, req)
 	if err != nil {
 		return err
 	}
