@@ -66,7 +66,7 @@ func (c *client) token(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if !tokenShape.MatchString(v) {
-		return "", adapter.UnusableSecret(settingAPIToken, c.tokenRef, "is not a PVE API token of the form USER@REALM!TOKENID=SECRET (the value is not shown)",
+		return "", adapter.UnusableSecret(settingAPIToken, c.tokenRef, "is not a PVE API token of the form USER@REALM!TOKENID=SECRET",
 			"store the full token as PVE showed it when it was made, e.g. terraform@pve!compute=<uuid>")
 	}
 	return v, nil

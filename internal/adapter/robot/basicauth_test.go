@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
 // An error answer that echoes the request's Authorization header (a proxy's
@@ -30,6 +32,22 @@ func TestEchoedBasicAuthIsWithheld(t *testing.T) {
 	for _, secret := range []string{encoded, testPassword} {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("the error repeats %q: %v", secret, err)
+		}
+	}
+}
+
+// A value HTTP Basic cannot carry is refused naming the one cause found.
+func TestUnsendableCredentialNamesItsCause(t *testing.T) {
+	a := testAccount(t, http.NotFoundHandler(), &lines{}, nil)
+	for ref, want := range map[string]string{"provider://colon_user": "holds a colon", "provider://broken_password": "holds a control character"} {
+		a.c.secrets = adapter.SecretResolver{Provider: map[string]string{"colon_user": "a:b", "broken_password": "pass\n"}}
+		setting := settingUser
+		if strings.HasSuffix(ref, "password") {
+			setting = settingPassword
+		}
+		_, err := a.c.resolve(context.Background(), setting, ref)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), " or ") {
+			t.Errorf("%s: %v, want it to name only that it %s", ref, err, want)
 		}
 	}
 }

@@ -73,9 +73,13 @@ func (c *client) resolve(ctx context.Context, setting, ref string) (string, erro
 		return "", err
 	}
 	for i := 0; i < len(v); i++ {
-		if v[i] < ' ' || v[i] == 0x7f || (setting == settingUser && v[i] == ':') {
-			return "", adapter.UnusableSecret(setting, ref, "holds a control character or, for the user, a colon, and cannot be sent with HTTP Basic",
+		switch {
+		case v[i] < ' ' || v[i] == 0x7f:
+			return "", adapter.UnusableSecret(setting, ref, "holds a control character (a line break, say), which HTTP Basic cannot carry",
 				"store the value alone, without line breaks")
+		case setting == settingUser && v[i] == ':':
+			return "", adapter.UnusableSecret(setting, ref, "holds a colon, which HTTP Basic takes as the end of the user",
+				"store the Robot webservice user alone, as Robot shows it")
 		}
 	}
 	return v, nil
