@@ -18,7 +18,7 @@ import (
 // refresh of its state has confirmed yet (adapter.Adoptable), and its
 // absence means confirmed, which is also what a server marked before the
 // label existed means.
-var labelMarks = marks.Default
+var labelMarks = marks.Default()
 
 // markOf reads our marks from a server's labels.
 func markOf(s *hcloud.Server) (managed bool, m adapter.Mark) {

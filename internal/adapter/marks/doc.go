@@ -8,13 +8,13 @@
 // Machine's mark (Machine.Mark, Machine.SetMark) are the contract's. An
 // adapter with labels needs a few lines:
 //
-//	labels := marks.Default.Put(req.Labels, mark)          // the create call's labels
-//	managed, mark, user := marks.Default.Read(server.Labels) // a read
+//	labels := marks.Default().Put(req.Labels, mark)            // the create call's labels
+//	managed, mark, user := marks.Default().Read(server.Labels) // a read
 //	machine.SetMark(managed, mark)
 //	if !managed {
-//		return marks.Default.Refuse("delete", `server 5 ("web")`, "5")
+//		return marks.Default().Refuse("delete", `server 5 ("web")`, "5")
 //	}
-//	err := marks.Default.CheckUser(req.Labels)            // no user label forges the mark
+//	err := marks.Default().CheckUser(req.Labels) // no user label forges the mark
 //
 // It imports only the standard library and internal/adapter, never a
 // backend's package, so every adapter can use it (a depguard rule of

@@ -30,8 +30,13 @@ type Labels struct {
 	ManagedValue string
 }
 
-// Default is the spelling of every backend with key/value labels.
-var Default = Labels{Prefix: "compute.seedcompute.io/", ManagedValue: yes}
+// DefaultPrefix is the prefix of Default's labels, as released.
+const DefaultPrefix = "compute.seedcompute.io/"
+
+// Default is the spelling of every backend with key/value labels. It is a
+// function, not a variable, so no importer can change at run time the
+// spelling that machines made by released versions carry.
+func Default() Labels { return Labels{Prefix: DefaultPrefix, ManagedValue: yes} }
 
 // Name is the label that holds field (FieldKey, …).
 func (l Labels) Name(field string) string { return l.Prefix + field }
