@@ -60,7 +60,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 // description carries: key and fingerprint, which the listing cannot show,
 // and the claim as written in the clone call or the last mark.
 func withMarkOf(m adapter.Machine, cfg vmConfig) adapter.Machine {
-	mark, managed, _ := cfg.mark()
+	managed, mark, _ := cfg.mark()
 	if !managed {
 		return m
 	}

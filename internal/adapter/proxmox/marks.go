@@ -35,14 +35,17 @@ const (
 
 var (
 	descMark = marks.Text{Prefix: "compute-", ManagedValue: "v1"}
-	tagMark  = marks.Tags{Managed: tagManaged, ClaimPrefix: "cm-c-", Unconfirmed: tagUnconfirmed, Own: []string{tagNew}}
+	tagMark  = validTags(marks.Tags{Managed: tagManaged, ClaimPrefix: "cm-c-", Unconfirmed: tagUnconfirmed, Own: []string{tagNew}})
 )
 
-// parseMark reads the mark out of a description and returns what else the
-// description holds, the user's text, as it was.
-func parseMark(desc string) (m adapter.Mark, managed bool, user string) {
-	managed, m, user = descMark.Read(desc)
-	return m, managed, user
+// validTags is t, checked when the package starts: a tag outside PVE's
+// charset would be refused by every write of a mark, so it stops the
+// provider at once rather than at the first create.
+func validTags(t marks.Tags) marks.Tags {
+	if !t.Valid() {
+		panic("proxmox: a tag of the mark is outside PVE's charset")
+	}
+	return t
 }
 
 // withMark is the description user's text followed by the mark's block.

@@ -13,7 +13,7 @@ import (
 // state could adopt it.
 func TestReleasedMarkIsStillOurs(t *testing.T) {
 	key, fp, claim := strings.Repeat("a", 32), strings.Repeat("b", 32), strings.Repeat("c", 32)
-	m, managed, user := parseMark("the ops team's db\n\ncompute-managed: v1\ncompute-key: " + key + "\ncompute-fingerprint: " + fp +
+	managed, m, user := descMark.Read("the ops team's db\n\ncompute-managed: v1\ncompute-key: " + key + "\ncompute-fingerprint: " + fp +
 		"\ncompute-claim: " + claim + "\ncompute-unconfirmed: true\n")
 	if want := (adapter.Mark{Key: key, Fingerprint: fp, Claim: claim, Unconfirmed: true}); !managed || m != want || user != "the ops team's db" {
 		t.Errorf("description read as %v %+v %q", managed, m, user)

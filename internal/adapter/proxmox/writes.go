@@ -150,7 +150,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		if err != nil {
 			return adapter.Machine{}, fail(what+": read its configuration", err)
 		}
-		old, _, user := cfg.mark()
+		_, old, user := cfg.mark()
 		tags := tagSet(cfg["tags"])
 		if old.Claim == "" {
 			old.Claim = claimTag(tags)
