@@ -130,8 +130,7 @@ func checkCall(call adapter.Call, req adapter.CreateRequest) error {
 	if err := adapter.CheckCall(call); err != nil {
 		return err
 	}
-	switch {
-	case !validName(req.Name):
+	if !validName(req.Name) {
 		return adapter.Errorf(adapter.InvalidInput, "name %s is not a VM name: it must be %s", adapter.Quoted(adapter.Redacted(req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)
 	}
 	return nil
