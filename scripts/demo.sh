@@ -15,6 +15,9 @@
 #   DEMO_LATENCY     added latency per emulated API request, e.g. 20ms (default: none)
 #   DEMO_SERVERS     how many servers the quick start creates (default: 2)
 #   DEMO_KEEP=1      keep the scratch directory for inspection
+#   TEST_TAGS        build tags of the emulator (default testbackends: it also
+#                    serves the backends kept in the tests, which the
+#                    provider built here, as released, does not offer)
 #
 # Whatever happens (success, failure, Ctrl-C) the emulator is stopped and the
 # scratch directory removed, unless DEMO_KEEP=1.
@@ -90,7 +93,7 @@ trap 'exit 130' INT TERM
 step "building the provider and the emulator into $scratch/bin"
 mkdir -p "$scratch/bin"
 go build -ldflags "-X main.build=demo" -o "$scratch/bin/terraform-provider-compute" .
-go build -o "$scratch/bin/compute-emulator" ./tools/emulator
+go build -tags "${TEST_TAGS-testbackends}" -o "$scratch/bin/compute-emulator" ./tools/emulator
 
 step "starting the emulator on a free loopback port"
 token=demo-token
@@ -138,6 +141,11 @@ pve_token=$(announced proxmox-token 2)
 # The token's secret half, which no log or state may hold.
 pve_secret=${pve_token#*=}
 echo "Proxmox VE API emulated at $pve_url, its certificate's SHA-256 $pve_fingerprint (the account's tls_fingerprint)"
+# A backend registered beside the shipped ones announces "NAME URL" and
+# "NAME-testacc ..."; the quick start does not use them.
+awk '$1 ~ /-testacc$/ { sub(/-testacc$/, "", $1); print $1 }' "$scratch/emulator.out" | while read -r name; do
+	echo "$name API emulated at $(announced "$name" 2) (a backend kept in the tests, for make testacc-emulator)"
+done
 # The first rented server, unnamed as a newly rented one is.
 machine_id=$(curl -fsS --max-time 5 "$emulator_base/_emulator/robot/servers" | grep -o '"server_number":[0-9]*' | head -n 1 | cut -d: -f2) ||
 	die "could not read the rented servers from $emulator_base/_emulator/robot/servers"

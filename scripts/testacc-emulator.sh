@@ -3,15 +3,20 @@
 # starts with `make emulator`, as its own process on a free loopback port.
 # Builds it, starts it with fresh credentials, waits until its APIs answer,
 # points every backend's variables at it (Hetzner Cloud, Hetzner Robot and
-# its SSH farm, Proxmox VE), runs `make testacc` (the lifecycle tests of
-# each backend by default: TESTACC_RUN) and `make sweep` against it, checks
-# through its APIs that nothing was left behind and that the sweep took
-# only its own, and stops it.
+# its SSH farm, Proxmox VE, and each backend registered beside them, whose
+# variables its "NAME-testacc" line announces), runs `make testacc` (the
+# lifecycle tests of each backend by default: TESTACC_RUN) and `make sweep`
+# against it, checks through its APIs that nothing was left behind and that
+# the sweep took only its own, and stops it. Everything is built with
+# TEST_TAGS (default testbackends), which registers the backends kept in the
+# tests in both the emulator and the provider.
 #
 # Environment:
 #   TESTACC_RUN   the tests to run (default: the lifecycle tests that run
 #                 against any target)
 #   TESTACC_PKGS  the packages they are in
+#   TEST_TAGS     the build tags (default testbackends; "" for the shipped
+#                 backends alone)
 #
 # Whatever happens, the emulator is stopped and the scratch directory removed.
 set -euo pipefail
@@ -44,6 +49,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+tags=${TEST_TAGS-testbackends}
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-tags=$tags"
 go build -o "$scratch/compute-emulator" ./tools/emulator
 # Credentials of this run only: the tests read them as HCLOUD_TOKEN,
 # HETZNER_ROBOT_USER/_PASSWORD and PROXMOX_VE_API_TOKEN.
@@ -96,10 +103,16 @@ vars=(
 	PROXMOX_VE_ENDPOINT="$pve" PROXMOX_VE_API_TOKEN="$pve_token" COMPUTE_TEST_PROXMOX_TEMPLATE=ubuntu-24.04-cloud
 	COMPUTE_TEST_PROXMOX_TLS_FINGERPRINT="$pve_fp"
 )
+# Each registered backend announces its API and its variables on one line,
+# "NAME-testacc VAR=VALUE ...": its name, for the checks below, and its
+# variables join the others.
+registered=$(awk '$1 ~ /-testacc$/ { sub(/-testacc$/, "", $1); print $1 }' "$scratch/emulator.out" | xargs)
+read -r -a announced <<<"$(awk '$1 ~ /-testacc$/ { $1 = ""; print }' "$scratch/emulator.out" | xargs)"
+vars+=("${announced[@]}")
 
 # The lifecycle tests run against any target; the rest of the packages'
 # tests need the in-process emulator, which make test already ran.
-run=${TESTACC_RUN:-'^(TestInstanceLifecycle|TestAccountCreateReadImport|TestOffersAnyTarget|TestProxmoxInstanceLifecycle|TestRobotBootstrapLifecycle)$'}
+run=${TESTACC_RUN:-'^(TestInstanceLifecycle|TestAccountCreateReadImport|TestOffersAnyTarget|TestProxmoxInstanceLifecycle|TestRobotBootstrapLifecycle|TestRegisteredBackendLifecycle)$'}
 pkgs=${TESTACC_PKGS:-./internal/account ./internal/instance ./internal/offers ./internal/bootstrap}
 tests_started=$SECONDS
 make --no-print-directory testacc "${vars[@]}" TESTACC_RUN="$run" TESTACC_PKGS="$pkgs"
@@ -135,6 +148,12 @@ left=$(pve_vms)
 [[ -z "$left" ]] || die "Proxmox VMs left after the tests: $left"
 clones=$(requests proxmox/stats "POST /nodes/{node}/qemu/{vmid}/clone")
 [[ "$clones" -gt 0 ]] || die "no test cloned a VM on the Proxmox emulator; did the tests pick another target?"
+# A registered emulator's control API is /_emulator/NAME; the lifecycle
+# test's CheckDestroy has asked its API that nothing is left.
+for name in $registered; do
+	served=$(curl -fsS --max-time 5 "$control/$name/stats" | jq '[.[]] | add // 0')
+	[[ "$served" -gt 0 ]] || die "no test reached the $name emulator; did the tests pick another target?"
+done
 
 # The sweep then meets what an interrupted run leaves: a managed machine
 # with the test prefix and the test mark, which must go, beside a prefixed
@@ -188,4 +207,5 @@ left=$(pve_vms)
 [[ "$(tr ' ' '\n' <<<"$left" | sort | xargs)" == "$(tr ' ' '\n' <<<"$want" | sort | xargs)" ]] ||
 	die "after make sweep the Proxmox VMs are '$left', want '$want'"
 echo "testacc-emulator: done in $((SECONDS - started))s (tests ${tests_took}s); the tests created and destroyed $creates Hetzner Cloud servers," \
-	"bootstrapped and released Robot server $robot_server, cloned and destroyed $clones Proxmox VMs; the sweep took only its own"
+	"bootstrapped and released Robot server $robot_server, cloned and destroyed $clones Proxmox VMs${registered:+, and ran on $registered};" \
+	"the sweep took only its own"

@@ -48,7 +48,7 @@ resource "compute_provider_account" "test" {
     create = "1s"
   }
 }
-`, acctest.TokenEnv, endpoint),
+`, acctest.HetznerCloudTokenEnv, endpoint),
 			ExpectError: acctest.Match(`The health check of account "test" \(adapter hcloud\) failed: the backend failed or could not be reached, and kept failing while the check was retried until timeouts\.create\. Check that hetzner_cloud\.endpoint \(` + regexp.QuoteMeta(endpoint) + `\) is right and reachable from where Terraform runs, then run the command again, or raise timeouts\.create to retry for longer\..*Health check: retried for \d+s \(\d+ attempt.*refused`),
 		}},
 	})

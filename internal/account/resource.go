@@ -121,14 +121,13 @@ func validateSettings(b block, diags *diag.Diagnostics) {
 	}
 }
 
-// example is the smallest block of the first adapter kind, for messages:
-// BLOCK = { token = "env://KIND_TOKEN" }.
+// example is the smallest block of the registry's example kind
+// (Registry.Example), for messages: BLOCK = { token = "env://KIND_TOKEN" }.
 func (r *Resource) example() string {
-	defs := r.registry.Definitions()
-	if len(defs) == 0 {
+	def, ok := r.registry.Example()
+	if !ok {
 		return "an adapter block"
 	}
-	def := defs[0]
 	var parts []string
 	for _, s := range def.Settings {
 		switch {

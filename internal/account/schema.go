@@ -88,18 +88,19 @@ func (r *Resource) schema(ctx context.Context) schema.Schema {
 	}
 }
 
-// exampleID is an example of an account id for the first adapter kind, as
-// ", e.g. `KIND:...`": its defaults, and its secrets as env:// references.
+// exampleID is an example of an account id of the registry's example kind
+// (Registry.Example), as ", e.g. `KIND:...`": its defaults, and its secrets
+// as env:// references.
 func (r *Resource) exampleID() string {
-	defs := r.registry.Definitions()
-	if len(defs) == 0 {
+	def, ok := r.registry.Example()
+	if !ok {
 		return ""
 	}
-	l := adapter.Locator{Kind: defs[0].Kind, Name: "prod", Settings: map[string]string{}}
-	for _, s := range defs[0].Settings {
+	l := adapter.Locator{Kind: def.Kind, Name: "prod", Settings: map[string]string{}}
+	for _, s := range def.Settings {
 		switch {
 		case s.IsSecret():
-			l.Settings[s.Name] = exampleRef(defs[0], s)
+			l.Settings[s.Name] = exampleRef(def, s)
 		case s.Default != "":
 			l.Settings[s.Name] = s.Default
 		}

@@ -29,7 +29,7 @@ resource "compute_provider_account" "test" {
     location = "nbg1"
   }
 }
-`, acctest.TokenEnv, e.Endpoint)
+`, acctest.HetznerCloudTokenEnv, e.Endpoint)
 	unknownEndpoint := fmt.Sprintf(`
 resource "compute_provider_account" "test" {
   name = "test"
@@ -38,7 +38,7 @@ resource "compute_provider_account" "test" {
     endpoint = "%s${substr(timestamp(), 0, 0)}"
   }
 }
-`, acctest.TokenEnv, e.Endpoint)
+`, acctest.HetznerCloudTokenEnv, e.Endpoint)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{

@@ -17,8 +17,7 @@ import (
 // quiet is a backend that answers every check; only its settings matter here.
 type quiet struct{}
 
-func (quiet) Kind() string                       { return "quiet" }
-func (quiet) Capabilities() adapter.Capabilities { return nil }
+func (quiet) Kind() string { return "quiet" }
 func (quiet) ListOffers(context.Context, adapter.Query) ([]adapter.Offer, error) {
 	return []adapter.Offer{}, nil
 }

@@ -17,9 +17,15 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
-// TokenEnv names the environment variable that holds the emulators' token;
-// accounts in tests reference it as env://COMPUTE_TEST_HCLOUD_TOKEN.
-const TokenEnv = "COMPUTE_TEST_HCLOUD_TOKEN"
+// TokenEnv names the environment variable that holds Token for tests of any
+// backend (a test's own in-memory backend as much as a shipped one's
+// emulator); accounts in tests reference it as env://COMPUTE_TEST_TOKEN.
+const TokenEnv = "COMPUTE_TEST_TOKEN"
+
+// HetznerCloudTokenEnv names the variable that holds Token for the accounts
+// of the Hetzner Cloud emulator (Emulator.Account, the HetznerCloud target
+// run in process), as env://COMPUTE_TEST_HCLOUD_TOKEN.
+const HetznerCloudTokenEnv = "COMPUTE_TEST_HCLOUD_TOKEN"
 
 // Token is the token every test emulator accepts.
 const Token = "test-token-0123456789"
@@ -95,6 +101,7 @@ func setup() (string, error) {
 		"TF_IN_AUTOMATION":         "1",
 		"TF_ACC_TEMP_DIR":          dir,
 		TokenEnv:                   Token,
+		HetznerCloudTokenEnv:       Token,
 		WrongTokenEnv:              "refused-token-9876543210",
 		ReadOnlyTokenEnv:           ReadOnlyToken,
 		"TF_ACC_TERRAFORM_VERSION": "",

@@ -105,8 +105,10 @@ type Backend struct {
 	destroyed func(tg *Target) error
 }
 
-// Backends are the backends acceptance tests run on.
-var Backends = []*Backend{HetznerCloud, HetznerRobot, ProxmoxVE}
+// Backends are the backends acceptance tests run on: the three shipped
+// ones, and the Registered ones of any other adapter in the provider's
+// registry.
+var Backends = append([]*Backend{HetznerCloud, HetznerRobot, ProxmoxVE}, Registered...)
 
 // variables are all the variables of the backend.
 func (b *Backend) variables() []string { return slices.Concat(b.Required, b.Optional) }
@@ -152,7 +154,7 @@ var HetznerCloud = &Backend{
 	},
 	local: func(t testing.TB, tg *Target) {
 		tg.emu = NewEmulator(t)
-		tg.Settings = map[string]string{"token": "env://" + TokenEnv, "endpoint": tg.emu.Endpoint}
+		tg.Settings = map[string]string{"token": "env://" + HetznerCloudTokenEnv, "endpoint": tg.emu.Endpoint}
 		hcloudInstanceSettings(tg, nil)
 	},
 	remote: func(tg *Target, env map[string]string) {

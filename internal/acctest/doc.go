@@ -32,8 +32,10 @@
 // path gets (ErrorRow.Budget).
 //
 // Where acceptance tests run is the environment's choice, per backend
-// (SelectTargets; Backends: HetznerCloud, HetznerRobot, ProxmoxVE): the
-// in-process emulators by default; with TF_ACC=1 and a backend's variables,
+// (SelectTargets; Backends: HetznerCloud, HetznerRobot, ProxmoxVE, and
+// the Registered backend of every other adapter in the provider's
+// registry, whose variables its definition gives): the in-process
+// emulators by default; with TF_ACC=1 and a backend's variables,
 // the account they name (a real one, or the standalone emulator), while the
 // tests of a backend whose variables are missing skip, naming them. Tests
 // written with NewTarget (Hetzner Cloud) or NewTargetOn run against any of

@@ -46,15 +46,15 @@ func (e *Emulator) Stop() { e.stop() }
 
 // Account is a compute_provider_account named "test" on this emulator.
 func (e *Emulator) Account() string {
-	return e.AccountNamed("test", "env://"+TokenEnv)
+	return e.AccountNamed("test", "env://"+HetznerCloudTokenEnv)
 }
 
 // AccountID is the id compute_provider_account computes for a Hetzner
 // Cloud account on this emulator with no name and the token reference
-// env://TokenEnv: what protocol-level tests name the account by.
+// env://HetznerCloudTokenEnv: what protocol-level tests name the account by.
 func (e *Emulator) AccountID(t testing.TB) string {
 	t.Helper()
-	loc, err := provider.DefaultRegistry().Locate("hcloud", map[string]string{"token": "env://" + TokenEnv, "endpoint": e.Endpoint})
+	loc, err := provider.DefaultRegistry().Locate("hcloud", map[string]string{"token": "env://" + HetznerCloudTokenEnv, "endpoint": e.Endpoint})
 	if err != nil {
 		t.Fatal(err)
 	}

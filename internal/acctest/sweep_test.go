@@ -19,7 +19,7 @@ const managedLabel = "compute.seedcompute.io/managed"
 // set by hand, and a managed machine of anyone's configuration with the
 // test label, all stay.
 func TestSweepDeletesOnlyWhatTestsMade(t *testing.T) {
-	t.Setenv(TokenEnv, Token)
+	t.Setenv(HetznerCloudTokenEnv, Token)
 	tg := NewTarget(t)
 	e := tg.Emulator()
 	managed := map[string]string{managedLabel: "true"}
@@ -64,7 +64,7 @@ func TestSweepDeletesOnlyWhatTestsMade(t *testing.T) {
 
 // A sweep that cannot list the project fails instead of sweeping less.
 func TestSweepFailsOnAFailedListing(t *testing.T) {
-	t.Setenv(TokenEnv, Token)
+	t.Setenv(HetznerCloudTokenEnv, Token)
 	tg := NewTarget(t)
 	tg.Emulator().AddServer(emu.Server{Name: "tfacc-left-1", Labels: map[string]string{managedLabel: "true", SweepLabel: SweepValue}})
 	tg.Emulator().FailNext("GET", "/servers", 10, 401, "unauthorized")
@@ -122,7 +122,7 @@ func TestLabelsKeepTheSweepLabel(t *testing.T) {
 // A test machine without the sweep label fails the target's checks, so a
 // test that forgot Labels cannot leave machines make sweep never finds.
 func TestMachinesRefuseAnUnlabelledTestMachine(t *testing.T) {
-	t.Setenv(TokenEnv, Token)
+	t.Setenv(HetznerCloudTokenEnv, Token)
 	tg := NewTarget(t)
 	tg.Emulator().AddServer(emu.Server{Name: tg.Name("web-1"), Labels: map[string]string{managedLabel: "true"}})
 	if _, err := tg.Machines(); err == nil || !strings.Contains(err.Error(), "lacks the label tfacc") {

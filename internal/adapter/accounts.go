@@ -47,7 +47,8 @@ func (a *Accounts) Open(accountID string) (*Cached, Locator, error) {
 	if err != nil {
 		return nil, Locator{}, err
 	}
-	c := NewCached(ad, a.Env.Clock, 0)
+	d, _ := a.Registry.Definition(l.Kind) // Open found it
+	c := NewCached(ad, a.Env.Clock, 0).Declare(d.Capabilities)
 	a.open[key] = c
 	return c, l, nil
 }

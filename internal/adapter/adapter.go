@@ -3,14 +3,14 @@ package adapter
 import "context"
 
 // Adapter is what every backend offers. Optional abilities are separate
-// interfaces (Powerer, Updater, Lister, Inventory, Checker, WriteChecker, Validator) and are also
-// declared in Capabilities, so the Terraform layer can refuse at plan time
+// interfaces (Powerer, Updater, Lister, Inventory, Checker, WriteChecker,
+// Validator, Rescuer, Identifier, Bootstrapper), declared once, in the
+// Definition's Capabilities, so the Terraform layer can refuse at plan time
 // what a backend cannot do instead of failing half-way through an apply.
+// Registry.Open checks that the adapter implements what is declared.
 type Adapter interface {
 	// Kind names the adapter, e.g. "hcloud".
 	Kind() string
-	// Capabilities lists the optional interfaces this adapter implements.
-	Capabilities() Capabilities
 	// ListOffers returns the offers matching q, [] for an impossible query.
 	ListOffers(ctx context.Context, q Query) ([]Offer, error)
 	// Create is idempotent by call.IdempotencyKey: it looks the key up

@@ -6,6 +6,16 @@ import (
 	"time"
 )
 
+// The bootstrap contract (this file and bootstrap_rules.go) is what
+// compute_bootstrap_host asks of an adapter that declares CapBootstrap. It
+// is general to backends of dedicated machines, not one backend's: a rescue
+// system reached over SSH, an unattended installer, secrets delivered over
+// stdin and a first-boot program are how such a machine becomes a host,
+// and the resource names no backend. It stays beside the core types rather
+// than in a sub-package because Capabilities.Implemented names Bootstrapper
+// and Identifier, and a sub-package would need this one for its errors and
+// secret references: the two would import each other.
+
 // Phase is where the bootstrap of a dedicated machine stands.
 // The phases run in this order; each is idempotent, and an adapter re-derives
 // from the machine itself what a caller that lost its progress (an apply

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -28,6 +29,8 @@ type Cached struct {
 	Adapter
 	clock Clock
 	ttl   time.Duration
+	// caps are what the account's definition declares; see Declare.
+	caps Capabilities
 
 	mu      sync.Mutex
 	listing *listing
@@ -70,6 +73,17 @@ func NewCached(a Adapter, clock Clock, ttl time.Duration) *Cached {
 	}
 	return &Cached{Adapter: a, clock: clock, ttl: ttl, offers: map[Query][]Offer{}, adopted: map[string]string{}, written: map[string]bool{}}
 }
+
+// Declare sets the capabilities c offers, those its account's definition
+// declares (Accounts.Open passes them), and returns c. Without it c offers
+// no optional ability: the adapter value declares nothing of its own.
+func (c *Cached) Declare(caps Capabilities) *Cached {
+	c.caps = slices.Clone(caps)
+	return c
+}
+
+// Capabilities are what the account's definition declares (Declare).
+func (c *Cached) Capabilities() Capabilities { return slices.Clone(c.caps) }
 
 // Get reads through the shared listing when the adapter can list.
 func (c *Cached) Get(ctx context.Context, id string) (Machine, error) {

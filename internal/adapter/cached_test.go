@@ -22,8 +22,7 @@ type fakeAdapter struct {
 	offers   atomic.Int32
 }
 
-func (f *fakeAdapter) Kind() string               { return "fake" }
-func (f *fakeAdapter) Capabilities() Capabilities { return Capabilities{CapList} }
+func (f *fakeAdapter) Kind() string { return "fake" }
 func (f *fakeAdapter) ListOffers(context.Context, Query) ([]Offer, error) {
 	f.offers.Add(1)
 	return []Offer{{ID: "small"}}, nil

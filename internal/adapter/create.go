@@ -17,13 +17,20 @@ type CreateRequest struct {
 	Labels   map[string]string
 	// PowerOn false creates the machine without starting it.
 	PowerOn bool
-	// MachineID, on a backend whose machines exist before they are claimed
-	// (rented dedicated servers), names the one machine to claim; "" lets
-	// the adapter claim a free machine of OfferID, or order one.
+	// MachineID and MaxMonthlyPrice are for backends that rent hardware
+	// which exists before it is claimed (dedicated servers), and are
+	// general to them rather than one backend's: such a rental either
+	// names the machine to claim or orders one at a price, which is what
+	// compute_bootstrap_host's machine_id and max_monthly_price say
+	// without naming a backend. Only that resource sets them, and it
+	// refuses an account whose adapter lacks CapBootstrap, so an adapter
+	// of virtual machines never sees them.
+	//
+	// MachineID names the one machine to claim; "" lets the adapter claim
+	// a free machine of OfferID, or order one.
 	MachineID string
 	// MaxMonthlyPrice is the most a machine ordered for this request may
-	// cost per month (the offer's PricePerMonth); 0 never orders. Only
-	// backends where ordering costs money read it.
+	// cost per month (the offer's PricePerMonth); 0 never orders.
 	MaxMonthlyPrice float64
 }
 

@@ -236,11 +236,16 @@
 //
 // # Rule 11: capabilities and actions
 //
-// The Definition's Capabilities are exactly the optional interfaces the
-// adapter implements (CapPower: Powerer, CapUpdate: Updater, CapList: Lister,
-// CapInventory: Inventory, CapCheck: Checker, CapValidate: Validator,
-// CapRescue: Rescuer), and Adapter.Capabilities says the same; CapShutdown,
-// CapReboot and CapReset each need CapPower too. The Terraform layer refuses
+// Capabilities are declared once, in the Definition, and are exactly the
+// optional interfaces the adapter implements (CapPower: Powerer, CapUpdate:
+// Updater, CapList: Lister, CapInventory: Inventory, CapCheck: Checker,
+// CapValidate: Validator, CapRescue: Rescuer, CapIdentify: Identifier,
+// CapBootstrap: Bootstrapper); CapShutdown, CapReboot and CapReset are more
+// values of Power and each need CapPower too. The adapter value declares
+// nothing itself: an opened account (Cached) offers what its definition
+// declares, and Registry.Open refuses an adapter that lacks an interface its
+// definition declares, naming the kind, the capability and the method
+// (Capabilities.Implemented). The Terraform layer refuses
 // at plan time what is not declared (compute_machines refuses an account whose
 // adapter lacks CapInventory). A machine's Actions are among those the
 // capabilities offer and its state allows (ActionsFor): a running machine may
@@ -250,7 +255,9 @@
 // mark offers nothing (rule 8). A graceful shutdown of a stopped machine does
 // nothing; a reboot or reset never starts one (InvalidState).
 //
-// Proven by definitionBuilds ("definition builds"), actionsMatchTheState
+// Proven by definitionBuilds ("definition builds": declared and implemented
+// agree both ways), internal/adapter's
+// TestOpenRefusesWhatTheAdapterDoesNotImplement, actionsMatchTheState
 // ("available actions are offered and match the state"), gracefulPowerActions
 // ("graceful power actions never start a stopped machine") and power ("power
 // stops and starts"); the refusal of compute_machines by internal/machines'

@@ -12,9 +12,37 @@ const (
 	FieldLabels   = "labels"    // CreateRequest.Labels, UpdateRequest.Labels
 	FieldPower    = "power"     // CreateRequest.PowerOn, PowerAction
 	FieldUserData = "user_data" // CreateRequest.UserData
-	// FieldPricePerHour is Offer.PricePerHour; a key of Definition.Notes.
+	// FieldPricePerHour is Offer.PricePerHour.
 	FieldPricePerHour = "price_per_hour"
 )
+
+// NoteKeys are the keys of Definition.Notes: every key the Terraform layer
+// reads, and the only ones a definition may use (NewRegistry refuses any
+// other, a typo nobody would read). Each value is a phrase in markdown about
+// this backend, without its name, which the reader puts before it
+// ("On `hetzner_cloud` accounts: …"); a key left out says nothing.
+//
+// The field keys say what the field's value is on this backend, in the
+// documentation of the attributes that carry it:
+//
+//   - FieldName: compute_instance.name (the backend's rule for names).
+//   - FieldOfferID: compute_instance.offer_id, the id of a compute_offers
+//     offer and compute_machines' offer_id.
+//   - FieldImage: compute_instance.image and compute_machines' image; on a
+//     backend that declares CapBootstrap, compute_bootstrap_host.image too.
+//   - FieldLocation: compute_instance.location, compute_offers' location
+//     filter and compute_machines' location.
+//   - FieldLabels: compute_instance.labels (the backend's label rules).
+//   - FieldUserData: compute_instance.user_data (how the machine gets it).
+//   - FieldPricePerHour: a compute_offers offer's price_per_hour (which
+//     price the backend quotes).
+//
+// The rescue keys name no field; see NoteRescue, NoteRescueWait,
+// NoteRescueLogin and NoteRescueUndo.
+var NoteKeys = []string{
+	FieldName, FieldOfferID, FieldImage, FieldLocation, FieldLabels, FieldUserData, FieldPricePerHour,
+	NoteRescue, NoteRescueWait, NoteRescueLogin, NoteRescueUndo,
+}
 
 // NoteRescue is a key of Definition.Notes that names no field: on a backend
 // whose adapter does not declare CapRescue, how an operator boots a machine

@@ -7,7 +7,12 @@ type State string
 
 // The states a backend's statuses are mapped onto. A machine is "running" only
 // when it has an address, and one created but never started is "pending",
-// never "stopped".
+// never "stopped". StateRescue is general rather than one backend's: it is
+// a machine running its backend's rescue system (a small system booted from
+// the network instead of its disks), a state any backend with a rescue
+// system has. A backend reports it only where its API says so (the shipped
+// adapters report a machine in rescue as running, which the conformance case
+// rescueBoots accepts as well); it offers no power action (ActionsFor).
 const (
 	StatePending  State = "pending"
 	StateRunning  State = "running"

@@ -21,7 +21,11 @@ type Offer struct {
 	Available    bool // a create would succeed now
 	// PricePerMonth and SetupFee are for backends that rent by the month
 	// (dedicated servers); 0 elsewhere. PricePerHour is then the monthly
-	// price spread over 730 hours, for comparison.
+	// price spread over 730 hours, for comparison. They are general to
+	// rented hardware rather than one backend's: a monthly price with a
+	// one-off setup fee is how dedicated servers are rented, and
+	// compute_offers shows both (price_per_month, setup_fee) for any
+	// backend, null where 0.
 	PricePerMonth float64
 	SetupFee      float64
 

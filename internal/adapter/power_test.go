@@ -51,13 +51,13 @@ func TestPowerActionCapability(t *testing.T) {
 	}
 }
 
-// powerFake offers on, off and reboot, and counts what reaches it.
+// powerFake can do every power action and counts what reaches it; it is
+// declared to offer on, off and reboot.
 type powerFake struct {
 	fakeAdapter
 	calls []PowerAction
 }
 
-func (f *powerFake) Capabilities() Capabilities { return Capabilities{CapPower, CapReboot} }
 func (f *powerFake) Power(_ context.Context, _ string, a PowerAction) error {
 	f.calls = append(f.calls, a)
 	return nil
@@ -65,7 +65,7 @@ func (f *powerFake) Power(_ context.Context, _ string, a PowerAction) error {
 
 func TestCachedPowerRefusesWhatIsNotOffered(t *testing.T) {
 	f := &powerFake{}
-	c := NewCached(f, nil, 0)
+	c := NewCached(f, nil, 0).Declare(Capabilities{CapPower, CapReboot})
 	for _, a := range []PowerAction{PowerShutdown, PowerReset} {
 		if err := c.Power(context.Background(), "1", a); !Is(err, Unsupported) {
 			t.Errorf("Power(%s) on an adapter without it: %v, want Unsupported", a, err)

@@ -38,13 +38,10 @@ type Definition struct {
 	BlockDescription string
 	Capabilities     Capabilities
 	Settings         []Setting
-	// Notes say, per contract field (FieldOfferID, FieldLocation,
-	// FieldPricePerHour), what its value is on this backend, for the
-	// documentation of the attributes that show it, as a phrase: "the server
-	// type name, e.g. `cx22`". NoteRescue, not a field, is the backend's
-	// own way into a rescue system where the adapter offers none;
-	// NoteRescueWait, NoteRescueLogin and NoteRescueUndo say how the
-	// adapter's boot into rescue goes where it offers one.
+	// Notes say what the contract's fields are on this backend, for the
+	// documentation of the attributes that show them, as phrases ("the
+	// server type name, e.g. `cx22`"), and how a boot into its rescue system
+	// goes. NoteKeys lists and documents every key; no other is read.
 	Notes map[string]string
 	// Rules are the backend's rules for names, labels and machine ids.
 	Rules Rules
@@ -169,9 +166,20 @@ func (d Definition) settingNames() []string {
 	return names
 }
 
-// Registry holds the adapter kinds the provider ships.
+// Registry holds the adapter kinds the provider ships, in the order they
+// were registered (NewRegistry's arguments). That order is the one
+// documented order of the kinds: Definitions and Kinds list them in it, so
+// the account blocks, the documentation that goes through every backend and
+// the messages that name them all follow it, and a new backend appears
+// where its registry line puts it, whatever its name. The order enters
+// nothing a plan compares (account ids carry their own kind, and the
+// account's schema is a set of named attributes), so reordering changes
+// documentation and messages only. The first definition registered is the
+// example (Example) that documentation and messages show where they need
+// one account.
 type Registry struct {
-	defs map[string]Definition
+	defs  map[string]Definition
+	order []string
 	// LookupEnv is the environment settings left out fall back on
 	// (Setting.Env); os.LookupEnv when nil. Tests set it rather than the
 	// process's environment.
@@ -187,9 +195,10 @@ func (r *Registry) Environment() EnvLookup {
 	return os.LookupEnv
 }
 
-// NewRegistry registers definitions; a kind or an account block listed
-// twice, or a unique role given to two settings, is a programming error and
-// panics at start-up.
+// NewRegistry registers definitions in the order given, the first being the
+// example (see Registry); a kind or an account block listed twice, a unique
+// role given to two settings, or a note whose key is none of NoteKeys is a
+// programming error and panics at start-up.
 func NewRegistry(defs ...Definition) *Registry {
 	r := &Registry{defs: map[string]Definition{}}
 	blocks := map[string]string{}
@@ -201,35 +210,44 @@ func NewRegistry(defs ...Definition) *Registry {
 			panic(fmt.Sprintf("adapter kinds %q and %q both configure account block %q", other, d.Kind, d.BlockName()))
 		}
 		d.checkRoles()
+		for key := range d.Notes {
+			if !slices.Contains(NoteKeys, key) {
+				panic(fmt.Sprintf("adapter kind %q has a note %q, which is none of adapter.NoteKeys and which nothing reads", d.Kind, key))
+			}
+		}
 		for _, st := range d.Settings {
 			if st.Name == locatorKind || st.Name == locatorName {
 				panic(fmt.Sprintf("adapter kind %q has a setting %q, a name the account id keeps for itself", d.Kind, st.Name))
 			}
 		}
 		r.defs[d.Kind] = d
+		r.order = append(r.order, d.Kind)
 		blocks[d.BlockName()] = d.Kind
 	}
 	return r
 }
 
-// Definitions lists the registered definitions, sorted by kind.
+// Definitions lists the registered definitions in registration order.
 func (r *Registry) Definitions() []Definition {
-	defs := make([]Definition, 0, len(r.defs))
-	for _, k := range r.Kinds() {
+	defs := make([]Definition, 0, len(r.order))
+	for _, k := range r.order {
 		defs = append(defs, r.defs[k])
 	}
 	return defs
 }
 
-// Kinds lists the registered kinds, sorted.
-func (r *Registry) Kinds() []string {
-	return slices.Sorted(func(yield func(string) bool) {
-		for k := range r.defs {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+// Kinds lists the registered kinds in registration order.
+func (r *Registry) Kinds() []string { return slices.Clone(r.order) }
+
+// Example is the definition documentation and messages take where they
+// show one account (an example id, the smallest block): the first one
+// registered, never the one whose name happens to sort first. ok is false
+// for an empty registry.
+func (r *Registry) Example() (d Definition, ok bool) {
+	if len(r.order) == 0 {
+		return Definition{}, false
+	}
+	return r.defs[r.order[0]], true
 }
 
 // Definition returns the definition of kind, or InvalidConfig naming the
@@ -308,7 +326,8 @@ func (r *Registry) LabelID(id string) string {
 	return Quoted(RedactID(id))
 }
 
-// Open builds the adapter for a locator.
+// Open builds the adapter for a locator, and refuses one that does not
+// implement what its definition declares (Capabilities.Implemented).
 func (r *Registry) Open(l Locator, env Env) (Adapter, error) {
 	d, err := r.Definition(l.Kind)
 	if err != nil {
@@ -324,7 +343,14 @@ func (r *Registry) Open(l Locator, env Env) (Adapter, error) {
 	if env.Log == nil {
 		env.Log = NopLogger{}
 	}
-	return d.New(norm, env)
+	a, err := d.New(norm, env)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Capabilities.Implemented(d.Kind, a); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // Value is the value of the locator's setting with role; "" when its kind

@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,6 +109,9 @@ func TestDefinitionRoles(t *testing.T) {
 	other := testDefinition()
 	other.Kind, other.Block = "other", "demo"
 	mustPanic("two kinds with one block", testDefinition(), other)
+	typo := testDefinition()
+	typo.Notes = map[string]string{FieldOfferID: "the plan name", "offerid": "the plan name"}
+	mustPanic("a note nothing reads", typo)
 }
 
 // TestRegistryNotes: each backend's note on a field documents it under the
@@ -195,5 +199,34 @@ func TestRegistryEnvironment(t *testing.T) {
 	l, err := NewRegistry(d).Locate("demo", map[string]string{"token": "env://T"})
 	if err != nil || l.Settings["project"] != "from-the-process" {
 		t.Errorf("the process's environment: %v %v", l.Settings, err)
+	}
+}
+
+// TestRegistryKeepsRegistrationOrder: kinds and definitions come in the
+// order they were registered, and the example is the first registered, so
+// that a backend's name decides neither where its block is listed nor
+// whether it is the example of documentation and messages.
+func TestRegistryKeepsRegistrationOrder(t *testing.T) {
+	def := func(kind string) Definition {
+		d := testDefinition()
+		d.Kind = kind
+		return d
+	}
+	r := NewRegistry(def("zebra"), def("aardvark"), def("mole"))
+	if got := r.Kinds(); !slices.Equal(got, []string{"zebra", "aardvark", "mole"}) {
+		t.Errorf("Kinds: %v, want registration order", got)
+	}
+	var defs []string
+	for _, d := range r.Definitions() {
+		defs = append(defs, d.Kind)
+	}
+	if !slices.Equal(defs, []string{"zebra", "aardvark", "mole"}) {
+		t.Errorf("Definitions: %v, want registration order", defs)
+	}
+	if d, ok := r.Example(); !ok || d.Kind != "zebra" {
+		t.Errorf("Example: %q, %t; want the first registered, zebra", d.Kind, ok)
+	}
+	if _, ok := NewRegistry().Example(); ok {
+		t.Error("an empty registry has no example")
 	}
 }

@@ -90,20 +90,21 @@ func metalDefinitions(mt *metal) []adapter.Definition {
 		{Name: "api_key", Description: "secret reference to the key", Required: true, Role: adapter.RoleSecret},
 		{Name: "url", Description: "the API", Default: "https://metal.example/api", Role: adapter.RoleEndpoint, Scope: true},
 	}
-	newAccount := func(caps adapter.Capabilities) func(map[string]string, adapter.Env) (adapter.Adapter, error) {
-		return func(s map[string]string, env adapter.Env) (adapter.Adapter, error) {
-			return &metalAccount{metal: mt, key: s["api_key"], secrets: env.Secrets, caps: caps}, nil
-		}
+	newAccount := func(s map[string]string, env adapter.Env) (adapter.Adapter, error) {
+		return &metalAccount{metal: mt, key: s["api_key"], secrets: env.Secrets}, nil
 	}
 	return []adapter.Definition{
-		{Kind: "metal", Description: "Test machines.", Block: "metal_test", Capabilities: metalCaps, Settings: settings, New: newAccount(metalCaps)},
+		{Kind: "metal", Description: "Test machines.", Block: "metal_test", Capabilities: metalCaps, Settings: settings, New: newAccount},
 		{Kind: "plain", Description: "Test machines that cannot bootstrap.", Block: "plain_test", Capabilities: adapter.Capabilities{}, Settings: settings,
-			New: newAccount(adapter.Capabilities{})},
+			New: newAccount},
 	}
 }
 
 func metalServer(mt *metal) map[string]func() (tfprotov6.ProviderServer, error) {
-	reg := adapter.NewRegistry(append(provider.DefaultRegistry().Definitions(), metalDefinitions(mt)...)...)
+	// The test's kinds first: the registry lists kinds in registration
+	// order, and the refusals name the test's own among those that can
+	// bootstrap before the shipped ones.
+	reg := adapter.NewRegistry(append(metalDefinitions(mt), provider.DefaultRegistry().Definitions()...)...)
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"compute": providerserver.NewProtocol6WithError(provider.New("test", provider.WithRegistry(reg), provider.WithClock(acctest.FastClock{}))()),
 	}
@@ -113,7 +114,6 @@ type metalAccount struct {
 	*metal
 	key     string
 	secrets adapter.Secrets
-	caps    adapter.Capabilities
 }
 
 var (
@@ -121,8 +121,7 @@ var (
 	_ adapter.Updater      = (*metalAccount)(nil)
 )
 
-func (a *metalAccount) Kind() string                       { return "metal" }
-func (a *metalAccount) Capabilities() adapter.Capabilities { return a.caps }
+func (a *metalAccount) Kind() string { return "metal" }
 
 func (a *metalAccount) auth(ctx context.Context) error {
 	if v, err := a.secrets.Resolve(ctx, a.key); err != nil || v != acctest.Token {

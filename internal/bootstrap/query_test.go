@@ -70,7 +70,7 @@ list "compute_bootstrap_host" "db" {
 func TestHostListRefusesAccountThatCannotBootstrap(t *testing.T) {
 	t.Parallel()
 	reg := provider.DefaultRegistry()
-	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": "http://127.0.0.1:9/v1"})
+	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.HetznerCloudTokenEnv, "endpoint": "http://127.0.0.1:9/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}

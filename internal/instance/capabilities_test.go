@@ -24,8 +24,7 @@ type basic struct {
 	next     int
 }
 
-func (b *basic) Kind() string                       { return "basic" }
-func (b *basic) Capabilities() adapter.Capabilities { return nil }
+func (b *basic) Kind() string { return "basic" }
 func (b *basic) ListOffers(context.Context, adapter.Query) ([]adapter.Offer, error) {
 	return []adapter.Offer{{ID: "small", Kind: adapter.KindVPS, Location: "here", VCPU: 1, Available: true}}, nil
 }

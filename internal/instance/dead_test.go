@@ -22,7 +22,7 @@ func TestPlanAgainstADeadAPI(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
 	p := acctest.NewProxmox(t)
-	config := p.Provider() + e.AccountNamed("cloud", "env://"+acctest.TokenEnv) + `
+	config := p.Provider() + e.AccountNamed("cloud", "env://"+acctest.HetznerCloudTokenEnv) + `
 data "compute_offers" "cloud" {
   accounts = [compute_provider_account.cloud.id]
   min_vcpu = 2

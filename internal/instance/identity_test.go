@@ -176,7 +176,7 @@ func TestInstanceIdentityRepointProto(t *testing.T) {
 	e := acctest.NewEmulator(t)
 	reg := provider.DefaultRegistry()
 	accountAt := func(endpoint string) string {
-		loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": endpoint})
+		loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.HetznerCloudTokenEnv, "endpoint": endpoint})
 		if err != nil {
 			t.Fatal(err)
 		}

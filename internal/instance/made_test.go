@@ -12,8 +12,7 @@ import (
 // after it; every later create fails before it finds the machine again.
 type madeOnce struct{ creates int }
 
-func (a *madeOnce) Kind() string                       { return "made-once" }
-func (a *madeOnce) Capabilities() adapter.Capabilities { return nil }
+func (a *madeOnce) Kind() string { return "made-once" }
 func (a *madeOnce) ListOffers(context.Context, adapter.Query) ([]adapter.Offer, error) {
 	return nil, nil
 }

@@ -13,7 +13,7 @@ func TestInstanceAccountWayOutTaint(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
 	other := acctest.NewEmulator(t)
-	env := "env://" + acctest.TokenEnv
+	env := "env://" + acctest.HetznerCloudTokenEnv
 	c := acctest.NewCLI(t, cloudOn(e.Endpoint, env, "fsn1"))
 	c.MustRun("apply", "-auto-approve")
 	c.Config(cloudOn(other.Endpoint, env, "fsn1"))

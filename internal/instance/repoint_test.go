@@ -74,7 +74,7 @@ func TestInstanceAccountChangesRepointInPlace(t *testing.T) {
 	// The account's apply proves the keys rescue_ssh_keys names.
 	e.AddSSHKey("ops", emu.ExamplePublicKey)
 	e.AddSSHKey("ci", emu.ExampleCIPublicKey)
-	env := "env://" + acctest.TokenEnv
+	env := "env://" + acctest.HetznerCloudTokenEnv
 	var id int64
 	var before map[string]int
 	snapshot := func() { before = acctest.Writes(e.Stats(), accountCheck) }
@@ -161,7 +161,7 @@ func TestInstanceAccountThatDoesNotReachFails(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
 	other := acctest.NewEmulator(t)
-	env := "env://" + acctest.TokenEnv
+	env := "env://" + acctest.HetznerCloudTokenEnv
 	// The endpoint goes through terraform_data, so changing it leaves the
 	// account unknown until apply.
 	deferred := func(endpoint string) string {
@@ -231,7 +231,7 @@ func TestInstanceImportWithAnotherSpelling(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
 	id := e.AddServer(emu.Server{Name: "spelled-1"})
-	env := "env://" + acctest.TokenEnv
+	env := "env://" + acctest.HetznerCloudTokenEnv
 	slashed := adapter.Locator{Kind: "hcloud", Name: "test", Settings: map[string]string{"endpoint": e.Endpoint + "/", "token": env, "location": "fsn1"}}
 	cfg := strings.Replace(cloudOn(e.Endpoint, env, "fsn1"), `"repoint-1"`, `"spelled-1"`, 1) + fmt.Sprintf(`
 import {
@@ -276,7 +276,7 @@ func TestInstanceAccountKeysSpelledOtherwiseInStatePlanNothing(t *testing.T) {
 	e := acctest.NewEmulator(t)
 	e.AddSSHKey("ops", emu.ExamplePublicKey)
 	e.AddSSHKey("ci", emu.ExampleCIPublicKey)
-	cli := acctest.NewCLI(t, withRescueKeys(cloudOn(e.Endpoint, "env://"+acctest.TokenEnv, "fsn1"), "ops, ci"))
+	cli := acctest.NewCLI(t, withRescueKeys(cloudOn(e.Endpoint, "env://"+acctest.HetznerCloudTokenEnv, "fsn1"), "ops, ci"))
 	cli.MustRun("apply", "-auto-approve")
 	state := cli.Read("terraform.tfstate")
 	canonical := `\"rescue_ssh_keys\":\"ops,ci\"`

@@ -77,7 +77,7 @@ func TestInstanceImportMalformedMachineID(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
 	cli := acctest.NewCLI(t, instance(e, "web-1"))
-	account := "hcloud:endpoint=" + url.QueryEscape(e.Endpoint) + "&token=" + url.QueryEscape("env://"+acctest.TokenEnv)
+	account := "hcloud:endpoint=" + url.QueryEscape(e.Endpoint) + "&token=" + url.QueryEscape("env://"+acctest.HetznerCloudTokenEnv)
 	out, err := cli.Run("import", addr, account+"/abc")
 	if err == nil {
 		t.Fatalf("the import of machine abc succeeded:\n%s", out)
@@ -165,7 +165,7 @@ resource "compute_instance" "web" {
 func TestInstanceAccountLocationUnknown(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
-	account := "hcloud:endpoint=" + url.QueryEscape(e.Endpoint) + "&location=xyz9&token=" + url.QueryEscape("env://"+acctest.TokenEnv)
+	account := "hcloud:endpoint=" + url.QueryEscape(e.Endpoint) + "&location=xyz9&token=" + url.QueryEscape("env://"+acctest.HetznerCloudTokenEnv)
 	cfg := fmt.Sprintf(`
 resource "compute_instance" "web" {
   account  = %q

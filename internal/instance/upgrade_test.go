@@ -39,7 +39,7 @@ func readV0(t *testing.T, endpoint string) v0 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fill := strings.NewReplacer("{{ENDPOINT_QUERY}}", url.QueryEscape(endpoint), "{{ENDPOINT}}", endpoint, "{{TOKEN_ENV}}", acctest.TokenEnv)
+	fill := strings.NewReplacer("{{ENDPOINT_QUERY}}", url.QueryEscape(endpoint), "{{ENDPOINT}}", endpoint, "{{TOKEN_ENV}}", acctest.HetznerCloudTokenEnv)
 	for _, p := range []struct {
 		file string
 		to   *string

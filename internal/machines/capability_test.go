@@ -17,8 +17,7 @@ import (
 // account's health check asks for, and nothing this data source needs.
 type basic struct{ adapter.Adapter }
 
-func (basic) Kind() string                       { return "basic" }
-func (basic) Capabilities() adapter.Capabilities { return nil }
+func (basic) Kind() string { return "basic" }
 func (basic) ListOffers(context.Context, adapter.Query) ([]adapter.Offer, error) {
 	return []adapter.Offer{}, nil
 }

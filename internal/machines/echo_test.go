@@ -32,7 +32,7 @@ func TestAccountsNeverEchoed(t *testing.T) {
 			`Error: Unable to list machines .*accounts\[0\] = "hcloud:endpoint=\S+&location=fsn1&token=…" is not a compute_provider_account id: token: the value is not a secret reference`},
 		{"token as a reference's name", id(e.Endpoint, "env://"+sentinel+"-x"),
 			`accounts\[0\] = "hcloud:endpoint=\S+&location=fsn1&token=env://…" is not a compute_provider_account id: token: secret reference env://… is malformed`},
-		{"token in the endpoint's path", id("http://"+closed+"/"+sentinel+"/v1", "env://"+acctest.TokenEnv),
+		{"token in the endpoint's path", id("http://"+closed+"/"+sentinel+"/v1", "env://"+acctest.HetznerCloudTokenEnv),
 			`Listing the machines of account hetzner_cloud at http://` + regexp.QuoteMeta(closed) + `/… failed\..*could not be reached`},
 		{"no id at all", sentinel, `accounts\[0\] \(the value is not shown, it may be a secret\) is not a compute_provider_account id`},
 	}

@@ -59,7 +59,7 @@ data "compute_machines" "q" {
   # location left out.
   accounts = [compute_provider_account.test.id, "hcloud:token=env%%3A%%2F%%2F%s&endpoint=%s"]
 }
-`, acctest.TokenEnv, queryEscape(e.Endpoint)),
+`, acctest.HetznerCloudTokenEnv, queryEscape(e.Endpoint)),
 				ExpectError: acctest.Match(`accounts\[1\] \(account hetzner_cloud at http://\S+\) is the same account as accounts\[0\]; list each account once`),
 			},
 		},
@@ -86,7 +86,7 @@ data "compute_machines" "q" {
     read = "1m"
   }
 }
-`, queryEscape(endpoint), acctest.TokenEnv),
+`, queryEscape(endpoint), acctest.HetznerCloudTokenEnv),
 			ExpectError: acctest.Match(`Listing the machines of account hetzner_cloud at \S+ failed\. The account's endpoint ` + endpoint + ` could not be reached \(connection refused\), so the read gave up on it within timeouts\.unreachable.*the state is kept as it was.*set timeouts\.unreachable to retry for longer\..*List the machines of accounts\[0\]: gave up, since the endpoint could not be reached for 30s \(7 attempt\(s\) by this read\).*refused`),
 		}},
 	})

@@ -18,7 +18,7 @@ import (
 func TestLabelsFilterNoMachineCanCarry(t *testing.T) {
 	t.Parallel()
 	reg := provider.DefaultRegistry()
-	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": "http://127.0.0.1:9/v1"})
+	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.HetznerCloudTokenEnv, "endpoint": "http://127.0.0.1:9/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}

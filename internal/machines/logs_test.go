@@ -17,7 +17,7 @@ func TestRetriesAreLogged(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
 	e.FailNext("GET", "/servers", 2, 503, "unavailable")
-	account := "hcloud:endpoint=" + url.QueryEscape(e.Endpoint) + "&location=fsn1&token=" + url.QueryEscape("env://"+acctest.TokenEnv)
+	account := "hcloud:endpoint=" + url.QueryEscape(e.Endpoint) + "&location=fsn1&token=" + url.QueryEscape("env://"+acctest.HetznerCloudTokenEnv)
 	cli := acctest.NewCLI(t, `
 data "compute_machines" "q" {
   accounts = ["`+account+`"]

@@ -18,7 +18,7 @@ func TestQueryUnreachableWayOut(t *testing.T) {
 	t.Parallel()
 	reg := provider.DefaultRegistry()
 	// Port 9 (discard) on loopback: nothing listens, the dial is refused.
-	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.TokenEnv, "endpoint": "http://127.0.0.1:9/v1"})
+	loc, err := reg.Locate("hcloud", map[string]string{"token": "env://" + acctest.HetznerCloudTokenEnv, "endpoint": "http://127.0.0.1:9/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}

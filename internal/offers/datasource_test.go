@@ -100,7 +100,7 @@ data "compute_offers" "q" {
   accounts = [compute_provider_account.b.id, compute_provider_account.a.id]
   min_vcpu = 16
 }
-`, acctest.TokenEnv, e.Endpoint)
+`, acctest.HetznerCloudTokenEnv, e.Endpoint)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{{

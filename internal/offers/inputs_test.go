@@ -74,7 +74,7 @@ data "compute_offers" "q" {
   # location left out.
   accounts = [compute_provider_account.test.id, "hcloud:token=env%%3A%%2F%%2F%s&endpoint=%s"]
 }
-`, acctest.TokenEnv, queryEscape(e.Endpoint)),
+`, acctest.HetznerCloudTokenEnv, queryEscape(e.Endpoint)),
 			ExpectError: acctest.Match(`accounts\[1\] \(account hetzner_cloud at http://\S+\) is the same account as accounts\[0\]; list each account once`),
 		}},
 	})
@@ -107,7 +107,7 @@ func TestOffersAccountLocationUnknown(t *testing.T) {
 data "compute_offers" "q" {
   accounts = ["hcloud:endpoint=%s&location=xyz9&token=env%%3A%%2F%%2F%s"]
 }
-`, queryEscape(e.Endpoint), acctest.TokenEnv),
+`, queryEscape(e.Endpoint), acctest.HetznerCloudTokenEnv),
 			ExpectError: acctest.Match(`compute_offers sets no location, so the account's own location "xyz9" was used, and the backend does not know it\. Fix hetzner_cloud\.location of the compute_provider_account, or set location on this data source\..*Location "xyz9" does not exist; available: .*fsn1`),
 		}},
 	})
@@ -130,7 +130,7 @@ data "compute_offers" "q" {
     read = "1m"
   }
 }
-`, queryEscape(endpoint), acctest.TokenEnv),
+`, queryEscape(endpoint), acctest.HetznerCloudTokenEnv),
 			ExpectError: acctest.Match(`Listing the offers of account hetzner_cloud at \S+ with filters \(none\) failed\. The account's endpoint ` + endpoint + ` could not be reached \(connection refused\), so the read gave up on it within timeouts\.unreachable.*the state is kept as it was.*set timeouts\.unreachable to retry for longer\..*List the offers of accounts\[0\]: gave up, since the endpoint could not be reached for 30s \(7 attempt\(s\) by this read\).*refused`),
 		}},
 	})
@@ -149,7 +149,7 @@ data "compute_offers" "q" {
     unreachable = %q
   }
 }
-`, queryEscape(endpoint), acctest.TokenEnv, unreachable)
+`, queryEscape(endpoint), acctest.HetznerCloudTokenEnv, unreachable)
 	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),

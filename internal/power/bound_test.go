@@ -55,10 +55,7 @@ func (c armClock) After(d time.Duration) <-chan time.Time {
 // reboot the backend gave up on.
 type deafGuest struct{ ev *events }
 
-func (deafGuest) Kind() string { return "deaf" }
-func (deafGuest) Capabilities() adapter.Capabilities {
-	return adapter.Capabilities{adapter.CapPower, adapter.PowerReboot.Capability(), adapter.PowerReset.Capability()}
-}
+func (deafGuest) Kind() string                                                       { return "deaf" }
 func (deafGuest) ListOffers(context.Context, adapter.Query) ([]adapter.Offer, error) { return nil, nil }
 func (deafGuest) Get(context.Context, string) (adapter.Machine, error) {
 	return adapter.Machine{}, adapter.Errorf(adapter.Transient, "not asked")
@@ -85,7 +82,8 @@ func TestRestartBoundStartsOnceAsked(t *testing.T) {
 	const bound = 7 * time.Second
 	ev := &events{}
 	p := Path{Clock: armClock{ev: ev, bound: bound}}
-	acc := adapter.NewCached(deafGuest{ev: ev}, p.Clock, 0)
+	acc := adapter.NewCached(deafGuest{ev: ev}, p.Clock, 0).
+		Declare(adapter.Capabilities{adapter.CapPower, adapter.PowerReboot.Capability(), adapter.PowerReset.Capability()})
 	var diags diag.Diagnostics
 	if err := p.restart(context.Background(), acc, "7", bound, &diags); err != nil {
 		t.Fatalf("restart: %v", err)

@@ -33,7 +33,6 @@ type goneDown struct {
 }
 
 func (g *goneDown) Kind() string                         { return "down" }
-func (g *goneDown) Capabilities() adapter.Capabilities   { return adapter.Capabilities{adapter.CapPower} }
 func (g *goneDown) Delete(context.Context, string) error { return nil }
 func (g *goneDown) Power(context.Context, string, adapter.PowerAction) error {
 	return nil
@@ -80,7 +79,7 @@ func TestWaitGivesUpOnAnUnreachableEndpoint(t *testing.T) {
 			defer cancel()
 			g := &goneDown{cancel: cancel}
 			p := Path{Clock: instant{}, Reads: c.reads}
-			_, err := p.Wait(ctx, adapter.NewCached(g, instant{}, time.Second), "7", adapter.StateRunning)
+			_, err := p.Wait(ctx, adapter.NewCached(g, instant{}, time.Second).Declare(adapter.Capabilities{adapter.CapPower}), "7", adapter.StateRunning)
 			gaveUp := err != nil && adapter.Unreachable(err) && strings.Contains(err.Error(), "gave up") && ctx.Err() == nil
 			if gaveUp != c.giveUp {
 				t.Errorf("the wait gave up on the endpoint: %v, want %v (after %d reads): %v", gaveUp, c.giveUp, g.reads, err)

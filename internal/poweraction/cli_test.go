@@ -214,7 +214,7 @@ resource "compute_provider_account" "test" {
     rescue_ssh_keys = "ops"
   }
 }
-`, acctest.TokenEnv, srv.URL+emu.BasePath)+strings.TrimPrefix(web(e, "rescue-cli", "rescue"), e.Account()))
+`, acctest.HetznerCloudTokenEnv, srv.URL+emu.BasePath)+strings.TrimPrefix(web(e, "rescue-cli", "rescue"), e.Account()))
 	invokeRescueSealed(t, cli, tap.Seen, func() {
 		if s := server(t, e, "rescue-cli"); !s.InRescue || s.RescueEnabled {
 			t.Errorf("after the invoke: in rescue %t, rescue_enabled %t; want booted into rescue, disarmed", s.InRescue, s.RescueEnabled)

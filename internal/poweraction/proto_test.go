@@ -32,7 +32,7 @@ func newRig(t *testing.T, reg *adapter.Registry) *rig {
 	t.Helper()
 	e := acctest.NewEmulator(t)
 	loc := adapter.Locator{Kind: "hcloud", Name: "test", Settings: map[string]string{
-		"endpoint": e.Endpoint, "token": "env://" + acctest.TokenEnv, "location": "fsn1",
+		"endpoint": e.Endpoint, "token": "env://" + acctest.HetznerCloudTokenEnv, "location": "fsn1",
 	}}
 	if reg == nil {
 		reg = provider.DefaultRegistry()

@@ -23,7 +23,7 @@ func cloudRescueRig(t *testing.T, keys string) (*rig, *emu.PasswordTap) {
 	tap := emu.NewPasswordTap(e.Emulator)
 	srv := httptest.NewServer(tap)
 	t.Cleanup(srv.Close)
-	settings := map[string]string{"endpoint": srv.URL + emu.BasePath, "token": "env://" + acctest.TokenEnv, "location": "fsn1"}
+	settings := map[string]string{"endpoint": srv.URL + emu.BasePath, "token": "env://" + acctest.HetznerCloudTokenEnv, "location": "fsn1"}
 	if keys != "" {
 		settings["rescue_ssh_keys"] = keys
 	}

@@ -43,7 +43,7 @@ func TestInputsNeverEchoed(t *testing.T) {
 	id := func(endpoint, token string) string {
 		return "hcloud:endpoint=" + url.QueryEscape(endpoint) + "&location=fsn1&token=" + url.QueryEscape(token)
 	}
-	good := id(e.Endpoint, "env://"+acctest.TokenEnv)
+	good := id(e.Endpoint, "env://"+acctest.HetznerCloudTokenEnv)
 	const (
 		// A compute_instance for terraform import; its account is not
 		// what is imported.
@@ -118,7 +118,7 @@ resource "compute_provider_account" "x" {
 			`Error: Unable to list offers .*accounts\[0\] = "hcloud:endpoint=\S+&location=fsn1&token=…" is not a compute_provider_account id: token: the value is not a secret reference`},
 		{"accounts: no id at all", offers, sentinelInput, plan,
 			`accounts\[0\] \(the value is not shown, it may be a secret\) is not a compute_provider_account id`},
-		{"accounts: endpoint path", offers, id("http://"+closed+"/"+sentinelInput+"/v1", "env://"+acctest.TokenEnv), plan,
+		{"accounts: endpoint path", offers, id("http://"+closed+"/"+sentinelInput+"/v1", "env://"+acctest.HetznerCloudTokenEnv), plan,
 			`Error: Unable to list offers .*Listing the offers of account hetzner_cloud at http://` + regexp.QuoteMeta(closed) + `/… with filters .* failed\..*could not be reached`},
 		{"accounts: endpoint user part", offers, id("https://user:"+sentinelInput+"@api.example.com/v1", "env://T"), plan,
 			`accounts\[0\] = "hcloud:endpoint=https://…@api\.example\.com/v1&location=fsn1&token=env://T" is not a compute_provider_account id: endpoint: the endpoint carries credentials`},
@@ -130,7 +130,7 @@ resource "compute_provider_account" "x" {
 			`Error: Unable to use account .*token: the value is not a secret reference`},
 		{"instance account: unknown scheme", instanceOn, id(e.Endpoint, "vault://"+sentinelInput), plan,
 			`Error: Unable to use account .*secret reference vault://…: scheme "vault" is not known`},
-		{"instance account: endpoint path", instanceOn, id("http://"+closed+"/"+sentinelInput+"/v1", "env://"+acctest.TokenEnv), plan,
+		{"instance account: endpoint path", instanceOn, id("http://"+closed+"/"+sentinelInput+"/v1", "env://"+acctest.HetznerCloudTokenEnv), plan,
 			`Warning: Instance not checked against the catalog .*could not be reached \(connection refused\): Get "http://` + regexp.QuoteMeta(closed) + `/…\?…"`},
 		{"account token: pasted token", fmt.Sprintf(accountWith, "token"), sentinelInput, plan,
 			`Error: Unable to use secret reference .*hetzner_cloud\.token must be a secret reference, never the secret: the value is not a secret reference`},

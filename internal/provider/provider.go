@@ -52,10 +52,19 @@ func WithCommit(commit string) Option { return func(p *computeProvider) { p.comm
 // WithRegistry replaces the registry of adapter kinds.
 func WithRegistry(r *adapter.Registry) Option { return func(p *computeProvider) { p.registry = r } }
 
-// DefaultRegistry holds the adapters the provider ships.
+// DefaultRegistry holds the adapters the provider ships. Their order is the
+// order of the account blocks, of the documentation that goes through each
+// backend and of the messages that name them; the first, Hetzner Cloud, is
+// the example account of documentation and messages (adapter.Registry), as
+// the one whose smallest block is a token alone. Built with the testbackends
+// tag, testBackends follow them.
 func DefaultRegistry() *adapter.Registry {
-	return adapter.NewRegistry(hcloud.Definition(), proxmox.Definition(), robot.Definition())
+	return adapter.NewRegistry(append([]adapter.Definition{hcloud.Definition(), proxmox.Definition(), robot.Definition()}, testBackends...)...)
 }
+
+// testBackends are the adapters kept in the tests (testbackends.go): none in
+// a release build, so neither the shipped binary nor its docs offer them.
+var testBackends []adapter.Definition
 
 // New returns the constructor that providerserver.Serve and the acceptance
 // tests call once per provider process.

@@ -58,7 +58,7 @@ type hcloudWorld struct {
 
 func (hcloudWorld) provider() string { return "" }
 func (w hcloudWorld) account(name string) string {
-	return w.e.AccountNamed(name, "env://"+acctest.TokenEnv)
+	return w.e.AccountNamed(name, "env://"+acctest.HetznerCloudTokenEnv)
 }
 func (hcloudWorld) instance(res, acct, name string, extra ...string) string {
 	return acctest.InstanceBlock{Resource: res, Account: acct, Name: name, Offer: "cx22", Image: "ubuntu-24.04"}.HCL(extra...)

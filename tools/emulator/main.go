@@ -15,10 +15,11 @@
 // "proxmox URL FINGERPRINT" (Proxmox VE over https on a port of its own,
 // with its certificate's fingerprint), "proxmox-token TOKEN",
 // "proxmox-ssh PORT", "proxmox-ssh-key FINGERPRINT FILE" and
-// "proxmox-ssh-hostkeys PIN,PIN" (the nodes' SFTP for snippets), and
-// "first-boot URL SHA256", a demo first-boot binary on an https server
-// only the servers trust, then serves until SIGINT or SIGTERM: all a
-// bootstrap needs, on loopback. The control API (/_emulator/stats,
+// "proxmox-ssh-hostkeys PIN,PIN" (the nodes' SFTP for snippets), for each
+// emulator registered beside the shipped ones (registered.go) "NAME URL"
+// and "NAME-testacc VAR=VALUE ...", and last "first-boot URL SHA256", a
+// demo first-boot binary on an https server only the servers trust, then
+// serves until SIGINT or SIGTERM: all a bootstrap needs, on loopback. The control API (/_emulator/stats,
 // /_emulator/faults, /_emulator/actions, /_emulator/robot/...,
 // /_emulator/proxmox/..., /_emulator/ssh/...; -h lists what each takes) is on the same port. It
 // imports the emulators only, never the provider.

@@ -59,10 +59,11 @@ type api struct {
 // emulators is what the command serves: the APIs, the Robot account's SSH
 // key, and what stops them.
 type emulators struct {
-	apis []api
-	key  demoKey
-	pve  *pve
-	stop func()
+	apis  []api
+	key   demoKey
+	pve   *pve
+	extra []started
+	stop  func()
 }
 
 // apis lists the emulators the command serves, and returns what stops
@@ -116,7 +117,17 @@ func apis(cfg config, fetch *http.Client) (emulators, error) {
 		stop()
 		return emulators{}, err
 	}
-	return emulators{key: key, pve: pv, stop: stop, apis: []api{
+	extra, stopExtra, err := startRegistered(cfg)
+	if err != nil {
+		stop()
+		return emulators{}, err
+	}
+	stopShipped := stop
+	stop = func() {
+		stopExtra()
+		stopShipped()
+	}
+	return emulators{key: key, pve: pv, extra: extra, stop: stop, apis: []api{
 		{name: "hcloud", base: hcloud.BasePath, handler: hc},
 		{name: "robot", mount: "/robot", control: robot.ControlPrefix, handler: rb},
 		{name: "ssh", controlOnly: true, control: strings.TrimSuffix(sshhost.ControlPrefix, "/"), handler: farm.Handler()},
@@ -156,7 +167,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fmt.Fprintln(out, "\nServes the emulated Hetzner Cloud API and Robot webservice on one loopback port, and Proxmox VE over https on\n"+
 			"another, and prints \"hcloud URL\", \"robot URL\", \"robot-ssh PORT\", \"robot-ssh-key FINGERPRINT FILE\",\n"+
 			"\"proxmox URL CERT-FINGERPRINT\", \"proxmox-token TOKEN\", \"proxmox-ssh PORT\", \"proxmox-ssh-key FINGERPRINT FILE\",\n"+
-			"\"proxmox-ssh-hostkeys PIN,PIN\" and \"first-boot URL SHA256\" (an https server of a demo first-boot\n"+
+			"\"proxmox-ssh-hostkeys PIN,PIN\", \"NAME URL\" and \"NAME-testacc VAR=VALUE ...\" for each backend registered beside\n"+
+			"them (the testbackends build tag registers those kept in the tests), and \"first-boot URL SHA256\" (an https server of a demo first-boot\n"+
 			"binary whose CA only the Robot servers trust) once it listens.\n\nFlags:")
 		fs.PrintDefaults()
 		fmt.Fprint(out, controlHelp)
@@ -308,6 +320,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 	served.pve.announce(out)
+	for _, e := range served.extra {
+		e.serve(mux, root, out)
+	}
 	fmt.Fprintf(out, "first-boot %s %s\n", files.url, files.sha256)
 	if err := out.Flush(); err != nil {
 		_ = ln.Close()

@@ -63,7 +63,7 @@ func (s *suite) checkActions(t *testing.T, what string, caps adapter.Capabilitie
 // with fault hooks, the in-between statuses) and checks its actions on each
 // read, by Get and by List.
 func actionsMatchTheState(t *testing.T, s *suite) {
-	caps := s.adapter.Capabilities()
+	caps := s.Definition.Capabilities
 	for _, c := range []adapter.Capability{adapter.CapShutdown, adapter.CapReboot, adapter.CapReset} {
 		if caps.Has(c) && !caps.Has(adapter.CapPower) {
 			t.Errorf("capability %s is declared without %s: every power action goes through the Powerer", c, adapter.CapPower)
@@ -164,7 +164,7 @@ func unmarkedOffersNothing(t *testing.T, s *suite) {
 // running machine, a shutdown of a stopped one does nothing, and a reboot or
 // reset of a stopped one is InvalidState and leaves it stopped.
 func gracefulPowerActions(t *testing.T, s *suite) {
-	caps := s.adapter.Capabilities()
+	caps := s.Definition.Capabilities
 	p, ok := s.adapter.(adapter.Powerer)
 	if !ok || !(caps.Offers(adapter.PowerShutdown) || caps.Offers(adapter.PowerReboot) || caps.Offers(adapter.PowerReset)) {
 		t.Skip("the adapter offers no graceful power action")

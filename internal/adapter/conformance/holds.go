@@ -20,7 +20,7 @@ import (
 // refresh does, and reports whether it wrote.
 func (s *suite) confirm(t *testing.T, id, claim string) bool {
 	t.Helper()
-	c := adapter.NewCached(s.adapter, s.Env.Clock, 0)
+	c := adapter.NewCached(s.adapter, s.Env.Clock, 0).Declare(s.Definition.Capabilities)
 	var wrote bool
 	if err := s.retry(t, "confirm "+id, func(ctx context.Context) (err error) { wrote, err = c.Confirm(ctx, id, claim); return err }); err != nil {
 		t.Fatalf("Confirm(%s): %v", id, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -168,11 +167,6 @@ func userAgent(ua string) (name, version string, ok bool) {
 
 // Kind names the adapter.
 func (a *account) Kind() string { return Kind }
-
-// Capabilities lists what Definition declares.
-func (a *account) Capabilities() adapter.Capabilities {
-	return slices.Clone(capabilities)
-}
 
 // confirmAPI proves, once per account, that the endpoint is the API, with
 // the listing of its locations (shared with the health check and the

@@ -72,7 +72,8 @@ func definition(opts options) adapter.Definition {
 	}
 }
 
-// capabilities are the optional interfaces account implements.
+// capabilities are the optional interfaces account implements, declared
+// once, here, for Definition (rescue.go adds CapRescue).
 var capabilities = adapter.Capabilities{
 	adapter.CapPower, adapter.CapUpdate, adapter.CapList, adapter.CapInventory, adapter.CapCheck, adapter.CapValidate,
 	adapter.CapShutdown, adapter.CapReboot, adapter.CapReset,

@@ -7,21 +7,11 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
 const testToken = "test-token-3f9e"
-
-// instantClock never waits: polls run back to back. The emulator finishes
-// actions after a number of reads, not after wall time, so no test sleeps.
-type instantClock struct{}
-
-func (instantClock) Now() time.Time { return time.Now() }
-func (instantClock) After(time.Duration) <-chan time.Time {
-	ch := make(chan time.Time, 1)
-	ch <- time.Now()
-	return ch
-}
 
 // testOptions poll actions back to back and bound every request loosely.
 func testOptions() options {
@@ -56,7 +46,7 @@ func testSettings(endpoint string) map[string]string {
 func testEnv(token string) adapter.Env {
 	return adapter.Env{
 		Secrets:   adapter.SecretResolver{Provider: map[string]string{"hcloud": token}},
-		Clock:     instantClock{},
+		Clock:     adaptertest.InstantClock{},
 		UserAgent: "terraform-provider-compute/test",
 	}
 }

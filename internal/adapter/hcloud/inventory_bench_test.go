@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
@@ -26,46 +25,20 @@ func BenchmarkInventory(b *testing.B) {
 func benchInventory(b *testing.B, n int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e, endpoint, stop, err := emu.NewServer(ctx, emu.Options{Token: testToken})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer stop()
-	for i := range n {
-		labels := map[string]string{}
-		if i%2 == 0 {
-			labels = map[string]string{labelManaged: "true", labelKey: fmt.Sprintf("%032x", i)}
+	e, a := benchAccount(ctx, b, func(e *emu.Emulator) {
+		for i := range n {
+			labels := map[string]string{}
+			if i%2 == 0 {
+				labels = map[string]string{labelManaged: "true", labelKey: fmt.Sprintf("%032x", i)}
+			}
+			e.AddServer(emu.Server{Name: "bench-" + strconv.Itoa(i), Labels: labels})
 		}
-		e.AddServer(emu.Server{Name: "bench-" + strconv.Itoa(i), Labels: labels})
-	}
-	e.SetLatency(20 * time.Millisecond)
-	def := definition(defaultOptions())
-	settings, err := def.Normalize(testSettings(endpoint), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	env := testEnv(testToken)
-	env.Clock = adapter.RealClock{}
-	raw, err := def.New(settings, env)
-	if err != nil {
-		b.Fatal(err)
-	}
-	inv := raw.(adapter.Inventory)
-	requests := 0
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		e.ResetStats()
-		b.StartTimer()
+	})
+	inv := a.(adapter.Inventory)
+	measure(b, e, "requests/inventory", func() {
 		ms, err := inv.Inventory(ctx)
-		b.StopTimer()
 		if err != nil || len(ms) != n {
 			b.Fatalf("inventory: %d machines, %v; want %d", len(ms), err, n)
 		}
-		for _, c := range e.Stats() {
-			requests += c
-		}
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(requests)/float64(b.N), "requests/inventory")
+	})
 }

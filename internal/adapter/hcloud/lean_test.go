@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestConcurrentCreatesCostAtMostTwoRequestsEach(t *testing.T) {
 	const n = 50
 	e, endpoint := startEmulator(t, emu.Options{ActionPolls: 3})
-	c := adapter.NewCached(newTestAccount(t, endpoint), instantClock{}, 0)
+	c := adapter.NewCached(newTestAccount(t, endpoint), adaptertest.InstantClock{}, 0)
 	e.ResetStats()
 
 	// All creates are answered before any wait begins, so what the waits
@@ -41,7 +42,7 @@ func TestConcurrentCreatesCostAtMostTwoRequestsEach(t *testing.T) {
 				return
 			}
 			created.Wait()
-			err = adapter.WaitFor(ctxT(t), instantClock{}, adapter.DefaultBackoff, name+" to run", func(ctx context.Context) (bool, error) {
+			err = adapter.WaitFor(ctxT(t), adaptertest.InstantClock{}, adapter.DefaultBackoff, name+" to run", func(ctx context.Context) (bool, error) {
 				got, err := c.Poll(ctx, m.ID)
 				return got.State == adapter.StateRunning && got.HasAddress(), err
 			})

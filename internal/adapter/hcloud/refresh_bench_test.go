@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
@@ -34,55 +33,28 @@ func BenchmarkRefresh(b *testing.B) {
 func benchRefresh(b *testing.B, n int, cached bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e, endpoint, stop, err := emu.NewServer(ctx, emu.Options{Token: testToken})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer stop()
 	ids := make([]string, n)
-	for i := range ids {
-		id := e.AddServer(emu.Server{Name: "bench-" + strconv.Itoa(i), Labels: map[string]string{
-			"compute.seedcompute.io/managed": "true",
-			"compute.seedcompute.io/key":     fmt.Sprintf("%032x", i),
-		}})
-		ids[i] = strconv.FormatInt(id, 10)
-	}
-	e.SetLatency(20 * time.Millisecond)
-
-	def := definition(defaultOptions())
-	settings, err := def.Normalize(testSettings(endpoint), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	env := testEnv(testToken)
-	env.Clock = adapter.RealClock{}
-	raw, err := def.New(settings, env)
-	if err != nil {
-		b.Fatal(err)
-	}
+	e, a := benchAccount(ctx, b, func(e *emu.Emulator) {
+		for i := range ids {
+			id := e.AddServer(emu.Server{Name: "bench-" + strconv.Itoa(i), Labels: map[string]string{
+				"compute.seedcompute.io/managed": "true",
+				"compute.seedcompute.io/key":     fmt.Sprintf("%032x", i),
+			}})
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+	})
 	// The account proves its endpoint once per run; keep that out of the
 	// per-refresh count.
-	if err := raw.(adapter.Checker).Check(ctx); err != nil {
+	if err := a.(adapter.Checker).Check(ctx); err != nil {
 		b.Fatal(err)
 	}
-	requests := 0
-	b.ResetTimer()
-	for range b.N {
-		b.StopTimer()
-		get := raw.Get
+	measure(b, e, "requests/refresh", func() {
+		get := a.Get
 		if cached {
-			get = adapter.NewCached(raw, adapter.RealClock{}, 0).Get
+			get = adapter.NewCached(a, adapter.RealClock{}, 0).Get
 		}
-		e.ResetStats()
-		b.StartTimer()
 		refresh(b, get, ids)
-		b.StopTimer()
-		for _, c := range e.Stats() {
-			requests += c
-		}
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(requests)/float64(b.N), "requests/refresh")
+	})
 }
 
 func refresh(b *testing.B, get func(context.Context, string) (adapter.Machine, error), ids []string) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
@@ -145,7 +146,7 @@ func TestTokenIsResolvedOnEveryRequest(t *testing.T) {
 	id := strconv.FormatInt(e.AddServer(emu.Server{Name: "seeded"}), 10)
 	secrets := &countingSecrets{}
 	secrets.value.Store("stale-token")
-	a := newTestAccountWith(t, testSettings(endpoint), adapter.Env{Secrets: secrets, Clock: instantClock{}})
+	a := newTestAccountWith(t, testSettings(endpoint), adapter.Env{Secrets: secrets, Clock: adaptertest.InstantClock{}})
 	if _, err := a.Get(ctxT(t), id); !adapter.Is(err, adapter.AccessDenied) {
 		t.Fatalf("stale token: %v, want AccessDenied", err)
 	}

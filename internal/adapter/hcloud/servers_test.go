@@ -12,6 +12,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
@@ -122,7 +123,7 @@ func TestOneRetryLayer(t *testing.T) {
 				t.Fatalf("one Get sent %d requests after a %d %s, want 1", got, f.status, f.code)
 			}
 			attempts := 0
-			err := adapter.Retry(ctxT(t), instantClock{}, adapter.DefaultBackoff, "read", func(ctx context.Context) error {
+			err := adapter.Retry(ctxT(t), adaptertest.InstantClock{}, adapter.DefaultBackoff, "read", func(ctx context.Context) error {
 				attempts++
 				_, err := a.Get(ctx, id)
 				return err

@@ -1,13 +1,11 @@
 package hcloud
 
 import (
-	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/netfault"
 )
 
@@ -17,9 +15,7 @@ import (
 // Transient, never absence, for every read a plan makes; an endpoint that
 // answers 503 or never answers is not.
 func TestUnreachableEndpoints(t *testing.T) {
-	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}))
+	failing := httptest.NewServer(adaptertest.Unavailable)
 	t.Cleanup(failing.Close)
 	silent, _ := silentEndpoint(t)
 	for _, c := range []struct {
@@ -43,18 +39,7 @@ func TestUnreachableEndpoints(t *testing.T) {
 			}
 			a := newTestAccount(t, c.endpoint, tune...)
 			ctx := ctxT(t)
-			_, errGet := a.Get(ctx, "42")
-			_, errList := a.List(ctx)
-			_, errOffers := a.ListOffers(ctx, adapter.Query{})
-			errCheck := a.Check(ctx)
-			for call, err := range map[string]error{"Get": errGet, "List": errList, "ListOffers": errOffers, "Check": errCheck} {
-				if adapter.Unreachable(err) != c.unreachable || !adapter.Is(err, adapter.Transient) || adapter.IsNotFound(err) {
-					t.Errorf("%s: %v (unreachable %t), want Transient with unreachable %t", call, err, adapter.Unreachable(err), c.unreachable)
-				}
-				if !strings.Contains(err.Error(), c.says) {
-					t.Errorf("%s: %q does not say %q", call, err, c.says)
-				}
-			}
+			adaptertest.ExpectPlanReads(ctx, t, a, "42", adaptertest.Failure{Unreachable: c.unreachable, Says: c.says})
 		})
 	}
 }

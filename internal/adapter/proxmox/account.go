@@ -159,9 +159,6 @@ func parsePins(v string) []sshexec.Pin {
 // Kind names the adapter.
 func (a *account) Kind() string { return Kind }
 
-// Capabilities lists what the account implements.
-func (a *account) Capabilities() adapter.Capabilities { return capabilities }
-
 // queue is the template's clone slot: send to take it, receive to give it
 // back.
 func (a *account) queue(template int) chan struct{} {

@@ -2,32 +2,12 @@ package proxmox
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 )
-
-// setClock is a clock a test sets; nothing in these tests waits on it.
-type setClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *setClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *setClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
-func (c *setClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // TestListingsReuseAgentAddresses: the listing rounds an apply's waits
 // share ask a running VM's agent again only once its addresses are older
@@ -36,7 +16,7 @@ func (c *setClock) advance(d time.Duration) {
 func TestListingsReuseAgentAddresses(t *testing.T) {
 	f := newFake(t)
 	a := testAccount(t, f, nil)
-	clock := &setClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := &adaptertest.StepClock{}
 	a.clock = clock
 	m, err := a.Create(context.Background(), callFor(a, "web"), createReq("web"))
 	if err != nil {
@@ -58,10 +38,10 @@ func TestListingsReuseAgentAddresses(t *testing.T) {
 	}{
 		{"first listing", func() { uptime(100) }, nil, 1},
 		{"same round again", nil, nil, 0},
-		{"5s later, uptime kept pace", func() { clock.advance(5 * time.Second); uptime(105) }, nil, 0},
-		{"restarted: uptime fell behind", func() { clock.advance(time.Second); uptime(3) }, nil, 1},
+		{"5s later, uptime kept pace", func() { clock.Step(5 * time.Second); uptime(105) }, nil, 0},
+		{"restarted: uptime fell behind", func() { clock.Step(time.Second); uptime(3) }, nil, 1},
 		{"after the restart's read", nil, nil, 0},
-		{"older than addressReuse", func() { clock.advance(addressReuse); uptime(3 + int64(addressReuse/time.Second)) }, nil, 1},
+		{"older than addressReuse", func() { clock.Step(addressReuse); uptime(3 + int64(addressReuse/time.Second)) }, nil, 1},
 		{"a direct read", nil, func() (adapter.Machine, error) { return a.Get(context.Background(), m.ID) }, 1},
 		{"powered by this process", func() {
 			if err := a.Power(context.Background(), m.ID, adapter.PowerReset); err != nil {

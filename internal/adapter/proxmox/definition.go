@@ -116,6 +116,8 @@ func warnInsecure(v string) string {
 		"set tls_fingerprint to the certificate's SHA-256 (pvenode cert info) or ca_file, and remove insecure_skip_tls_verify"
 }
 
+// capabilities are the optional interfaces account implements, declared
+// once, here, for Definition.
 var capabilities = adapter.Capabilities{
 	adapter.CapPower, adapter.CapUpdate, adapter.CapList, adapter.CapInventory, adapter.CapCheck, adapter.CapValidate,
 	adapter.CapShutdown, adapter.CapReboot, adapter.CapReset,

@@ -3,17 +3,16 @@ package proxmox
 import (
 	"context"
 	"encoding/pem"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 )
 
 // A VM without the compute tag is never deleted or powered.
@@ -285,30 +284,16 @@ func TestTokenShape(t *testing.T) {
 func TestRequestLogShowsRoutesOnly(t *testing.T) {
 	f := newFake(t)
 	a := testAccount(t, f, nil)
-	rec := &recordLog{}
+	rec := &adaptertest.Log{}
 	a.c.Log = rec
 	if _, err := a.Create(context.Background(), callFor(a, "logged"), createReq("logged")); err != nil {
 		t.Fatal(err)
 	}
-	all := strings.Join(rec.lines, "\n")
+	all := rec.Text()
 	if !strings.Contains(all, "/nodes/{node}/qemu/{vmid}/clone") || strings.Contains(all, fakeSecret) || strings.Contains(all, "type=vm") || strings.Contains(all, "/qemu/1") {
 		t.Errorf("log:\n%s", all)
 	}
 }
-
-type recordLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *recordLog) add(msg string, f map[string]any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, fmt.Sprint(msg, f))
-}
-func (l *recordLog) Debug(_ context.Context, m string, f map[string]any) { l.add(m, f) }
-func (l *recordLog) Info(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
-func (l *recordLog) Warn(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
 
 // An error answer that repeats the token is withheld from the message.
 func TestErrorRepeatingTheTokenIsWithheld(t *testing.T) {

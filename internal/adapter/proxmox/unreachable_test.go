@@ -6,11 +6,11 @@ import (
 	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/netfault"
 )
 
@@ -22,9 +22,7 @@ import (
 // fix; a PVE that answers 503 is not unreachable.
 func TestUnreachableAPI(t *testing.T) {
 	f := newFake(t)
-	failing := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}))
+	failing := httptest.NewTLSServer(adaptertest.Unavailable)
 	t.Cleanup(failing.Close)
 	sum := sha256.Sum256(failing.Certificate().Raw)
 	untrusted := netfault.UntrustedTLS(t)
@@ -56,19 +54,7 @@ func TestUnreachableAPI(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			_, errGet := a.Get(ctx, "100")
-			_, errList := a.List(ctx)
-			_, errOffers := a.ListOffers(ctx, adapter.Query{})
-			errCheck := a.Check(ctx)
-			for call, err := range map[string]error{"Get": errGet, "List": errList, "ListOffers": errOffers, "Check": errCheck} {
-				if adapter.Unreachable(err) != c.unreachable || !adapter.Is(err, c.code) || adapter.FieldOf(err) != c.field {
-					t.Errorf("%s: %v (unreachable %t, field %q), want %s on %q with unreachable %t",
-						call, err, adapter.Unreachable(err), adapter.FieldOf(err), c.code, c.field, c.unreachable)
-				}
-				if !strings.Contains(err.Error(), c.says) {
-					t.Errorf("%s: %q does not say %q", call, err, c.says)
-				}
-			}
+			adaptertest.ExpectPlanReads(ctx, t, a, "100", adaptertest.Failure{Unreachable: c.unreachable, Code: c.code, Field: c.field, Says: c.says})
 		})
 	}
 }

@@ -57,8 +57,8 @@ func TestTransportFailureGoesToClassify(t *testing.T) {
 		!strings.Contains(err.Error(), "could not be reached for /servers/{id}: connection refused") {
 		t.Errorf("got %v (classified %d)", err, r.classified.Load())
 	}
-	if !strings.Contains(r.log.text(), "Test request: GET /servers/{id} no answer (connection refused)") {
-		t.Errorf("log:\n%s", r.log.text())
+	if !strings.Contains(r.log.Text(), "Test request: GET /servers/{id} no answer (connection refused)") {
+		t.Errorf("log:\n%s", r.log.Text())
 	}
 }
 

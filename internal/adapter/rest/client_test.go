@@ -12,12 +12,12 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 )
 
 // answerError is what the backend's Failed makes of an error answer in
@@ -32,12 +32,12 @@ type rig struct {
 	*Client
 	secret               atomic.Value
 	resolved, classified atomic.Int32
-	log                  *lines
+	log                  *adaptertest.Log
 }
 
 func newRig(t *testing.T, endpoint string, edit func(*Config)) *rig {
 	t.Helper()
-	r := &rig{log: &lines{}}
+	r := &rig{log: &adaptertest.Log{}}
 	r.secret.Store("first-secret")
 	cfg := Config{
 		Name: "the Test API", Endpoint: endpoint, Example: "https://api.example.com", Credential: "the token",
@@ -63,26 +63,6 @@ func newRig(t *testing.T, endpoint string, edit func(*Config)) *rig {
 	}
 	r.Client = New(cfg)
 	return r
-}
-
-// lines records the request log as text. The client writes at Debug
-// only.
-type lines struct {
-	mu  sync.Mutex
-	all strings.Builder
-}
-
-func (l *lines) Debug(_ context.Context, m string, f map[string]any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	fmt.Fprintln(&l.all, m, f)
-}
-func (l *lines) Info(context.Context, string, map[string]any) {}
-func (l *lines) Warn(context.Context, string, map[string]any) {}
-func (l *lines) text() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.all.String()
 }
 
 func code(err error) adapter.Code {
@@ -206,7 +186,7 @@ func TestLogShowsTheRouteTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := r.log.text()
+	got := r.log.Text()
 	if !strings.Contains(got, "Test request: GET /server/{n} 200 in ") || !strings.Contains(got, "route:/server/{n}") ||
 		strings.Contains(got, "4711") || strings.Contains(got, "4712") || strings.Contains(got, "first-secret") {
 		t.Errorf("log:\n%s", got)

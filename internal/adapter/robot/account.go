@@ -80,9 +80,6 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) *acco
 // Kind names the adapter.
 func (a *account) Kind() string { return Kind }
 
-// Capabilities lists what the account implements.
-func (a *account) Capabilities() adapter.Capabilities { return capabilities }
-
 // server is a Robot server as GET /server and GET /server/{n} show it.
 type server struct {
 	IP        string   `json:"server_ip"`

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/metal"
 	robotemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/sshhost"
@@ -34,7 +35,7 @@ type metalEnv struct {
 	farm    *sshhost.Farm
 	robot   *robotemu.Emulator
 	a       *account
-	log     *lines
+	log     *adaptertest.Log
 	secrets *countingSecrets
 	wrong   *atomic.Bool // announce a foreign rescue host key
 	binary  []byte       // the first-boot program the HTTPS server serves
@@ -73,7 +74,7 @@ func newMetalEnvWith(t *testing.T, clock adapter.Clock, farmOpts sshhost.Options
 	pace = pacing{poll: 5 * time.Millisecond, maxPoll: 40 * time.Millisecond, probe: 3 * time.Second, start: 6 * time.Second}
 	t.Cleanup(func() { pace = oldPace })
 
-	e := &metalEnv{t: t, log: &lines{}, wrong: &atomic.Bool{}, binary: []byte("#!/bin/true first boot agent\n")}
+	e := &metalEnv{t: t, log: &adaptertest.Log{}, wrong: &atomic.Bool{}, binary: []byte("#!/bin/true first boot agent\n")}
 	files := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(e.binary) }))
 	t.Cleanup(files.Close)
 	e.url = files.URL + "/agent"
@@ -269,11 +270,9 @@ func (e *metalEnv) noSecrets(errs ...error) {
 	for _, r := range e.farm.EnvRequests() {
 		texts = append(texts, "env: "+r.Name)
 	}
-	e.log.mu.Lock()
-	for _, l := range e.log.all {
+	for _, l := range e.log.Lines() {
 		texts = append(texts, "log: "+l)
 	}
-	e.log.mu.Unlock()
 	for _, err := range errs {
 		if err != nil {
 			texts = append(texts, "error: "+err.Error())

@@ -183,9 +183,7 @@ func TestBootstrapEscalatesReset(t *testing.T) {
 	if n := e.robot.Stats()["POST /reset/{id}"]; n != 3 {
 		t.Errorf("resets = %d, want 3", n)
 	}
-	e.log.mu.Lock()
-	defer e.log.mu.Unlock()
-	if !strings.Contains(strings.Join(e.log.all, "\n"), "escalating the reset map[reset:sw") {
+	if !strings.Contains(e.log.Text(), "escalating the reset map[reset:sw") {
 		t.Errorf("no log line says the reset was escalated")
 	}
 }

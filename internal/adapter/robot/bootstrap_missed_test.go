@@ -207,9 +207,7 @@ func missedRescue(t *testing.T, kill bool) {
 	if om, ok := e.farm.Machine(other.Number); !ok || len(otherBoots) != 0 || om.Armed() {
 		t.Errorf("the other server was touched: boots %q, armed %v", otherBoots, ok && om.Armed())
 	}
-	e.log.mu.Lock()
-	logged := strings.Join(e.log.all, "\n")
-	e.log.mu.Unlock()
+	logged := e.log.Text()
 	if n := strings.Count(logged, "the boot missed the rescue system"); n != 1 {
 		t.Errorf("%d log lines say the boot missed rescue, want 1", n)
 	}

@@ -10,35 +10,12 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 )
-
-// stepClock is a clock a test moves by hand.
-type stepClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stepClock) After(time.Duration) <-chan time.Time {
-	ch := make(chan time.Time, 1)
-	ch <- c.Now()
-	return ch
-}
-
-func (c *stepClock) step(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // catalogAccount is an account on the fake whose product listing waits
 // for gate when gate is not nil, on a clock the test steps.
-func catalogAccount(t *testing.T, f *fake, gate chan struct{}) (*account, *stepClock) {
+func catalogAccount(t *testing.T, f *fake, gate chan struct{}) (*account, *adaptertest.StepClock) {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if gate != nil && r.URL.Path == "/order/server/product" {
@@ -47,7 +24,7 @@ func catalogAccount(t *testing.T, f *fake, gate chan struct{}) (*account, *stepC
 		f.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	clock := &stepClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := &adaptertest.StepClock{}
 	d := definition(options{poll: adapter.Backoff{Initial: time.Millisecond, Max: time.Millisecond}, requestTimeout: 5 * time.Second})
 	norm, err := d.Normalize(map[string]string{"user": "provider://robot_user", "password": "provider://robot_password", "endpoint": srv.URL}, nil)
 	if err != nil {
@@ -83,17 +60,17 @@ func TestCatalogIsCached(t *testing.T) {
 		t.Fatalf("four catalog calls read the products %d times and the market %d times, want once each", reads(), f.count("GET /order/server_market/product"))
 	}
 
-	clock.step(catalogTTL - time.Second)
+	clock.Step(catalogTTL - time.Second)
 	if _, err := a.ListOffers(ctx, adapter.Query{}); err != nil || reads() != 1 {
 		t.Fatalf("within the TTL: %d reads, %v; want the cache", reads(), err)
 	}
-	clock.step(time.Second)
+	clock.Step(time.Second)
 	if _, err := a.ListOffers(ctx, adapter.Query{}); err != nil || reads() != 2 {
 		t.Fatalf("after the TTL: %d reads, %v; want one more", reads(), err)
 	}
 
 	// A failed read is not kept.
-	clock.step(catalogTTL)
+	clock.Step(catalogTTL)
 	f.mu.Lock()
 	f.failRoute, f.failN, f.failStatus, f.failBody = "GET /order/server/product", 1, 500, `{"error":{"status":500,"code":"INTERNAL_ERROR","message":"x"}}`
 	f.mu.Unlock()

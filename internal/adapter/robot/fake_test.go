@@ -1,7 +1,6 @@
 package robot
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 )
 
 // The fake is a small stand-in for the Robot webservice, answering in the
@@ -203,31 +203,6 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// instantClock never waits.
-type instantClock struct{}
-
-func (instantClock) Now() time.Time { return time.Now() }
-func (instantClock) After(time.Duration) <-chan time.Time {
-	ch := make(chan time.Time, 1)
-	ch <- time.Now()
-	return ch
-}
-
-// lines captures log lines.
-type lines struct {
-	mu  sync.Mutex
-	all []string
-}
-
-func (l *lines) add(msg string, f map[string]any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.all = append(l.all, fmt.Sprint(msg, " ", f))
-}
-func (l *lines) Debug(_ context.Context, msg string, f map[string]any) { l.add(msg, f) }
-func (l *lines) Info(_ context.Context, msg string, f map[string]any)  { l.add(msg, f) }
-func (l *lines) Warn(_ context.Context, msg string, f map[string]any)  { l.add(msg, f) }
-
 // testAccount opens an account on f (the fake, or a handler around it)
 // with settings changed by extra.
 func testAccount(t *testing.T, f http.Handler, log adapter.Logger, extra map[string]string) *account {
@@ -245,7 +220,7 @@ func testAccount(t *testing.T, f http.Handler, log adapter.Logger, extra map[str
 	}
 	a, err := d.New(norm, adapter.Env{
 		Secrets: adapter.SecretResolver{Provider: map[string]string{"robot_user": testUser, "robot_password": testPassword}},
-		Clock:   instantClock{}, Log: log,
+		Clock:   adaptertest.InstantClock{}, Log: log,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/conformance"
 )
 
@@ -39,7 +40,7 @@ func FuzzClassify(f *testing.F) {
 	newAdapter := func() adapter.Adapter {
 		a, err := d.New(settings, adapter.Env{
 			Secrets: adapter.SecretResolver{Provider: map[string]string{"robot_user": testUser, "robot_password": testPassword}},
-			Clock:   instantClock{},
+			Clock:   adaptertest.InstantClock{},
 		})
 		if err != nil {
 			f.Fatal(err)

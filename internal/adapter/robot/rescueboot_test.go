@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	robotemu "github.com/seedcompute/terraform-provider-compute/internal/emulator/robot"
 )
 
@@ -55,12 +56,12 @@ func TestRescueBootsIntoRescue(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, passwords := e.tappedAccount(nil)
-	first := &lines{}
+	first := &adaptertest.Log{}
 	got, err := a.Rescue(adapter.WithLogger(context.Background(), first), id, m.Claim)
 	if err != nil {
 		t.Fatalf("Rescue: %v", err)
 	}
-	if all := strings.Join(first.all, "\n"); strings.Contains(all, "nothing is armed or reset") {
+	if all := first.Text(); strings.Contains(all, "nothing is armed or reset") {
 		t.Errorf("a Rescue that reset the machine said it reset nothing:\n%s", all)
 	}
 	if mach.Booted() != "rescue" || mach.Armed() {
@@ -80,14 +81,14 @@ func TestRescueBootsIntoRescue(t *testing.T) {
 	if err := e.robot.Faults().FailNext("GET", "/server/{id}", 1, 503, "MAINTENANCE"); err != nil {
 		t.Fatal(err)
 	}
-	said := &lines{}
+	said := &adaptertest.Log{}
 	if _, err := a.Rescue(adapter.WithLogger(context.Background(), said), id, m.Claim); err != nil {
 		t.Fatalf("Rescue of a machine in rescue, its first read failing once: %v", err)
 	}
 	if again := e.robot.Stats()["POST /reset/{id}"]; again != resets {
 		t.Errorf("a Rescue of a machine in rescue sent %d resets", again-resets)
 	}
-	if all := strings.Join(said.all, "\n"); !strings.Contains(all, "runs its rescue system already: nothing is armed or reset") {
+	if all := said.Text(); !strings.Contains(all, "runs its rescue system already: nothing is armed or reset") {
 		t.Errorf("a Rescue of a machine in rescue did not tell its caller that nothing was reset:\n%s", all)
 	}
 	seen := passwords()
@@ -95,10 +96,7 @@ func TestRescueBootsIntoRescue(t *testing.T) {
 		t.Fatal("Robot answered no rescue password, so the sentinel check would pass vacuously")
 	}
 	for _, pw := range seen {
-		e.log.mu.Lock()
-		logged := append([]string(nil), e.log.all...)
-		e.log.mu.Unlock()
-		for _, l := range logged {
+		for _, l := range e.log.Lines() {
 			if strings.Contains(l, pw) {
 				t.Errorf("the rescue password is in a log line: %s", l)
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 )
 
 // TestSecretsNeverLeave runs every call, failing and succeeding, and
@@ -16,7 +17,7 @@ import (
 func TestSecretsNeverLeave(t *testing.T) {
 	f := newFake()
 	f.add(50, "", "AX42", "FSN1-DC14", statusReady)
-	log := &lines{}
+	log := &adaptertest.Log{}
 	a := testAccount(t, f, log, map[string]string{"allow_order": "true", "cancel_on_destroy": "true"})
 	ctx := context.Background()
 	var errs []error
@@ -49,8 +50,9 @@ func TestSecretsNeverLeave(t *testing.T) {
 	_, err = slow.Get(ctx, "50")
 	keep(err)
 
-	if len(errs) < 4 || len(log.all) < 10 {
-		t.Fatalf("the test saw %d errors and %d log lines; it must see failures and requests to mean anything", len(errs), len(log.all))
+	logged := log.Lines()
+	if len(errs) < 4 || len(logged) < 10 {
+		t.Fatalf("the test saw %d errors and %d log lines; it must see failures and requests to mean anything", len(errs), len(logged))
 	}
 	for _, e := range errs {
 		for _, secret := range []string{testUser, testPassword} {
@@ -59,7 +61,7 @@ func TestSecretsNeverLeave(t *testing.T) {
 			}
 		}
 	}
-	for _, l := range log.all {
+	for _, l := range logged {
 		for _, secret := range []string{testUser, testPassword, testKey} {
 			if strings.Contains(l, secret) {
 				t.Errorf("log line carries a secret or key: %s", l)
@@ -74,13 +76,13 @@ func TestSecretsNeverLeave(t *testing.T) {
 func TestLogLinesNameRouteTemplates(t *testing.T) {
 	f := newFake()
 	f.add(60, "", "AX42", "FSN1-DC14", statusReady)
-	log := &lines{}
+	log := &adaptertest.Log{}
 	a := testAccount(t, f, log, nil)
 	if _, err := a.Get(context.Background(), "60"); err != nil {
 		t.Fatal(err)
 	}
-	if len(log.all) != 1 || !strings.Contains(log.all[0], "route:/server/{n}") || !strings.Contains(log.all[0], "status:200") {
-		t.Errorf("lines %q", log.all)
+	if all := log.Lines(); len(all) != 1 || !strings.Contains(all[0], "route:/server/{n}") || !strings.Contains(all[0], "status:200") {
+		t.Errorf("lines %q", all)
 	}
 }
 

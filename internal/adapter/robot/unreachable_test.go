@@ -4,11 +4,11 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/netfault"
 )
 
@@ -18,9 +18,7 @@ import (
 // (adapter.Unreachable), Transient, never absence, for every read a plan
 // makes; a webservice that answers 503 is not.
 func TestUnreachableWebservice(t *testing.T) {
-	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}))
+	failing := httptest.NewServer(adaptertest.Unavailable)
 	t.Cleanup(failing.Close)
 	for _, c := range []struct {
 		name, endpoint string
@@ -37,18 +35,7 @@ func TestUnreachableWebservice(t *testing.T) {
 			a := unreachableAccount(t, c.endpoint, c.transport)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			_, errGet := a.Get(ctx, "321")
-			_, errList := a.List(ctx)
-			_, errOffers := a.ListOffers(ctx, adapter.Query{})
-			errCheck := a.Check(ctx)
-			for call, err := range map[string]error{"Get": errGet, "List": errList, "ListOffers": errOffers, "Check": errCheck} {
-				if adapter.Unreachable(err) != c.unreachable || !adapter.Is(err, adapter.Transient) || adapter.IsNotFound(err) {
-					t.Errorf("%s: %v (unreachable %t), want Transient with unreachable %t", call, err, adapter.Unreachable(err), c.unreachable)
-				}
-				if !strings.Contains(err.Error(), c.says) {
-					t.Errorf("%s: %q does not say %q", call, err, c.says)
-				}
-			}
+			adaptertest.ExpectPlanReads(ctx, t, a, "321", adaptertest.Failure{Unreachable: c.unreachable, Says: c.says})
 		})
 	}
 }
@@ -64,7 +51,7 @@ func unreachableAccount(t *testing.T, endpoint string, transport http.RoundTripp
 	}
 	a, err := d.New(norm, adapter.Env{
 		Secrets: adapter.SecretResolver{Provider: map[string]string{"robot_user": testUser, "robot_password": testPassword}},
-		Clock:   instantClock{},
+		Clock:   adaptertest.InstantClock{},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 )
 
 // manualClock fires an After only when the test says so, per duration.
@@ -219,24 +219,10 @@ func TestTailKeepsMemoryBounded(t *testing.T) {
 	}
 }
 
-type recordingLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *recordingLog) add(msg string, f map[string]any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, fmt.Sprint(msg, f))
-}
-func (l *recordingLog) Debug(_ context.Context, m string, f map[string]any) { l.add(m, f) }
-func (l *recordingLog) Info(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
-func (l *recordingLog) Warn(_ context.Context, m string, f map[string]any)  { l.add(m, f) }
-
 // Logs name the step and the exit, never the line or stdin.
 func TestRunLogsNoLineNorStdin(t *testing.T) {
 	s := newTestServer(t, serverOptions{})
-	log := &recordingLog{}
+	log := &adaptertest.Log{}
 	sess := dial(t, s, &Client{Log: log})
 	if _, err := sess.Run(context.Background(), "deliver file 0", "count", strings.NewReader("STDIN-SENTINEL")); err != nil {
 		t.Fatal(err)
@@ -244,7 +230,7 @@ func TestRunLogsNoLineNorStdin(t *testing.T) {
 	if _, err := sess.Run(context.Background(), "probe", "nosuch LINE-SENTINEL", nil); err != nil {
 		t.Fatal(err)
 	}
-	all := strings.Join(log.lines, "\n")
+	all := log.Text()
 	if !strings.Contains(all, "deliver file 0") || !strings.Contains(all, "exit:127") {
 		t.Fatalf("log %q does not name the steps and exits: the sentinel check would pass vacuously", all)
 	}

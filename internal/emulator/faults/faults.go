@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -97,11 +98,7 @@ func genericErrorBody(status int, code, message string) []byte {
 func (m *Middleware) Stats() map[string]int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := make(map[string]int, len(m.stats))
-	for k, v := range m.stats {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(m.stats)
 }
 
 // Reset sets all request counts back to zero.

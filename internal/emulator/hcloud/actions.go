@@ -318,14 +318,7 @@ func (e *Emulator) listAllServerActions(w http.ResponseWriter, r *http.Request) 
 // as a poll of each selected action.
 func (e *Emulator) listActionsPaged(w http.ResponseWriter, r *http.Request, pick func(*action) bool, check func() *apiError) {
 	q := r.URL.Query()
-	page, perPage, err := paging(q, e.pageSize())
-	if err == nil {
-		err = checkEnum("status", q["status"], actionStatuses)
-	}
-	var order func(a, b *action) int
-	if err == nil {
-		order, err = parseSort(q["sort"], actionSortKeys)
-	}
+	l, err := readListing(q, e.pageSize(), actionStatuses, actionSortKeys, false)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -345,15 +338,9 @@ func (e *Emulator) listActionsPaged(w http.ResponseWriter, r *http.Request, pick
 			found = append(found, a)
 		}
 	}
-	slices.SortFunc(found, order)
-	items, meta := pageOf(found, page, perPage)
-	out := make([]wireAction, len(items))
-	for i, a := range items {
-		out[i] = a.wire()
-	}
+	out, meta := wirePage(found, l, (*action).wire)
 	e.mu.Unlock()
-	setLinkHeader(w, r, meta)
-	writeJSON(w, http.StatusOK, map[string]any{"actions": out, "meta": wireMeta{Pagination: meta}})
+	writePage(w, r, "actions", out, meta)
 }
 
 func (e *Emulator) getServerAction(w http.ResponseWriter, r *http.Request) {

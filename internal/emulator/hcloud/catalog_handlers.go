@@ -12,11 +12,7 @@ import (
 func listCatalog[T any](e *Emulator, w http.ResponseWriter, r *http.Request, key string, all []T,
 	keys sortKeys[T], name func(T) string, keep func(url.Values, T) bool, extra map[string]any) {
 	q := r.URL.Query()
-	page, perPage, err := paging(q, e.pageSize())
-	var order func(a, b T) int
-	if err == nil {
-		order, err = parseSort(q["sort"], keys)
-	}
+	l, err := readListing(q, e.pageSize(), nil, keys, false)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -31,8 +27,8 @@ func listCatalog[T any](e *Emulator, w http.ResponseWriter, r *http.Request, key
 		}
 		found = append(found, item)
 	}
-	slices.SortStableFunc(found, order)
-	items, meta := pageOf(found, page, perPage)
+	slices.SortStableFunc(found, l.order)
+	items, meta := pageOf(found, l.page, l.perPage)
 	body := map[string]any{key: items, "meta": wireMeta{Pagination: meta}}
 	for k, v := range extra {
 		body[k] = v
@@ -54,35 +50,19 @@ func getCatalog[T any](w http.ResponseWriter, r *http.Request, kind, key string,
 }
 
 func (e *Emulator) serverTypes() []wireServerType {
-	out := make([]wireServerType, len(e.cat.types))
-	for i, t := range e.cat.types {
-		out[i] = t.wire
-	}
-	return out
+	return wireAll(e.cat.types, func(x *serverType) wireServerType { return x.wire })
 }
 
 func (e *Emulator) locations() []wireLocation {
-	out := make([]wireLocation, len(e.cat.locations))
-	for i, l := range e.cat.locations {
-		out[i] = l.wire
-	}
-	return out
+	return wireAll(e.cat.locations, func(x *location) wireLocation { return x.wire })
 }
 
 func (e *Emulator) datacenters() []wireDatacenter {
-	out := make([]wireDatacenter, len(e.cat.datacenters))
-	for i, d := range e.cat.datacenters {
-		out[i] = d.wire
-	}
-	return out
+	return wireAll(e.cat.datacenters, func(x *datacenter) wireDatacenter { return x.wire })
 }
 
 func (e *Emulator) images() []wireImage {
-	out := make([]wireImage, len(e.cat.images))
-	for i, im := range e.cat.images {
-		out[i] = im.wire
-	}
-	return out
+	return wireAll(e.cat.images, func(x *image) wireImage { return x.wire })
 }
 
 func typeID(t wireServerType) int64    { return t.ID }
@@ -141,13 +121,12 @@ func (e *Emulator) listImages(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		includeDeprecated, err = queryBool("include_deprecated", q.Get("include_deprecated"))
 	}
+	var sel selector
+	if err == nil {
+		sel, err = querySelector(q)
+	}
 	if err != nil {
 		writeError(w, err)
-		return
-	}
-	sel, selErr := parseSelector(q.Get("label_selector"))
-	if selErr != nil {
-		writeError(w, invalidFields(fieldError{Name: "label_selector", Messages: []string{selErr.Error()}}))
 		return
 	}
 	keep := func(q url.Values, im wireImage) bool {

@@ -116,3 +116,54 @@ func catalogSortKeys[T any](id func(T) int64, name func(T) string) sortKeys[T] {
 		"name": func(a, b T) int { return cmp.Compare(name(a), name(b)) },
 	}
 }
+
+// listing is what a listing's query asks for: which page, in which order,
+// and which labels (sel, nil for all).
+type listing[T any] struct {
+	page, perPage int
+	order         func(a, b T) int
+	sel           selector
+}
+
+// readListing reads a listing's query in the order the API refuses it:
+// the page, the status filter against statuses (none when nil), the sort
+// among keys and, when labelled, the label_selector.
+func readListing[T any](q url.Values, pageSize int, statuses []string, keys sortKeys[T], labelled bool) (listing[T], *apiError) {
+	var l listing[T]
+	var err *apiError
+	l.page, l.perPage, err = paging(q, pageSize)
+	if err == nil && statuses != nil {
+		err = checkEnum("status", q["status"], statuses)
+	}
+	if err == nil {
+		l.order, err = parseSort(q["sort"], keys)
+	}
+	if err == nil && labelled {
+		l.sel, err = querySelector(q)
+	}
+	return l, err
+}
+
+// wirePage sorts found, cuts the page asked for and puts it in wire form;
+// callers hold the lock the items' fields are guarded by.
+func wirePage[T, W any](found []T, l listing[T], wire func(T) W) ([]W, wirePagination) {
+	slices.SortFunc(found, l.order)
+	items, meta := pageOf(found, l.page, l.perPage)
+	return wireAll(items, wire), meta
+}
+
+// writePage answers a listing: the page under key beside meta.pagination,
+// and the Link header the API sends with it.
+func writePage[W any](w http.ResponseWriter, r *http.Request, key string, out []W, meta wirePagination) {
+	setLinkHeader(w, r, meta)
+	writeJSON(w, http.StatusOK, map[string]any{key: out, "meta": wireMeta{Pagination: meta}})
+}
+
+// wireAll is items in the form the API sends them.
+func wireAll[T, W any](items []T, wire func(T) W) []W {
+	out := make([]W, len(items))
+	for i, item := range items {
+		out[i] = wire(item)
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package hcloud
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,6 +22,16 @@ type requirement struct {
 }
 
 var setExpr = regexp.MustCompile(`^(\S+)\s+(in|notin)\s*\((.*)\)$`)
+
+// querySelector is the listing's label_selector, refused as the API
+// refuses it: an invalid_input on the field.
+func querySelector(q url.Values) (selector, *apiError) {
+	sel, err := parseSelector(q.Get("label_selector"))
+	if err != nil {
+		return nil, invalidFields(fieldError{Name: "label_selector", Messages: []string{err.Error()}})
+	}
+	return sel, nil
+}
 
 func parseSelector(s string) (selector, error) {
 	s = strings.TrimSpace(s)

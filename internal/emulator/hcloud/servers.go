@@ -2,7 +2,6 @@ package hcloud
 
 import (
 	"cmp"
-	"encoding/json"
 	"maps"
 	"net/http"
 	"slices"
@@ -99,21 +98,9 @@ func observeAll(*action) bool { return true }
 
 func (e *Emulator) listServers(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	page, perPage, err := paging(q, e.pageSize())
-	if err == nil {
-		err = checkEnum("status", q["status"], serverStatuses)
-	}
-	var order func(a, b *server) int
-	if err == nil {
-		order, err = parseSort(q["sort"], serverSortKeys)
-	}
+	l, err := readListing(q, e.pageSize(), serverStatuses, serverSortKeys, true)
 	if err != nil {
 		writeError(w, err)
-		return
-	}
-	sel, selErr := parseSelector(q.Get("label_selector"))
-	if selErr != nil {
-		writeError(w, invalidFields(fieldError{Name: "label_selector", Messages: []string{selErr.Error()}}))
 		return
 	}
 	name := q.Get("name")
@@ -124,22 +111,15 @@ func (e *Emulator) listServers(w http.ResponseWriter, r *http.Request) {
 	var found []*server
 	for _, s := range e.servers {
 		// Only a server the listing returns is read.
-		if (name == "" || s.name == name) && sel.matches(s.labels) &&
+		if (name == "" || s.name == name) && l.sel.matches(s.labels) &&
 			(len(q["status"]) == 0 || slices.Contains(q["status"], s.status)) {
 			countBootReadLocked(s)
 			found = append(found, s)
 		}
 	}
-	slices.SortFunc(found, order)
-	items, meta := pageOf(found, page, perPage)
-	out := make([]wireServer, len(items))
-	for i, s := range items {
-		out[i] = s.wire()
-	}
+	out, meta := wirePage(found, l, (*server).wire)
 	e.mu.Unlock()
-
-	setLinkHeader(w, r, meta)
-	writeJSON(w, http.StatusOK, map[string]any{"servers": out, "meta": wireMeta{Pagination: meta}})
+	writePage(w, r, "servers", out, meta)
 }
 
 // lookupServerLocked returns the server the path names. Reading a server
@@ -178,23 +158,13 @@ func (e *Emulator) getServer(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) updateServer(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Name   *string            `json:"name"`
-		Labels *map[string]string `json:"labels"`
+	req, bad := readUpdate(r)
+	if bad == nil && req.Name != nil && *req.Name != "" && !validHostname(*req.Name) {
+		bad = invalidFields(fieldError{Name: "name", Messages: []string{invalidHostname}})
 	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeError(w, jsonError(err))
+	if bad != nil {
+		writeError(w, bad)
 		return
-	}
-	if req.Name != nil && *req.Name != "" && !validHostname(*req.Name) {
-		writeError(w, invalidFields(fieldError{Name: "name", Messages: []string{invalidHostname}}))
-		return
-	}
-	if req.Labels != nil {
-		if fe := checkLabels(*req.Labels); fe != nil {
-			writeError(w, invalidFields(*fe))
-			return
-		}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 )
@@ -74,37 +73,22 @@ var sshKeySortKeys = sortKeys[*sshKey]{
 
 func (e *Emulator) listSSHKeys(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	page, perPage, err := paging(q, e.pageSize())
-	var order func(a, b *sshKey) int
-	if err == nil {
-		order, err = parseSort(q["sort"], sshKeySortKeys)
-	}
+	l, err := readListing(q, e.pageSize(), nil, sshKeySortKeys, true)
 	if err != nil {
 		writeError(w, err)
-		return
-	}
-	sel, selErr := parseSelector(q.Get("label_selector"))
-	if selErr != nil {
-		writeError(w, invalidFields(fieldError{Name: "label_selector", Messages: []string{selErr.Error()}}))
 		return
 	}
 	e.mu.Lock()
 	var found []*sshKey
 	for _, k := range e.sshKeys {
 		if (q.Get("name") == "" || k.name == q.Get("name")) &&
-			(q.Get("fingerprint") == "" || k.fingerprint == q.Get("fingerprint")) && sel.matches(k.labels) {
+			(q.Get("fingerprint") == "" || k.fingerprint == q.Get("fingerprint")) && l.sel.matches(k.labels) {
 			found = append(found, k)
 		}
 	}
-	slices.SortFunc(found, order)
-	items, meta := pageOf(found, page, perPage)
-	out := make([]wireSSHKey, len(items))
-	for i, k := range items {
-		out[i] = k.wire()
-	}
+	out, meta := wirePage(found, l, (*sshKey).wire)
 	e.mu.Unlock()
-	setLinkHeader(w, r, meta)
-	writeJSON(w, http.StatusOK, map[string]any{"ssh_keys": out, "meta": wireMeta{Pagination: meta}})
+	writePage(w, r, "ssh_keys", out, meta)
 }
 
 func (e *Emulator) createSSHKey(w http.ResponseWriter, r *http.Request) {
@@ -155,49 +139,48 @@ func (e *Emulator) createSSHKey(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"ssh_key": k.wire()})
 }
 
-func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
+// lookupSSHKeyLocked returns the SSH key the path names.
+func (e *Emulator) lookupSSHKeyLocked(r *http.Request) (*sshKey, *apiError) {
 	id, _ := pathID(r, "id")
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	k, ok := e.sshKeys[id]
 	if !ok {
-		writeError(w, notFound("ssh_key", id))
+		return nil, notFound("ssh_key", id)
+	}
+	return k, nil
+}
+
+func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	k, err := e.lookupSSHKeyLocked(r)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
 }
 
 func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Name   string             `json:"name"`
-		Labels *map[string]string `json:"labels"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeError(w, jsonError(err))
+	req, bad := readUpdate(r)
+	if bad != nil {
+		writeError(w, bad)
 		return
 	}
-	if req.Labels != nil {
-		if fe := checkLabels(*req.Labels); fe != nil {
-			writeError(w, invalidFields(*fe))
-			return
-		}
-	}
-	id, _ := pathID(r, "id")
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	k, ok := e.sshKeys[id]
-	if !ok {
-		writeError(w, notFound("ssh_key", id))
+	k, err := e.lookupSSHKeyLocked(r)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
-	if req.Name != "" && req.Name != k.name {
+	if req.Name != nil && *req.Name != "" && *req.Name != k.name {
 		for _, other := range e.sshKeys {
-			if other.name == req.Name {
+			if other.name == *req.Name {
 				writeError(w, uniqueness("SSH key with the same name already exists", "name"))
 				return
 			}
 		}
-		k.name = req.Name
+		k.name = *req.Name
 	}
 	if req.Labels != nil {
 		k.labels = maps.Clone(*req.Labels)
@@ -206,13 +189,13 @@ func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) deleteSSHKey(w http.ResponseWriter, r *http.Request) {
-	id, _ := pathID(r, "id")
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, ok := e.sshKeys[id]; !ok {
-		writeError(w, notFound("ssh_key", id))
+	k, err := e.lookupSSHKeyLocked(r)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
-	delete(e.sshKeys, id)
+	delete(e.sshKeys, k.id)
 	w.WriteHeader(http.StatusNoContent)
 }

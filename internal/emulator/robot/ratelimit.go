@@ -2,6 +2,7 @@ package robot
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"sync"
 	"time"
@@ -115,11 +116,7 @@ func (l *limiter) set(route string, lim Limit) {
 func (l *limiter) snapshot() map[string]Limit {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := make(map[string]Limit, len(l.limits))
-	for k, v := range l.limits {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(l.limits)
 }
 
 // SetRateLimit sets route's budget ("GET /server"); a Max of 0 removes it.

@@ -13,9 +13,7 @@ import (
 // the rescue client and the installed host key ("" exit status kept).
 func install(t *testing.T, h *harness, m *Machine, url, script string) (*ssh.Client, string) {
 	t.Helper()
-	h.rescue(m)
-	c := h.dial(m, m.RescueHostKey())
-	prepare(t, h, c, url)
+	c := prepared(t, h, m, url)
 	if script != "" {
 		run(t, c, "cat > /root/compute/install.sh", script)
 	}
@@ -51,8 +49,7 @@ func TestBootRefusesConnectionsUntilItEnds(t *testing.T) {
 }
 
 func TestFailInstallLeavesAnEmptyDisk(t *testing.T) {
-	srv, url := agentServer(t)
-	h := newHarness(t, Options{HTTPClient: srv.Client()})
+	h, url := agentHarness(t)
 	m := h.add(1)
 	m.FailInstall("disk /dev/nvme1n1 failed its SMART test")
 	c, exit := install(t, h, m, url, "")
@@ -76,13 +73,10 @@ func TestFailInstallLeavesAnEmptyDisk(t *testing.T) {
 }
 
 func TestHangInstallRunsUntilTheReset(t *testing.T) {
-	srv, url := agentServer(t)
-	h := newHarness(t, Options{HTTPClient: srv.Client()})
+	h, url := agentHarness(t)
 	m := h.add(1)
 	m.HangInstall(true)
-	h.rescue(m)
-	c := h.dial(m, m.RescueHostKey())
-	prepare(t, h, c, url)
+	c := prepared(t, h, m, url)
 	run(t, c, startInstall, "")
 	h.await(forever) // the hung install's wait started; it never ends
 	if r := run(t, c, "pgrep -x installimage", ""); r.status != 0 || !m.InstallRunning() {
@@ -179,12 +173,9 @@ func TestFirstBootFailures(t *testing.T) {
 }
 
 func TestSessionDroppedMidInstallDoesNotStopIt(t *testing.T) {
-	srv, url := agentServer(t)
-	h := newHarness(t, Options{HTTPClient: srv.Client()})
+	h, url := agentHarness(t)
 	m := h.add(1)
-	h.rescue(m)
-	c := h.dial(m, m.RescueHostKey())
-	prepare(t, h, c, url)
+	c := prepared(t, h, m, url)
 	m.DropSessionsAfter(1)
 	if _, err := runErr(c, startInstall, ""); err == nil {
 		t.Fatal("the session was not cut")
@@ -206,12 +197,9 @@ func TestSessionDroppedMidInstallDoesNotStopIt(t *testing.T) {
 }
 
 func TestNonDetachedCommandDiesWithItsSession(t *testing.T) {
-	srv, url := agentServer(t)
-	h := newHarness(t, Options{HTTPClient: srv.Client()})
+	h, url := agentHarness(t)
 	m := h.add(1)
-	h.rescue(m)
-	c := h.dial(m, m.RescueHostKey())
-	prepare(t, h, c, url)
+	c := prepared(t, h, m, url)
 	// An earlier install's system, which the new run wipes at once.
 	old := newFS("/etc")
 	_ = old.writeFile("/etc/hostname", []byte("old\n"), 0o644, false)

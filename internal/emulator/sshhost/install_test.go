@@ -77,6 +77,24 @@ func agentServer(t *testing.T) (*httptest.Server, string) {
 	return srv, srv.URL + "/agent"
 }
 
+// agentHarness is a harness whose machines fetch the first-boot agent from
+// a server of the test, and the agent's URL there.
+func agentHarness(t *testing.T) (*harness, string) {
+	t.Helper()
+	srv, url := agentServer(t)
+	return newHarness(t, Options{HTTPClient: srv.Client()}), url
+}
+
+// prepared boots m into rescue and writes there what the bootstrap writes
+// before it starts the install (prepare), and returns the session.
+func prepared(t *testing.T, h *harness, m *Machine, url string) *ssh.Client {
+	t.Helper()
+	h.rescue(m)
+	c := h.dial(m, m.RescueHostKey())
+	prepare(t, h, c, url)
+	return c
+}
+
 // prepare writes what the bootstrap writes in rescue before it starts the
 // install: the secret file, the config, the script, the unit and sums.
 func prepare(t *testing.T, h *harness, c *ssh.Client, url string) {
@@ -109,8 +127,7 @@ func diskFile(m *Machine, p string) (node, error) {
 }
 
 func TestWholeInstallFromRescueToFirstBoot(t *testing.T) {
-	srv, url := agentServer(t)
-	h := newHarness(t, Options{HTTPClient: srv.Client()})
+	h, url := agentHarness(t)
 	m := h.add(42)
 	if m.Booted() != "none" {
 		t.Fatalf("a new machine runs %q, want none", m.Booted())

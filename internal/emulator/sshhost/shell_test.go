@@ -163,8 +163,7 @@ func TestEachArmingHasItsOwnRescueKey(t *testing.T) {
 }
 
 func TestCurlReachesOnlyLoopbackOverHTTPS(t *testing.T) {
-	srv, url := agentServer(t)
-	h := newHarness(t, Options{HTTPClient: srv.Client()})
+	h, url := agentHarness(t)
 	m := h.add(1)
 	h.rescue(m)
 	c := h.dial(m, m.RescueHostKey())

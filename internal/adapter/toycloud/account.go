@@ -1,0 +1,233 @@
+package toycloud
+
+import (
+	"cmp"
+	"context"
+	"maps"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
+)
+
+// The marks are labels under labelPrefix, beside the user's ones. (The
+// mark helpers for label backends, once in internal/adapter, replace
+// these lines, withMarks and the reading in toMachine.)
+const (
+	labelPrefix                     = "compute.seedcompute.io/"
+	labelManaged, labelKey, labelFP = labelPrefix + "managed", labelPrefix + "key", labelPrefix + "fingerprint"
+	labelClaim, labelUnconfirmed    = labelPrefix + "claim", labelPrefix + "unconfirmed"
+)
+
+// server is a server as the API sends it.
+type server struct {
+	ID                                      int
+	Name, Size, Image, Region, Status, IPv4 string
+	Labels                                  map[string]string
+	Created                                 time.Time
+}
+
+// account is one Toy Cloud account.
+type account struct {
+	api    *rest.Client
+	region string
+	clock  adapter.Clock
+}
+
+func (a *account) Kind() string                       { return Kind }
+func (a *account) Capabilities() adapter.Capabilities { return capabilities }
+
+// states map the API's status words conservatively (rule 4): stopping is
+// not yet off, and nothing runs without an address.
+var states = map[string]adapter.State{"provisioning": adapter.StatePending, "starting": adapter.StatePending,
+	"running": adapter.StateRunning, "stopping": adapter.StateRunning, "off": adapter.StateStopped, "deleting": adapter.StateDeleting}
+
+func toMachine(s server) adapter.Machine {
+	l := s.Labels
+	m := adapter.Machine{ID: strconv.Itoa(s.ID), Name: s.Name, State: cmp.Or(states[s.Status], adapter.StateUnknown), RawState: s.Status,
+		OfferID: s.Size, Image: s.Image, Location: s.Region, IPv4: s.IPv4, CreatedAt: s.Created, Labels: map[string]string{},
+		Managed: l[labelManaged] == "true", Key: l[labelKey], Fingerprint: l[labelFP], Claim: l[labelClaim], Unconfirmed: l[labelUnconfirmed] == "true"}
+	for k, v := range l {
+		if !strings.HasPrefix(k, labelPrefix) {
+			m.Labels[k] = v
+		}
+	}
+	if m.State == adapter.StateRunning && !m.HasAddress() {
+		m.State = adapter.StatePending
+	}
+	if m.Managed {
+		m.Actions = adapter.ActionsFor(m.State, capabilities)
+	}
+	return m
+}
+
+func withMarks(user map[string]string, m adapter.Mark) map[string]string {
+	out := maps.Clone(user)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[labelManaged], out[labelKey], out[labelFP] = "true", m.Key, m.Fingerprint
+	if m.Claim != "" {
+		out[labelClaim] = m.Claim
+	}
+	if m.Unconfirmed {
+		out[labelUnconfirmed] = "true"
+	}
+	return out
+}
+
+// ListOffers lists one region's sizes, the query's or the account's.
+func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Offer, error) {
+	var body struct {
+		Sizes []struct {
+			Name             string
+			VCPUs, MemoryMiB int
+			Regions          []string
+			Hourly           float64
+		}
+	}
+	if err := a.api.Get(ctx, "/sizes", &body); err != nil {
+		return nil, classify(err)
+	}
+	region, out := cmp.Or(q.Location, a.region), []adapter.Offer{}
+	for _, s := range body.Sizes {
+		o := adapter.Offer{ID: s.Name, Kind: adapter.KindVPS, Location: region, VCPU: s.VCPUs, MemoryGiB: float64(s.MemoryMiB) / 1024,
+			PricePerHour: s.Hourly, Currency: "EUR", Available: true}
+		if slices.Contains(s.Regions, region) && q.Match(o) {
+			out = append(out, o)
+		}
+	}
+	slices.SortFunc(out, func(x, y adapter.Offer) int { return cmp.Compare(x.PricePerHour, y.PricePerHour) })
+	return out, nil
+}
+
+func (a *account) Check(ctx context.Context) error { return classify(a.api.Get(ctx, "/sizes", nil)) }
+
+// find lists every page of the servers whose label k is v.
+func (a *account) find(ctx context.Context, k, v string) ([]adapter.Machine, error) {
+	var out []adapter.Machine
+	for page := 1; page > 0; {
+		var body struct {
+			Servers  []server
+			NextPage int `json:"next_page"`
+		}
+		q := url.Values{"page": {strconv.Itoa(page)}, "label": {k + "=" + v}}
+		if err := a.api.Do(ctx, rest.Call{Method: "GET", Route: "/servers", Query: q}, &body); err != nil {
+			return nil, rest.ListingFailed(classify(err), apiName, DefaultEndpoint)
+		}
+		for _, s := range body.Servers {
+			out = append(out, toMachine(s))
+		}
+		page = body.NextPage
+	}
+	return out, nil
+}
+
+func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
+	return a.find(ctx, labelManaged, "true")
+}
+
+// Create is the contract's create algorithm (rules 1 and 2) with this
+// API's look-up by key label, create with marks, and claim write.
+func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
+	req.Location = cmp.Or(req.Location, a.region)
+	fp := adapter.Fingerprint(req)
+	return adapter.CreateFlow{What: "create server " + strconv.Quote(req.Name), Call: call, Fingerprint: fp, Clock: a.clock,
+		Find: func(ctx context.Context) (adapter.Machine, bool, error) {
+			found, err := a.find(ctx, labelKey, call.IdempotencyKey)
+			if err != nil || len(found) == 0 {
+				return adapter.Machine{}, false, err
+			}
+			return found[0], true, nil
+		},
+		Make: func(ctx context.Context) (adapter.Machine, error) {
+			mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: fp, Claim: call.Claim, Unconfirmed: true}
+			return a.send(ctx, "POST", "/servers", map[string]any{"name": req.Name, "size": req.OfferID, "image": req.Image,
+				"region": req.Location, "labels": withMarks(req.Labels, mark), "user_data": req.UserData})
+		},
+		Take: func(ctx context.Context, found adapter.Machine, own bool) (adapter.Machine, error) {
+			if own {
+				return found, nil
+			}
+			mark := adapter.Mark{Key: found.Key, Fingerprint: found.Fingerprint, Claim: call.Claim, Unconfirmed: true}
+			return a.send(ctx, "PATCH", "/servers/{id}", map[string]any{"labels": withMarks(found.Labels, mark)}, found.ID)
+		},
+	}.Run(ctx)
+}
+
+// send writes body and reads the server the API answers with.
+func (a *account) send(ctx context.Context, method, route string, body map[string]any, args ...string) (adapter.Machine, error) {
+	var out struct{ Server server }
+	if err := a.api.Do(ctx, rest.Call{Method: method, Route: route, Args: args, JSON: body}, &out); err != nil {
+		return adapter.Machine{}, classify(err)
+	}
+	return toMachine(out.Server), nil
+}
+
+// Get refuses a malformed id before any request (rule 10).
+func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
+	if !Definition().Rules.MachineID.Allows(id) {
+		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "machine id %q is not a Toy Cloud server id, a positive number", id)
+	}
+	var out struct{ Server server }
+	if err := a.api.Get(ctx, "/servers/{id}", &out, id); err != nil {
+		return adapter.Machine{}, classify(err)
+	}
+	return toMachine(out.Server), nil
+}
+
+// managed is Get refusing a machine without the managed mark (rule 8),
+// naming it, unless the caller writes the mark (an import's first apply).
+func (a *account) managed(ctx context.Context, id, what string, marking bool) (adapter.Machine, error) {
+	m, err := a.Get(ctx, id)
+	if err == nil && !m.Managed && !marking {
+		err = adapter.Errorf(adapter.AccessDenied, "%s server %s (%q): it does not carry the provider's managed mark, so it is left alone; import it to manage it", what, id, m.Name)
+	}
+	return m, err
+}
+
+func (a *account) Delete(ctx context.Context, id string) error {
+	if _, err := a.managed(ctx, id, "delete", false); err != nil {
+		return err
+	}
+	return classify(a.api.Do(ctx, rest.Call{Method: "DELETE", Route: "/servers/{id}", Args: []string{id}}, nil))
+}
+
+// Power switches on and off, the only actions the capabilities offer.
+func (a *account) Power(ctx context.Context, id string, action adapter.PowerAction) error {
+	if _, err := a.managed(ctx, id, action.Verb(), false); err != nil {
+		return err
+	}
+	word := map[adapter.PowerAction]string{adapter.PowerOn: "on", adapter.PowerOff: "off"}[action]
+	return classify(a.api.Do(ctx, rest.Call{Method: "POST", Route: "/servers/{id}/power", Args: []string{id}, JSON: map[string]string{"action": word}}, nil))
+}
+
+// Update writes name, labels and mark in one PATCH (rule 9): a mark
+// without a claim keeps the machine's.
+func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
+	cur := req.Current
+	if cur == nil || !cur.Managed && req.Mark == nil {
+		m, err := a.managed(ctx, id, "update", req.Mark != nil)
+		if err != nil {
+			return m, err
+		}
+		cur = &m
+	}
+	mark := adapter.Mark{Key: cur.Key, Fingerprint: cur.Fingerprint, Claim: cur.Claim, Unconfirmed: cur.Unconfirmed}
+	if req.Mark != nil {
+		mark = adapter.Mark{Key: req.Mark.Key, Fingerprint: req.Mark.Fingerprint, Claim: cmp.Or(req.Mark.Claim, cur.Claim), Unconfirmed: req.Mark.Unconfirmed}
+	}
+	labels := cur.Labels
+	if req.Labels != nil {
+		labels = req.Labels
+	}
+	body := map[string]any{"labels": withMarks(labels, mark)}
+	if req.Name != nil {
+		body["name"] = *req.Name
+	}
+	return a.send(ctx, "PATCH", "/servers/{id}", body, id)
+}
