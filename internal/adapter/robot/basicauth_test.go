@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 )
 
 // An error answer that echoes the request's Authorization header (a proxy's
@@ -21,7 +22,7 @@ func TestEchoedBasicAuthIsWithheld(t *testing.T) {
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write([]byte(`{"error":{"status":500,"code":"INTERNAL_ERROR","message":"rejected ` + echoed + `"}}`))
 	})
-	a := testAccount(t, echo, &lines{}, nil)
+	a := testAccount(t, echo, &adaptertest.Log{}, nil)
 	_, err := a.Get(context.Background(), "50")
 	encoded := base64.StdEncoding.EncodeToString([]byte(testUser + ":" + testPassword))
 	// The sentinel: the header went out and was echoed, so the search
@@ -38,7 +39,7 @@ func TestEchoedBasicAuthIsWithheld(t *testing.T) {
 
 // A value HTTP Basic cannot carry is refused naming the one cause found.
 func TestUnsendableCredentialNamesItsCause(t *testing.T) {
-	a := testAccount(t, http.NotFoundHandler(), &lines{}, nil)
+	a := testAccount(t, http.NotFoundHandler(), &adaptertest.Log{}, nil)
 	for ref, want := range map[string]string{"provider://colon_user": "holds a colon", "provider://broken_password": "holds a control character"} {
 		a.c.secrets = adapter.SecretResolver{Provider: map[string]string{"colon_user": "a:b", "broken_password": "pass\n"}}
 		setting := settingUser

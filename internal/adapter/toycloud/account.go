@@ -3,6 +3,7 @@ package toycloud
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"maps"
 	"net/url"
 	"slices"
@@ -117,7 +118,7 @@ func (a *account) find(ctx context.Context, k, v string) ([]adapter.Machine, err
 		}
 		q := url.Values{"page": {strconv.Itoa(page)}, "label": {k + "=" + v}}
 		if err := a.api.Do(ctx, rest.Call{Method: "GET", Route: "/servers", Query: q}, &body); err != nil {
-			return nil, rest.ListingFailed(classify(err), apiName, DefaultEndpoint)
+			return nil, adapter.ListingFailed(classify(err), settingEndpoint, apiName, DefaultEndpoint)
 		}
 		for _, s := range body.Servers {
 			out = append(out, toMachine(s))
@@ -185,7 +186,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 func (a *account) managed(ctx context.Context, id, what string, marking bool) (adapter.Machine, error) {
 	m, err := a.Get(ctx, id)
 	if err == nil && !m.Managed && !marking {
-		err = adapter.Errorf(adapter.AccessDenied, "%s server %s (%q): it does not carry the provider's managed mark, so it is left alone; import it to manage it", what, id, m.Name)
+		err = adapter.Unmarked{What: what, Machine: fmt.Sprintf("server %s (%q)", id, m.Name), ID: id, Lacks: "carries no mark of the provider"}.Refuse()
 	}
 	return m, err
 }
