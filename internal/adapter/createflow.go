@@ -58,8 +58,26 @@ type CreateFlow struct {
 // or server it was about to use: the flow looks the key up and makes again.
 var ErrLostRace = errors.New("a concurrent create took the slot")
 
-// Run runs the flow.
+// CheckCall refuses a create call the contract cannot honour, before any
+// request: one without an idempotency key (rule 1 finds the machine by
+// it), or whose claim is not one NewClaimAt gives (IsClaim), which every
+// backend's labels, tags and names take. An adapter calls it first when it
+// reads the backend before Run; Run calls it too.
+func CheckCall(call Call) error {
+	switch {
+	case call.IdempotencyKey == "":
+		return Errorf(InvalidInput, "no idempotency key was given; every create needs one")
+	case !IsClaim(call.Claim):
+		return Errorf(InvalidInput, "the claim is not 32 lower-case hex digits")
+	}
+	return nil
+}
+
+// Run runs the flow, after CheckCall.
 func (f CreateFlow) Run(ctx context.Context) (Machine, error) {
+	if err := CheckCall(f.Call); err != nil {
+		return Machine{}, Within(f.What, err)
+	}
 	attempts := max(f.Attempts, 1)
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 || !f.Call.KeyAbsent {

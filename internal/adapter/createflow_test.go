@@ -101,3 +101,18 @@ func TestCreateFlow(t *testing.T) {
 		})
 	}
 }
+
+// A call without a key, or whose claim is no claim, is refused before any
+// callback runs.
+func TestRunChecksTheCallFirst(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, c := range []Call{{Claim: NewClaimAt(now)}, {IdempotencyKey: "k"}, {IdempotencyKey: "k", Claim: "no claim"}} {
+		called := false
+		step := func(context.Context) (Machine, bool, error) { called = true; return Machine{}, false, nil }
+		mk := func(context.Context) (Machine, error) { called = true; return Machine{ID: "1"}, nil }
+		_, err := CreateFlow{What: "create web", Call: c, Clock: fixedClock{now}, Find: step, Make: mk}.Run(context.Background())
+		if CodeOf(err) != InvalidInput || called {
+			t.Errorf("call %+v: %v, a step called %t; want InvalidInput before any step", c, err, called)
+		}
+	}
+}

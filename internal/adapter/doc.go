@@ -23,9 +23,16 @@
 // its rules for names, labels and ids, its capabilities), so adding a backend
 // touches none of them. internal/provider is the one wiring point: it
 // registers each concrete adapter's Definition, and reaches no further into
-// it. A concrete adapter (internal/adapter/<name>) imports this package and
-// its backend's client, never the plugin framework or SDK, nor the Terraform
-// layer, nor an emulator outside its tests. An emulator
+// it. A concrete adapter (internal/adapter/<name>) imports this package, its
+// backend's client and the shared packages beside the contract, never the
+// plugin framework or SDK, nor the Terraform layer, nor an emulator outside
+// its tests. The shared packages are internal/adapter/rest (the JSON-over-HTTP
+// client of the backends that speak net/http), internal/adapter/marks (the
+// mark's spellings in labels, tags and text), internal/adapter/sshexec (SSH
+// sessions to a machine) and, in tests only, internal/adapter/conformance;
+// rest and marks import the standard library and this package only
+// (depguard's rest-client-imports-stdlib-and-the-contract-only and
+// marks-import-stdlib-and-the-contract-only), so any adapter can use them. An emulator
 // (internal/emulator/<name>) speaks its API's HTTP and SSH dialect and
 // imports neither an adapter nor this package, nor anything of Terraform, so
 // a real client works against it unchanged. The depguard rules of
@@ -53,12 +60,16 @@
 // again and returns the machine that carries the key. CreateFlow is that
 // algorithm, kept once. A machine found by key while it is being deleted is
 // not taken over: the create fails Transient, or makes a new machine once the
-// old one is gone.
+// old one is gone. A call without a key, or whose claim is not one NewClaimAt
+// gives (IsClaim), is InvalidInput before any request (CheckCall, which
+// CreateFlow runs first).
 //
 // Proven by createIsIdempotent ("retried create returns the same machine"),
 // faultsAreNeverAbsence ("faults are errors, never absence", subtest
-// create/drop_after_commit: a create whose answer was lost finds its machine)
-// and deletingIsNotAdopted ("a machine being deleted is not adopted").
+// create/drop_after_commit: a create whose answer was lost finds its machine),
+// deletingIsNotAdopted ("a machine being deleted is not adopted") and
+// malformedCallsAreInvalidInput ("a create call without a key or a claim is
+// InvalidInput").
 //
 // # Rule 2: adoption and holding (claims)
 //
@@ -173,7 +184,8 @@
 // caller's own direct read instead, UpdateRequest.Current) and refuse one
 // without the managed mark with AccessDenied, naming its id, before anything
 // is written; the one exception is an Update whose Mark is set (rule 9). The
-// refusal is Unmarked, one message for every backend; internal/adapter/marks
+// refusal is Unmarked (wrapping ErrUnmarked), one message for every backend,
+// whose way out names the import id ACCOUNT_ID/MACHINE_ID; internal/adapter/marks
 // writes and reads the marks of backends with labels or tags. A
 // backend whose Delete only gives a rented machine back, by taking the mark
 // off, has nothing to give back of a machine without one: that Delete sends
@@ -183,11 +195,13 @@
 // (Machine.Actions is empty).
 //
 // Proven by unmarkedLeftAlone ("unmarked machines are left alone": Delete,
-// Power and Update are AccessDenied naming the id, the machine is unchanged
-// and not listed), unmarkedOffersNothing ("an unmarked machine offers no
-// action"), rescueBoots (Rescue's refusal names the id) and
-// reservedLabelsRefused ("a label reserved for the mark is refused", for a
-// target that names one: no user label forges or removes the mark).
+// Power and Update are AccessDenied wrapping ErrUnmarked and naming the id,
+// the machine is unchanged and not listed), unmarkedOffersNothing ("an
+// unmarked machine offers no action"), rescueBoots ("a boot into rescue
+// acts only on a held machine": Rescue's refusal is the same, naming the
+// id) and reservedLabelsRefused ("a label reserved for the mark is
+// refused", for a target that names one: no user label forges or removes
+// the mark).
 //
 // # Rule 9: updates and the mark
 //

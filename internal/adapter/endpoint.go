@@ -94,13 +94,29 @@ func NotJSON(body []byte) bool {
 
 // NotTheAPI is the error for a successful answer whose body is NotJSON:
 // InvalidConfig on the endpoint setting, at once, since retrying a page
-// that is not the API until the timeout cannot help. api names the API
-// ("the Hetzner Cloud API"), endpoint is the setting's value as messages
-// show it (Redacted), route the request's path template and example a base
-// URL to suggest.
-func NotTheAPI(api, endpoint, example, method, route string, status int) *Error {
+// that is not the API until the timeout cannot help. setting is that
+// setting's name (the Definition's RoleEndpoint setting), api names the
+// API ("the Hetzner Cloud API"), endpoint is the setting's value as
+// messages show it (Redacted), route the request's path template and
+// example a base URL to suggest.
+func NotTheAPI(setting, api, endpoint, example, method, route string, status int) *Error {
 	return Errorf(InvalidConfig,
 		"the endpoint %s answered %s %s with HTTP %d and a body that is not JSON (a web page, such as a proxy's login page or a captive portal sends), so it is not %s; "+
-			"set endpoint to the API's base URL, such as %s",
-		endpoint, method, route, status, api, example).WithField("endpoint")
+			"set %s to the API's base URL, such as %s",
+		endpoint, method, route, status, api, setting, example).WithField(setting)
+}
+
+// ListingFailed is the wrong-endpoint guard of a listing, for an error the
+// backend's fail has classified: a listing proves no machine's absence, so
+// a NotFound from one means that the endpoint does not serve the API (a
+// base URL where every path is not found) and is InvalidConfig on the
+// endpoint setting, never absence (rule 3, authoritative absence). setting
+// is the name of that setting (the Definition's RoleEndpoint setting), api
+// names the API and example a base URL to suggest.
+func ListingFailed(err error, setting, api, example string) error {
+	if e, ok := err.(*Error); ok && e.Code == NotFound {
+		e.Code, e.Field = InvalidConfig, setting
+		e.Message += "; the endpoint does not serve " + api + ": check that it is its base URL, such as " + example
+	}
+	return err
 }

@@ -17,7 +17,8 @@ const CapRescue Capability = "rescue"
 // It acts only on a machine that claim holds, the rule Update keeps: a
 // machine without the provider's mark is refused with AccessDenied, one
 // whose mark carries another claim with Conflict wrapping ErrLostHold, each
-// naming the machine's id, before anything is written (RefuseUnheld). The
+// naming the machine's id, before anything is written (RefuseUnheld; the
+// first is Unmarked, the one refusal every backend gives). The
 // operator logs in to the rescue system with the account's SSH key; a
 // password the backend hands out with the activation is never kept, so it
 // cannot reach a log, an error or state.
@@ -31,8 +32,8 @@ type Rescuer interface {
 func RefuseUnheld(what string, m Machine, claim string) error {
 	switch {
 	case !m.Managed:
-		return Errorf(AccessDenied, "%s: machine %s (%q) does not carry the provider's mark, so it is left alone; import it to manage it",
-			what, m.ID, m.Name)
+		return Unmarked{What: what, Machine: fmt.Sprintf("machine %s (%q)", m.ID, m.Name), ID: m.ID,
+			Lacks: "carries no mark of the provider"}.Refuse()
 	case !Held(m, claim):
 		return &Error{Code: Conflict, Err: ErrLostHold, Message: fmt.Sprintf(
 			"%s: machine %s (%q) is held by another Terraform state (its mark carries another claim), so it is left alone; "+

@@ -11,7 +11,8 @@ import (
 // and keep the value no longer (rule 6, no secret leaves). Its error is
 // InvalidConfig on field and wraps the resolver's, so Unresolved still
 // tells a secret that is not here from a malformed reference. Its message
-// names field and the reference, never a value: field, then the
+// names field and the reference (Redacted: a secret pasted where the
+// reference belongs is not repeated), never a value: field, then the
 // resolver's own message, which says what is missing (the variable is not
 // set, the file cannot be read), or, from a resolver that gives none, that
 // the reference cannot be resolved and should name what names says
@@ -21,7 +22,7 @@ func ResolveField(ctx context.Context, secrets Secrets, field, ref, names string
 	if err == nil {
 		return v, nil
 	}
-	msg := "secret reference " + ref + " cannot be resolved; check that it names " + names
+	msg := "secret reference " + Redacted(ref) + " cannot be resolved; check that it names " + names
 	var e *Error
 	if errors.As(err, &e) {
 		msg = e.Message
@@ -33,5 +34,5 @@ func ResolveField(ctx context.Context, secrets Secrets, field, ref, names string
 // resolved but cannot be sent as it is: problem says what is wrong with
 // the value and way what to store instead, neither repeating it.
 func UnusableSecret(field, ref, problem, way string) *Error {
-	return Errorf(InvalidConfig, "%s: the value behind secret reference %s %s; %s", field, ref, problem, way).WithField(field)
+	return Errorf(InvalidConfig, "%s: the value behind secret reference %s %s; %s", field, Redacted(ref), problem, way).WithField(field)
 }

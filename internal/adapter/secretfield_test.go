@@ -37,6 +37,27 @@ func TestResolveFieldNamesTheFieldAndTheReference(t *testing.T) {
 	}
 }
 
+// leakySecrets answers a value together with its error, as a careless
+// resolver might: the value must not reach the message.
+type leakySecrets struct{}
+
+func (leakySecrets) Resolve(context.Context, string) (string, error) {
+	return "s3cr3t-value", errors.New("vault sealed")
+}
+
+// Neither a value a failing resolver handed back nor a secret pasted where
+// the reference belongs reaches a message.
+func TestResolveFieldRepeatsNoSecret(t *testing.T) {
+	const pasted = "hc_9f8A7b6C5d4E3f2G1h0iJkLmNoPq"
+	_, err := adapter.ResolveField(context.Background(), leakySecrets{}, "token", pasted, "an existing secret")
+	if err == nil || strings.Contains(err.Error(), "s3cr3t-value") || strings.Contains(err.Error(), pasted) {
+		t.Errorf("resolve: %v", err)
+	}
+	if e := adapter.UnusableSecret("user", pasted, "holds a colon", "store the user alone"); strings.Contains(e.Error(), pasted) {
+		t.Errorf("unusable: %v", e)
+	}
+}
+
 // A resolver whose error is not the contract's gets the plain message,
 // with the way out, and its error kept in the chain.
 func TestResolveFieldOfAnotherResolver(t *testing.T) {

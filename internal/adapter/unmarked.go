@@ -11,13 +11,14 @@ var ErrUnmarked = errors.New("the machine carries no mark of the provider")
 // machine (rule 8, only marked machines are changed, of the package
 // documentation).
 type Unmarked struct {
-	// What is the call refused, as the adapter's messages name it
-	// ("delete VM 100").
+	// What is the call refused, the verb alone ("delete"): Machine follows
+	// it, so the machine is named once ("delete: VM 100 ...").
 	What string
 	// Machine names the machine as the adapter's messages do
 	// (`VM 100 ("web")`).
 	Machine string
-	// ID is the machine's id, as an import takes it.
+	// ID is the machine's id, the part of an import id after the account's
+	// (an instance's import id is ACCOUNT_ID/MACHINE_ID).
 	ID string
 	// Lacks says what the machine lacks, in the backend's terms
 	// (`is not tagged "compute"`).
@@ -32,7 +33,8 @@ type Unmarked struct {
 // ErrUnmarked.
 func (u Unmarked) Refuse() *Error {
 	msg := u.What + ": " + u.Machine + " " + u.Lacks + ", so it is not managed by the provider and is left alone; " +
-		"to manage it, import it (`terraform import`, or an import block with id " + u.ID + "), after which the next apply marks it"
+		"to manage it, import it (`terraform import`, or an import block with id = \"ACCOUNT_ID/" + u.ID + "\": the account's id, a slash, this id), " +
+		"after which the next apply marks it"
 	if u.WayOut != "" {
 		msg += ", " + u.WayOut
 	}

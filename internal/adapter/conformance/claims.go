@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -162,12 +163,16 @@ func unmarkedLeftAlone(t *testing.T, s *suite) {
 			}
 		}
 	}
-	// Each refusal names the machine, so a user can tell which one.
+	// Each refusal names the machine, so a user can tell which one, and is
+	// the one refusal every backend gives (adapter.Unmarked).
 	refused := func(what string, err error) {
 		t.Helper()
 		wantCode(t, what+" of an unmarked machine", err, adapter.AccessDenied)
 		if !strings.Contains(err.Error(), id) {
 			t.Errorf("the refusal of %s must name the machine %s: %q", what, id, err)
+		}
+		if !errors.Is(err, adapter.ErrUnmarked) {
+			t.Errorf("the refusal of %s is not adapter.Unmarked's (it does not wrap ErrUnmarked): %q", what, err)
 		}
 	}
 	if p, ok := s.adapter.(adapter.Powerer); ok {

@@ -90,3 +90,34 @@ func malformedIDsAreInvalidInput(t *testing.T, s *suite) {
 		}
 	}
 }
+
+// malformedCallsAreInvalidInput: a create call without an idempotency key,
+// or whose claim is not one adapter.NewClaimAt gives, is InvalidInput, with
+// no request sent (adapter.CheckCall), so no backend writes a claim the
+// others would refuse.
+func malformedCallsAreInvalidInput(t *testing.T, s *suite) {
+	n := name(t, "badcall")
+	good := s.call(n)
+	before := -1
+	if s.Faults != nil {
+		before = s.Faults.Requests()
+	}
+	for what, call := range map[string]adapter.Call{
+		"no idempotency key":       {Claim: good.Claim},
+		"no claim":                 {IdempotencyKey: good.IdempotencyKey},
+		"a claim that is no claim": {IdempotencyKey: good.IdempotencyKey, Claim: "not-a-claim"},
+	} {
+		m, err := s.adapter.Create(s.ctx(t), call, s.request(n))
+		if m.ID != "" {
+			s.cleanup(t, m.ID)
+		}
+		if !adapter.Is(err, adapter.InvalidInput) {
+			t.Errorf("Create with %s: got %v (code %q), want InvalidInput", what, err, adapter.CodeOf(err))
+		}
+	}
+	if before >= 0 {
+		if sent := s.Faults.Requests() - before; sent != 0 {
+			t.Errorf("malformed create calls sent %d requests to the backend; they must be refused before it is asked", sent)
+		}
+	}
+}

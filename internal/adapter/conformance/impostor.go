@@ -63,6 +63,9 @@ func endpointNotTheAPI(t *testing.T, s *suite) {
 	if u := s.UnknownRoute; u != nil {
 		all = append(all[:len(all):len(all)], impostor{"every route answers the API's own answer for an unknown path", u.Status, "application/json", u.Body, true})
 	}
+	// The diagnostic belongs on the setting that holds the endpoint,
+	// whatever the backend calls it.
+	endpoint, _ := s.Definition.Setting(adapter.RoleEndpoint)
 	reached := 0
 	for _, imp := range all {
 		t.Run(imp.name, func(t *testing.T) {
@@ -85,7 +88,7 @@ func endpointNotTheAPI(t *testing.T, s *suite) {
 				case adapter.IsNotFound(err):
 					t.Errorf("%s(%s) against an endpoint where %s: NotFound (%v); a machine in state would be forgotten", c.what, s.MissingID, imp.name, err)
 				case imp.mayBeTheAPI:
-				case !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != "endpoint":
+				case !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != endpoint.Name:
 					t.Errorf("%s(%s) against an endpoint where %s: %v (field %q); want InvalidConfig on the endpoint setting at once, not an outage to retry", c.what, s.MissingID, imp.name, err, adapter.FieldOf(err))
 				}
 			}

@@ -56,7 +56,10 @@ func rescueBoots(t *testing.T, s *suite) {
 		t.Errorf("the refusal of another state's machine does not wrap ErrLostHold: %v", err)
 	}
 	if s.SeedUnmarked != nil {
-		_ = refused("a Rescue of a machine without the mark", s.SeedUnmarked(t, name(t, "unmarked")), call.Claim, adapter.AccessDenied)
+		err := refused("a Rescue of a machine without the mark", s.SeedUnmarked(t, name(t, "unmarked")), call.Claim, adapter.AccessDenied)
+		if !errors.Is(err, adapter.ErrUnmarked) {
+			t.Errorf("the refusal of an unmarked machine is not adapter.Unmarked's (it does not wrap ErrUnmarked): %v", err)
+		}
 	}
 
 	got, err := rescue(m.ID, call.Claim)

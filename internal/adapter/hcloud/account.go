@@ -77,6 +77,11 @@ var (
 	_ adapter.RateBudget = (*account)(nil)
 )
 
+// settingEndpoint is the account setting the API's base URL is in, the
+// Definition's RoleEndpoint setting, on which diagnostics of a wrong
+// endpoint are put.
+const settingEndpoint = "endpoint"
+
 // newAccount builds the adapter without calling the API. The token stays a
 // reference: the transport resolves it on every request.
 func newAccount(settings map[string]string, env adapter.Env, opts options) (*account, error) {
@@ -84,12 +89,12 @@ func newAccount(settings map[string]string, env adapter.Env, opts options) (*acc
 	if _, _, err := adapter.ParseRef(ref); err != nil {
 		return nil, adapter.Errorf(adapter.InvalidConfig, "token: %s", adapter.MessageOf(err)).WithField("token")
 	}
-	endpoint := settings["endpoint"]
+	endpoint := settings[settingEndpoint]
 	if endpoint == "" {
 		endpoint = hcloud.Endpoint
 	}
 	if err := checkEndpoint(endpoint); err != nil {
-		return nil, adapter.Errorf(adapter.InvalidConfig, "endpoint: %s", adapter.MessageOf(err)).WithField("endpoint")
+		return nil, adapter.Errorf(adapter.InvalidConfig, "endpoint: %s", adapter.MessageOf(err)).WithField(settingEndpoint)
 	}
 	location := settings["location"]
 	if location == "" {

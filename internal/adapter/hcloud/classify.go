@@ -13,7 +13,6 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // apiCodes maps the Hetzner Cloud API's error codes onto adapter codes.
@@ -210,7 +209,7 @@ func classifyStatus(status int, err error) error {
 		out.Message += "; check the account's token reference and endpoint"
 	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusGone:
 		// Never NotFound: only the API's own not_found proves absence.
-		out.Code, out.Field = adapter.InvalidConfig, "endpoint"
+		out.Code, out.Field = adapter.InvalidConfig, settingEndpoint
 		out.Message += "; check that the account's endpoint is the base URL of the Hetzner Cloud API (https://api.hetzner.cloud/v1)"
 	case http.StatusTooManyRequests:
 		out.Code = adapter.RateLimited
@@ -270,7 +269,7 @@ func fail(what string, err error) error { return adapter.Within(what, classify(e
 // failListing is fail for a listing. The API never answers a listing with
 // not_found; a base URL that is not the API (one without /v1, say) answers
 // every path so. That is a wrong endpoint, never absence
-// (rest.ListingFailed).
+// (adapter.ListingFailed).
 func failListing(what string, err error) error {
-	return rest.ListingFailed(fail(what, err), "the Hetzner Cloud API", "https://api.hetzner.cloud/v1")
+	return adapter.ListingFailed(fail(what, err), settingEndpoint, "the Hetzner Cloud API", "https://api.hetzner.cloud/v1")
 }

@@ -145,13 +145,11 @@ func (b *backend) take(ctx context.Context, found adapter.Machine, _ bool) (adap
 }
 
 func checkCreate(call adapter.Call, req adapter.CreateRequest) error {
+	// The call itself is the flow's to check (adapter.CheckCall); a key
+	// is written as a label value, which the contract does not require.
 	switch {
-	case call.IdempotencyKey == "":
-		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
-	case !validLabelValue(call.IdempotencyKey):
+	case call.IdempotencyKey != "" && !validLabelValue(call.IdempotencyKey):
 		return adapter.Errorf(adapter.InvalidInput, "the idempotency key is not a valid label value")
-	case !validLabelValue(call.Claim):
-		return adapter.Errorf(adapter.InvalidInput, "the claim is not a valid label value")
 	case req.Name == "":
 		return adapter.Errorf(adapter.InvalidInput, "the name is empty; set name").WithField("name")
 	case req.OfferID == "":

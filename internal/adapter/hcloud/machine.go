@@ -18,7 +18,7 @@ import (
 // refresh of its state has confirmed yet (adapter.Adoptable), and its
 // absence means confirmed, which is also what a server marked before the
 // label existed means.
-var labelMarks = marks.Default
+var labelMarks = marks.Default()
 
 // markOf reads our marks from a server's labels.
 func markOf(s *hcloud.Server) (managed bool, m adapter.Mark) {
@@ -36,7 +36,7 @@ func toMachine(s *hcloud.Server) adapter.Machine {
 		CreatedAt: s.Created,
 		Labels:    user,
 	}
-	marks.Stamp(&m, managed, mark)
+	m.SetMark(managed, mark)
 	if s.ServerType != nil {
 		m.OfferID = s.ServerType.Name
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // pageSize is the API's maximum page size: the fewer requests per listing,
@@ -54,7 +53,7 @@ func (a *account) managedServer(ctx context.Context, id, verb string) (*hcloud.S
 	}
 	if managed, _ := markOf(s); !managed {
 		n := strconv.FormatInt(s.ID, 10)
-		return nil, labelMarks.Refuse(verb+" server "+n, describe(s), n)
+		return nil, labelMarks.Refuse(verb, describe(s), n)
 	}
 	return s, nil
 }
@@ -219,15 +218,15 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		return adapter.Machine{}, err
 	}
 	what := "update " + describeMachine(cur)
-	mark := marks.Of(cur)
+	mark := cur.Mark()
 	switch {
 	case req.Mark != nil:
 		if !validLabelValue(req.Mark.Key) || !validLabelValue(req.Mark.Fingerprint) || !validLabelValue(req.Mark.Claim) || req.Mark.Key == "" {
 			return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "%s: the mark's key, fingerprint and claim must be label values, the key non-empty", what)
 		}
-		mark = marks.Next(mark, *req.Mark)
+		mark = req.Mark.Over(mark)
 	case !cur.Managed:
-		return adapter.Machine{}, labelMarks.Refuse("change server "+cur.ID, describeMachine(cur), cur.ID)
+		return adapter.Machine{}, labelMarks.Refuse("change", describeMachine(cur), cur.ID)
 	}
 	user := cur.Labels
 	if req.Labels != nil {

@@ -98,7 +98,7 @@ func (t *authTransport) send(req *http.Request, token string) (*http.Response, e
 			// A web page, not the API: hcloud-go would fail to decode it
 			// as an outage, retried until the timeout.
 			path, _ := strings.CutPrefix(req.URL.Path, t.prefix)
-			return nil, adapter.NotTheAPI("the Hetzner Cloud API", t.endpoint, "https://api.hetzner.cloud/v1", req.Method, route(path), resp.StatusCode)
+			return nil, adapter.NotTheAPI(settingEndpoint, "the Hetzner Cloud API", t.endpoint, "https://api.hetzner.cloud/v1", req.Method, route(path), resp.StatusCode)
 		}
 	}
 	if err != nil {
@@ -124,7 +124,7 @@ func refuseRedirect(endpoint string) func(*http.Request, []*http.Request) error 
 	return func(*http.Request, []*http.Request) error {
 		return adapter.Errorf(adapter.InvalidConfig,
 			"the endpoint %s answered with a redirect, which the provider does not follow so that the API token goes nowhere else; "+
-				"set endpoint to the API's base URL itself, such as https://api.hetzner.cloud/v1", adapter.Redacted(endpoint)).WithField("endpoint")
+				"set endpoint to the API's base URL itself, such as https://api.hetzner.cloud/v1", adapter.Redacted(endpoint)).WithField(settingEndpoint)
 	}
 }
 

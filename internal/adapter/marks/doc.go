@@ -1,18 +1,20 @@
 // Package marks writes the contract's adapter.Mark onto what a backend
 // keeps beside a machine (key/value labels, tags, a free-text description)
-// and reads it back: the mark an Update writes (Next), and the refusal of
-// a machine without the managed label (Labels.Refuse, which is the
-// contract's adapter.Unmarked; rule 8, only marked machines are changed,
-// of internal/adapter's package documentation). An adapter with labels
-// needs a few lines:
+// and reads it back, and refuses a machine without the managed label
+// (Labels.Refuse, which is the contract's adapter.Unmarked; rule 8, only
+// marked machines are changed, of internal/adapter's package
+// documentation). It holds spellings only: the claim's shape
+// (adapter.IsClaim), the mark an Update writes (adapter.Mark.Over) and a
+// Machine's mark (Machine.Mark, Machine.SetMark) are the contract's. An
+// adapter with labels needs a few lines:
 //
-//	labels := marks.Default.Put(req.Labels, mark)          // the create call's labels
-//	managed, mark, user := marks.Default.Read(server.Labels) // a read
-//	marks.Stamp(&machine, managed, mark)
+//	labels := marks.Default().Put(req.Labels, mark)            // the create call's labels
+//	managed, mark, user := marks.Default().Read(server.Labels) // a read
+//	machine.SetMark(managed, mark)
 //	if !managed {
-//		return marks.Default.Refuse("delete server 5", `server 5 ("web")`, "5")
+//		return marks.Default().Refuse("delete", `server 5 ("web")`, "5")
 //	}
-//	err := marks.Default.CheckUser(req.Labels)            // no user label forges the mark
+//	err := marks.Default().CheckUser(req.Labels) // no user label forges the mark
 //
 // It imports only the standard library and internal/adapter, never a
 // backend's package, so every adapter can use it (a depguard rule of
@@ -43,12 +45,15 @@
 //     since a description is text a person reads in the PVE GUI beside
 //     their own, and "v1" as released. PVE lists no description in
 //     /cluster/resources, so Tags mirror what a listing needs: the tag
-//     "compute", the claim as cm-c-<claim>, and cm-unconfirmed. PVE's tags
+//     "compute", the claim as cm-c-<claim>, cm-unconfirmed, and cm-new on
+//     a VM not yet started (one of the adapter's own tags, Tags.Own). PVE's tags
 //     are a restricted charset (letters, digits, '_', '-', '+' and '.', no
 //     '/' and no ':', ValidTag): no label name of Default fits in one.
 //   - Hetzner Robot: no labels at all; the mark lives in the server's name
 //     (internal/adapter/robot's claimname.go), and Robot shares the
-//     refusal (adapter.Unmarked), the update's mark (Next) and IsClaim.
+//     refusal (adapter.Unmarked), and takes the update's mark
+//     (adapter.Mark.Over) and the claim's shape (adapter.IsClaim) from the
+//     contract, as every backend does.
 //
 // Reading both an old and a new spelling was the other way, and was not
 // taken: on Hetzner Cloud a label selector cannot ask for either of two

@@ -30,8 +30,13 @@ type Labels struct {
 	ManagedValue string
 }
 
-// Default is the spelling of every backend with key/value labels.
-var Default = Labels{Prefix: "compute.seedcompute.io/", ManagedValue: yes}
+// DefaultPrefix is the prefix of Default's labels, as released.
+const DefaultPrefix = "compute.seedcompute.io/"
+
+// Default is the spelling of every backend with key/value labels. It is a
+// function, not a variable, so no importer can change at run time the
+// spelling that machines made by released versions carry.
+func Default() Labels { return Labels{Prefix: DefaultPrefix, ManagedValue: yes} }
 
 // Name is the label that holds field (FieldKey, …).
 func (l Labels) Name(field string) string { return l.Prefix + field }
@@ -86,7 +91,7 @@ func (l Labels) Read(labels map[string]string) (managed bool, m adapter.Mark, us
 }
 
 // Stored is what the backend holds for a machine read through Read and
-// Stamp: its user labels and the mark it carries. An update whose labels
+// Machine.SetMark: its user labels and the mark it carries. An update whose labels
 // equal it writes nothing.
 func (l Labels) Stored(m adapter.Machine) map[string]string {
 	out := maps.Clone(m.Labels)
@@ -118,7 +123,8 @@ func (l Labels) CheckUser(labels map[string]string) error {
 	return nil
 }
 
-// Refuse is the refusal of a machine without the managed label (Unmarked).
-func (l Labels) Refuse(what, machine, id string) *adapter.Error {
-	return adapter.Unmarked{What: what, Machine: machine, ID: id, Lacks: "carries no " + l.Name(FieldManaged) + " label"}.Refuse()
+// Refuse is the refusal of a machine without the managed label (Unmarked);
+// verb names the call ("delete"), machine the machine.
+func (l Labels) Refuse(verb, machine, id string) *adapter.Error {
+	return adapter.Unmarked{What: verb, Machine: machine, ID: id, Lacks: "carries no " + l.Name(FieldManaged) + " label"}.Refuse()
 }

@@ -33,11 +33,11 @@ func SplitTags(s string) []string {
 }
 
 // Read reads the mark out of tags: whether the managed tag is there, and
-// the claim (a claim tag whose rest is no claim, IsClaim, is none) and the
+// the claim (a claim tag whose rest is no claim, adapter.IsClaim, is none) and the
 // unconfirmed flag, the only fields tags hold.
 func (t Tags) Read(tags []string) (managed bool, m adapter.Mark) {
 	for _, tag := range tags {
-		if c, ok := strings.CutPrefix(tag, t.ClaimPrefix); ok && IsClaim(c) {
+		if c, ok := strings.CutPrefix(tag, t.ClaimPrefix); ok && adapter.IsClaim(c) {
 			m.Claim = c
 			break
 		}
@@ -48,9 +48,9 @@ func (t Tags) Read(tags []string) (managed bool, m adapter.Mark) {
 
 // Put returns tags with the mark's and the backend's own replaced: the
 // user's first, in their order, then the managed tag, the claim's when
-// there is a claim, the unconfirmed tag while it is, and own. tags is not
-// changed.
-func (t Tags) Put(tags []string, m adapter.Mark, own ...string) []string {
+// there is a claim, the unconfirmed tag while it is, and add, those of the
+// backend's own tags the machine is to carry. tags is not changed.
+func (t Tags) Put(tags []string, m adapter.Mark, add ...string) []string {
 	out := slices.DeleteFunc(slices.Clone(tags), t.ours)
 	out = append(out, t.Managed)
 	if m.Claim != "" {
@@ -59,7 +59,7 @@ func (t Tags) Put(tags []string, m adapter.Mark, own ...string) []string {
 	if m.Unconfirmed {
 		out = append(out, t.Unconfirmed)
 	}
-	return append(out, own...)
+	return append(out, add...)
 }
 
 // ours reports whether tag is the mark's or one of the backend's own.
@@ -81,5 +81,5 @@ func (t Tags) Valid() bool {
 
 // ValidTag reports whether s is a tag in PVE's charset (its pve-tag
 // format: a letter, digit or '_', then those, '-', '+' or '.'), which a
-// Tags spelling must keep to with every claim IsClaim accepts.
+// Tags spelling must keep to with every claim adapter.IsClaim accepts.
 func ValidTag(s string) bool { return tagShape.MatchString(s) }

@@ -31,21 +31,27 @@ func (t Text) Put(user string, m adapter.Mark) string {
 
 // Read reads the mark out of a text and returns what else the text holds,
 // the user's, as it was (line ends of either kind, trailing line ends
-// dropped). A line is the mark's when its name, up to the first colon,
-// begins with the prefix; one this version does not know is dropped, and
-// every other line is the user's.
+// dropped). A line is the mark's when its name, up to the first colon, is
+// one of the mark's fields under the prefix; one under the prefix that this
+// version does not know is the mark's too inside the mark's block (after
+// its managed line, where a later version may add a field) and the user's
+// before it, so a user's own "compute-node: rack 3" survives a rewrite.
+// Every other line is the user's.
 func (t Text) Read(text string) (managed bool, m adapter.Mark, user string) {
 	l := Labels(t)
 	var rest []string
+	inBlock := false
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		k, v, ok := strings.Cut(line, ":")
-		if !ok || !l.Reserved(k) {
+		field := strings.TrimPrefix(k, t.Prefix)
+		if !ok || !l.Reserved(k) || !inBlock && !knownField(field) {
 			rest = append(rest, line)
 			continue
 		}
 		v = strings.TrimSpace(v)
-		switch strings.TrimPrefix(k, t.Prefix) {
+		switch field {
 		case FieldManaged:
+			inBlock = true
 			managed = v == t.ManagedValue
 		case FieldKey:
 			m.Key = v
@@ -58,4 +64,13 @@ func (t Text) Read(text string) (managed bool, m adapter.Mark, user string) {
 		}
 	}
 	return managed, m, strings.TrimRight(strings.Join(rest, "\n"), "\n")
+}
+
+// knownField reports whether field is one of the mark's.
+func knownField(field string) bool {
+	switch field {
+	case FieldManaged, FieldKey, FieldFingerprint, FieldClaim, FieldUnconfirmed:
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package marks_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -39,5 +40,18 @@ func TestTextToleratesForeignLines(t *testing.T) {
 	}
 	if managed, _, _ := pveText.Read("compute-managed: v2\n"); managed {
 		t.Error("another managed value read as managed")
+	}
+}
+
+// A user's own line under the prefix, before the mark's block, is the
+// user's and survives the next write; one inside the block is the mark's.
+func TestTextKeepsTheUsersPrefixedLine(t *testing.T) {
+	desc := pveText.Put("db\ncompute-node: rack 3", adapter.Mark{Key: "k"}) + "compute-later: x\n"
+	managed, m, user := pveText.Read(desc)
+	if !managed || m.Key != "k" || user != "db\ncompute-node: rack 3" {
+		t.Errorf("read %v %+v, user text %q", managed, m, user)
+	}
+	if again := pveText.Put(user, m); !strings.Contains(again, "compute-node: rack 3") || strings.Contains(again, "compute-later") {
+		t.Errorf("rewritten as %q", again)
 	}
 }

@@ -36,7 +36,7 @@ type client struct {
 func newClient(endpoint string, env adapter.Env, tokenRef string, timeout time.Duration, rt http.RoundTripper) *client {
 	c := &client{secrets: env.Secrets, tokenRef: tokenRef}
 	c.Client = rest.New(rest.Config{
-		Name: "the PVE API", Endpoint: endpoint, Base: strings.TrimSuffix(endpoint, "/") + "/api2/json",
+		Name: "the PVE API", Endpoint: endpoint, EndpointSetting: settingEndpoint, Base: strings.TrimSuffix(endpoint, "/") + "/api2/json",
 		Example: exampleEndpoint, Credential: "the token", Timeout: timeout, Env: env, Transport: rt, LogName: "PVE",
 		Authenticate: c.authenticate, Failed: readAPIError, Classify: classify, Decode: unwrapData, ErrorClass: errorClass,
 	})
@@ -66,7 +66,7 @@ func (c *client) token(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if !tokenShape.MatchString(v) {
-		return "", adapter.UnusableSecret(settingAPIToken, c.tokenRef, "is not a PVE API token of the form USER@REALM!TOKENID=SECRET (the value is not shown)",
+		return "", adapter.UnusableSecret(settingAPIToken, c.tokenRef, "is not a PVE API token of the form USER@REALM!TOKENID=SECRET",
 			"store the full token as PVE showed it when it was made, e.g. terraform@pve!compute=<uuid>")
 	}
 	return v, nil

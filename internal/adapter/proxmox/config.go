@@ -135,5 +135,6 @@ func (c vmConfig) agentEnabled() bool {
 	return false
 }
 
-// mark is the mark the config's description carries.
-func (c vmConfig) mark() (adapter.Mark, bool, string) { return parseMark(c["description"]) }
+// mark is the mark the config's description carries, in Text.Read's order:
+// whether it is managed, the mark, and the user's own text.
+func (c vmConfig) mark() (bool, adapter.Mark, string) { return descMark.Read(c["description"]) }

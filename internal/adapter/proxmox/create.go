@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
@@ -125,13 +124,13 @@ func (c *cloner) take(ctx context.Context, found adapter.Machine, _ bool) (adapt
 	return m, nil
 }
 
+// checkCall refuses a create before the plan's requests: the contract's
+// CheckCall, then the name.
 func checkCall(call adapter.Call, req adapter.CreateRequest) error {
-	switch {
-	case call.IdempotencyKey == "":
-		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
-	case !marks.IsClaim(call.Claim):
-		return adapter.Errorf(adapter.InvalidInput, "the claim is not 32 lower-case hex digits")
-	case !validName(req.Name):
+	if err := adapter.CheckCall(call); err != nil {
+		return err
+	}
+	if !validName(req.Name) {
 		return adapter.Errorf(adapter.InvalidInput, "name %s is not a VM name: it must be %s", adapter.Quoted(adapter.Redacted(req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)
 	}
 	return nil

@@ -40,7 +40,7 @@ func TestCreateLifecycle(t *testing.T) {
 		vm.cfg["ciuser"] != "ops" || vm.cfg["sshkeys"] != "ssh-ed25519%20AAAAC3%20ops%40example%0A" {
 		t.Errorf("VM as configured: tags %q cfg %v", vm.Tags, vm.cfg)
 	}
-	if mk, ok, _ := parseMark(vm.cfg["description"]); !ok || mk.Key != call.IdempotencyKey || mk.Claim != call.Claim {
+	if ok, mk, _ := descMark.Read(vm.cfg["description"]); !ok || mk.Key != call.IdempotencyKey || mk.Claim != call.Claim {
 		t.Errorf("mark: %q", vm.cfg["description"])
 	}
 	// A second create of the key finds it: no clone, the claim taken over.

@@ -27,9 +27,11 @@
 //     not answer is not asked again for a while (agent.go).
 //
 // The mark lives in the VM's description (written in the clone call
-// itself) and its tags (compute, cm-c-<claim>, cm-new): see marks.go.
+// itself) and its tags (compute, cm-c-<claim>, cm-unconfirmed while the
+// claim is unconfirmed, cm-new until the first start): see marks.go.
 //
 // It may import the contract, internal/adapter/rest (its client),
+// internal/adapter/marks (the description's and the tags' spellings),
 // internal/adapter/sshexec (snippets over SFTP) and the standard library,
 // never the Terraform plugin framework nor another adapter; the emulator
 // is used by its tests alone.

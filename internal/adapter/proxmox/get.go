@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // current is GET /nodes/{node}/qemu/{vmid}/status/current, the part read.
@@ -61,7 +60,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 // description carries: key and fingerprint, which the listing cannot show,
 // and the claim as written in the clone call or the last mark.
 func withMarkOf(m adapter.Machine, cfg vmConfig) adapter.Machine {
-	mark, managed, _ := cfg.mark()
+	managed, mark, _ := cfg.mark()
 	if !managed {
 		return m
 	}
@@ -129,9 +128,9 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 }
 
 // failListing is fail for a listing, where a NotFound cannot be absence
-// (rest.ListingFailed).
+// (adapter.ListingFailed).
 func failListing(what string, err error) error {
-	return rest.ListingFailed(fail(what, err), "the PVE API", exampleEndpoint)
+	return adapter.ListingFailed(fail(what, err), settingEndpoint, "the PVE API", exampleEndpoint)
 }
 
 // describe names a VM for messages.

@@ -35,14 +35,17 @@ const (
 
 var (
 	descMark = marks.Text{Prefix: "compute-", ManagedValue: "v1"}
-	tagMark  = marks.Tags{Managed: tagManaged, ClaimPrefix: "cm-c-", Unconfirmed: tagUnconfirmed, Own: []string{tagNew}}
+	tagMark  = validTags(marks.Tags{Managed: tagManaged, ClaimPrefix: "cm-c-", Unconfirmed: tagUnconfirmed, Own: []string{tagNew}})
 )
 
-// parseMark reads the mark out of a description and returns what else the
-// description holds, the user's text, as it was.
-func parseMark(desc string) (m adapter.Mark, managed bool, user string) {
-	managed, m, user = descMark.Read(desc)
-	return m, managed, user
+// validTags is t, checked when the package starts: a tag outside PVE's
+// charset would be refused by every write of a mark, so it stops the
+// provider at once rather than at the first create.
+func validTags(t marks.Tags) marks.Tags {
+	if !t.Valid() {
+		panic("proxmox: a tag of the mark is outside PVE's charset")
+	}
+	return t
 }
 
 // withMark is the description user's text followed by the mark's block.
@@ -62,15 +65,16 @@ func claimTag(tags []string) string {
 // cm-unconfirmed when unconfirmed and, when fresh, cm-new; the user's own
 // tags kept, in order.
 func markedTags(tags []string, claim string, unconfirmed, fresh bool) string {
-	var own []string
+	var add []string
 	if fresh {
-		own = []string{tagNew}
+		add = []string{tagNew}
 	}
-	return strings.Join(tagMark.Put(tags, adapter.Mark{Claim: claim, Unconfirmed: unconfirmed}, own...), ";")
+	return strings.Join(tagMark.Put(tags, adapter.Mark{Claim: claim, Unconfirmed: unconfirmed}, add...), ";")
 }
 
-// unmarked is the refusal of a VM without tagManaged (adapter.Unmarked).
-func unmarked(what string, r resource) error {
-	return adapter.Unmarked{What: what, Machine: describe(r), ID: r.id(), Lacks: tagMark.Lacks(),
+// unmarked is the refusal of a VM without tagManaged (adapter.Unmarked);
+// verb names the call ("delete").
+func unmarked(verb string, r resource) error {
+	return adapter.Unmarked{What: verb, Machine: describe(r), ID: r.id(), Lacks: tagMark.Lacks(),
 		WayOut: "or tag it " + strconv.Quote(tagManaged) + " in PVE if the provider created it"}.Refuse()
 }

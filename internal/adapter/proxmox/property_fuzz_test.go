@@ -135,7 +135,7 @@ func FuzzTemplateConfig(f *testing.F) {
 			t.Fatalf("config %s: no cloud-init drive, and none added", body)
 		}
 		_, _, user := cfg.mark()
-		mark, managed, userAgain := parseMark(form.Get("description"))
+		managed, mark, userAgain := descMark.Read(form.Get("description"))
 		if mark != fuzzMark || !managed || strings.TrimSpace(userAgain) != strings.TrimSpace(user) {
 			t.Fatalf("config %s: description %q reads back as %+v (managed %t) and %q, want %+v and %q",
 				body, form.Get("description"), mark, managed, userAgain, fuzzMark, user)

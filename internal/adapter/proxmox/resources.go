@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
@@ -109,7 +108,7 @@ func (a *account) toMachine(r resource, ad addresses) adapter.Machine {
 		// writes the key of the new name (Update's Mark), so the two agree.
 		mark.Key = adapter.IdempotencyKey(a.scope, r.Name)
 	}
-	marks.Stamp(&m, managed, mark)
+	m.SetMark(managed, mark)
 	fresh := slices.Contains(tags, tagNew)
 	m.RawState = rawState(r, m.HasAddress(), ad.why)
 	switch {

@@ -66,7 +66,7 @@ func (a *account) probe(ctx context.Context, what, key string) (slot, error) {
 			case err != nil:
 				return slot{}, fail(what+": read the configuration of "+describe(r), err)
 			}
-			if m, managed, _ := cfg.mark(); managed && m.Key == key {
+			if managed, m, _ := cfg.mark(); managed && m.Key == key {
 				return slot{vmid: int(v), ours: true, r: r, cfg: cfg}, nil
 			}
 		}
@@ -79,7 +79,7 @@ func (a *account) probe(ctx context.Context, what, key string) (slot, error) {
 // markedMachine is the VM at a slot of ours as Adoptable judges it.
 func (a *account) markedMachine(s slot) adapter.Machine {
 	m := a.toMachine(s.r, addresses{})
-	mark, managed, _ := s.cfg.mark()
+	managed, mark, _ := s.cfg.mark()
 	m.Managed, m.Key, m.Fingerprint, m.Claim, m.Unconfirmed = managed, mark.Key, mark.Fingerprint, mark.Claim, mark.Unconfirmed
 	m.ID = strconv.Itoa(s.vmid)
 	return m

@@ -7,23 +7,22 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // managedResource is the VM id names, refused with AccessDenied when it is
 // not tagged compute (never ours to delete or power) and with Transient
 // while a lock is on it.
-func (a *account) managedResource(ctx context.Context, what, id string) (resource, error) {
+func (a *account) managedResource(ctx context.Context, verb, id string) (resource, error) {
 	r, err := a.resourceByID(ctx, id)
 	if err != nil {
 		return resource{}, err
 	}
 	if !r.managed() {
-		return resource{}, unmarked(what, r)
+		return resource{}, unmarked(verb, r)
 	}
 	if r.Lock != "" && r.Lock != lockDestroyed {
-		return resource{}, adapter.Errorf(adapter.Transient, "%s: %s is locked (%s) by a task of PVE's; it is tried again once the lock is gone", what, describe(r), r.Lock)
+		return resource{}, adapter.Errorf(adapter.Transient, "%s: %s is locked (%s) by a task of PVE's; it is tried again once the lock is gone", verb, describe(r), r.Lock)
 	}
 	return r, nil
 }
@@ -33,7 +32,7 @@ func (a *account) managedResource(ctx context.Context, what, id string) (resourc
 // that deletion.
 func (a *account) Delete(ctx context.Context, id string) error {
 	what := "delete VM " + id
-	r, err := a.managedResource(ctx, what, id)
+	r, err := a.managedResource(ctx, "delete", id)
 	if err != nil {
 		return err
 	}
@@ -66,7 +65,7 @@ func (a *account) Delete(ctx context.Context, id string) error {
 // the start succeeded: the VM is no longer a fresh one.
 func (a *account) Power(ctx context.Context, id string, action adapter.PowerAction) error {
 	what := action.Verb() + " VM " + id
-	r, err := a.managedResource(ctx, what, id)
+	r, err := a.managedResource(ctx, action.Verb(), id)
 	if err != nil {
 		return err
 	}
@@ -137,7 +136,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	}
 	vmid := r.VMID
 	if !r.managed() && req.Mark == nil {
-		return adapter.Machine{}, unmarked(what, r)
+		return adapter.Machine{}, unmarked("update", r)
 	}
 	form := map[string][]string{}
 	if req.Name != nil && *req.Name != r.Name {
@@ -151,13 +150,13 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		if err != nil {
 			return adapter.Machine{}, fail(what+": read its configuration", err)
 		}
-		old, _, user := cfg.mark()
+		_, old, user := cfg.mark()
 		tags := tagSet(cfg["tags"])
 		if old.Claim == "" {
 			old.Claim = claimTag(tags)
 		}
 		// A rename's mark: the key follows the name, the claim stays.
-		mark := marks.Next(old, *req.Mark)
+		mark := req.Mark.Over(old)
 		form["description"] = []string{withMark(user, mark)}
 		form["tags"] = []string{markedTags(tags, mark.Claim, mark.Unconfirmed, slices.Contains(tags, tagNew))}
 	}

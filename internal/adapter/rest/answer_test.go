@@ -94,20 +94,6 @@ func TestBodiesAndDecode(t *testing.T) {
 	}
 }
 
-// A listing's NotFound proves a wrong endpoint, never absence; other codes
-// pass unchanged.
-func TestListingFailed(t *testing.T) {
-	err := ListingFailed(&adapter.Error{Code: adapter.NotFound, Message: "list: not found"}, "the Test API", "https://api.example.com")
-	var e *adapter.Error
-	if !errors.As(err, &e) || e.Code != adapter.InvalidConfig || e.Field != "endpoint" ||
-		e.Message != "list: not found; the endpoint does not serve the Test API: check that it is its base URL, such as https://api.example.com" {
-		t.Errorf("got %#v", err)
-	}
-	if err := ListingFailed(&adapter.Error{Code: adapter.Transient}, "x", "y"); code(err) != adapter.Transient {
-		t.Errorf("got %v", err)
-	}
-}
-
 // A short credential withheld from a JSON body leaves the document as the
 // API wrote it, keys and all; only the strings that repeat it change.
 func TestShortCredentialLeavesTheBodyReadable(t *testing.T) {

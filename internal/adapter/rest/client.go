@@ -14,9 +14,9 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
 
-// endpointSetting is the account setting every backend's base URL is in,
-// as adapter.NotTheAPI names it too.
-const endpointSetting = "endpoint"
+// defaultEndpointSetting is the endpoint setting's name when
+// Config.EndpointSetting is empty: the name every backend so far gives it.
+const defaultEndpointSetting = "endpoint"
 
 // maxAnswer is the most of an answer the client reads: far above any
 // listing the APIs send, and a bound on a wrong endpoint's stream.
@@ -30,6 +30,10 @@ type Config struct {
 	// redacted. Base is the URL routes are appended to, Endpoint when
 	// empty (PVE's is Endpoint + "/api2/json").
 	Endpoint, Base string
+	// EndpointSetting is the name of the account setting Endpoint comes
+	// from (the Definition's RoleEndpoint setting), the attribute a wrong
+	// endpoint's diagnostic is put on; "endpoint" when empty.
+	EndpointSetting string
 	// Example is a base URL messages suggest.
 	Example string
 	// Credential names what travels with each request, for the refusal
@@ -75,7 +79,7 @@ type Client struct {
 }
 
 // api is what a Failure's message names.
-type api struct{ name, endpoint, example, credential string }
+type api struct{ name, endpoint, setting, example, credential string }
 
 // New is a client for cfg.
 func New(cfg Config) *Client {
@@ -92,8 +96,11 @@ func New(cfg Config) *Client {
 	if cfg.ErrorClass == nil {
 		cfg.ErrorClass = ErrorClass
 	}
+	if cfg.EndpointSetting == "" {
+		cfg.EndpointSetting = defaultEndpointSetting
+	}
 	c := &Client{Timeout: cfg.Timeout, Log: cfg.Env.Log, cfg: cfg,
-		api: &api{name: cfg.Name, endpoint: adapter.Redacted(cfg.Endpoint), example: cfg.Example, credential: cfg.Credential}}
+		api: &api{name: cfg.Name, endpoint: adapter.Redacted(cfg.Endpoint), setting: cfg.EndpointSetting, example: cfg.Example, credential: cfg.Credential}}
 	if cfg.Env.RequestTimeout > 0 {
 		c.Timeout = cfg.Env.RequestTimeout
 	}
@@ -150,9 +157,16 @@ func (c *Client) Do(ctx context.Context, k Call, out any) error {
 			f.Kind = Unsent
 			return c.cfg.Classify(f)
 		}
-		return err
+		// A route that does not fit its arguments, or a body that does
+		// not marshal: the backend's code is wrong, and no retry mends
+		// it. The cause stays in the chain, out of the message, which
+		// would quote a value.
+		return &adapter.Error{Code: adapter.InvalidInput, Err: err,
+			Message: k.Method + " " + k.Route + ": the request cannot be built, a fault of the provider's; report it"}
 	}
-	secrets, err := c.cfg.Authenticate(ctx, req)
+	// The secret is resolved within the request's own bound too (rule 7,
+	// honour the context): a slow resolver cannot hold the call.
+	secrets, err := c.cfg.Authenticate(within, req)
 	if err != nil {
 		return err
 	}

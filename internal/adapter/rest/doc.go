@@ -15,7 +15,8 @@
 //     backend reads it, and its Retry-After is read for the backend;
 //   - a successful answer that is not JSON (a web page) is a wrong
 //     endpoint, never an answer (rule 3, authoritative absence), and so is
-//     a NotFound from a listing (ListingFailed, which hcloud shares).
+//     a NotFound from a listing (adapter.ListingFailed, which every
+//     backend's listings use).
 //
 // The client classifies nothing on its own (rule 5, one classify): an
 // error answer goes to the backend's Failed, whose error the callers read

@@ -72,12 +72,12 @@ func (f *Failure) Classified() *adapter.Error {
 	a := f.api
 	switch f.Kind {
 	case Unsent:
-		return adapter.Errorf(adapter.InvalidConfig, "the endpoint %s cannot carry a request; set it to a base URL such as %s",
-			a.endpoint, a.example).WithField(endpointSetting)
+		return adapter.Errorf(adapter.InvalidConfig, "the endpoint %s cannot carry a request; set %s to a base URL such as %s",
+			a.endpoint, a.setting, a.example).WithField(a.setting)
 	case Redirected:
-		return &adapter.Error{Code: adapter.InvalidConfig, Field: endpointSetting, Err: f.Err, Message: fmt.Sprintf(
+		return &adapter.Error{Code: adapter.InvalidConfig, Field: a.setting, Err: f.Err, Message: fmt.Sprintf(
 			"the endpoint %s answered with a redirect, which the provider does not follow so that %s go nowhere else; "+
-				"set endpoint to %s's base URL itself, such as %s", a.endpoint, a.credential, a.name, a.example)}
+				"set %s to %s's base URL itself, such as %s", a.endpoint, a.credential, a.setting, a.name, a.example)}
 	case Canceled:
 		return &adapter.Error{Code: adapter.Transient, Err: f.Err,
 			Message: "the call was canceled or its deadline passed before " + a.name + " answered " + f.Route}
@@ -89,7 +89,7 @@ func (f *Failure) Classified() *adapter.Error {
 		return &adapter.Error{Code: adapter.Transient, Err: f.Err,
 			Message: fmt.Sprintf("%s at %s %s %s within %s", a.name, a.endpoint, what, f.Route, f.Bound)}
 	case NotTheAPI:
-		e := adapter.NotTheAPI(a.name, a.endpoint, a.example, f.Method, f.Route, f.Status)
+		e := adapter.NotTheAPI(a.setting, a.name, a.endpoint, a.example, f.Method, f.Route, f.Status)
 		e.Err = f.Err
 		return e
 	case Undecodable:
@@ -128,18 +128,4 @@ func jsonProblem(err error) string {
 		return "field " + typ.Field + " has the wrong type"
 	}
 	return "unreadable"
-}
-
-// ListingFailed is the wrong-endpoint guard of a listing, for an error the
-// backend's fail has classified: a listing proves no machine's absence, so
-// a NotFound from one means that the endpoint does not serve the API (a
-// base URL where every path is not found) and is InvalidConfig on the
-// endpoint setting, never absence (rule 3, authoritative absence). api
-// names the API and example a base URL to suggest.
-func ListingFailed(err error, api, example string) error {
-	if e, ok := err.(*adapter.Error); ok && e.Code == adapter.NotFound {
-		e.Code, e.Field = adapter.InvalidConfig, endpointSetting
-		e.Message += "; the endpoint does not serve " + api + ": check that it is its base URL, such as " + example
-	}
-	return err
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
 )
 
 // options are the knobs tests turn; Definition uses defaultOptions.
@@ -244,7 +243,7 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 }
 
 // failListing is fail for a listing, where a NotFound cannot be absence of
-// anything: it means the endpoint is not the webservice (rest.ListingFailed).
+// anything: it means the endpoint is not the webservice (adapter.ListingFailed).
 func failListing(what string, err error) error {
-	return rest.ListingFailed(fail(what, err), "the Robot webservice", DefaultEndpoint)
+	return adapter.ListingFailed(fail(what, err), settingEndpoint, "the Robot webservice", DefaultEndpoint)
 }

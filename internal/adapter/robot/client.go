@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"encoding/base64"
 	"net/http"
 	"time"
 
@@ -33,21 +34,23 @@ func newClient(endpoint string, env adapter.Env, userRef, passRef string, timeou
 	env.Log = textNumbers{env.Log}
 	c := &client{secrets: env.Secrets, userRef: userRef, passRef: passRef}
 	c.Client = rest.New(rest.Config{
-		Name: "the Robot webservice", Endpoint: endpoint, Example: DefaultEndpoint, Credential: "the credentials",
+		Name: "the Robot webservice", Endpoint: endpoint, EndpointSetting: settingEndpoint, Example: DefaultEndpoint, Credential: "the credentials",
 		Timeout: timeout, Env: env, Transport: transport, LogName: "Robot",
 		Authenticate: c.authenticate, Failed: parseAPIError, Classify: classify,
 	})
 	return c
 }
 
-// authenticate sets HTTP Basic; an answer must repeat neither value.
+// authenticate sets HTTP Basic; an answer must repeat neither value, nor
+// the header's base64 of both, which a proxy or a debug page that echoes
+// the request's headers would show and anyone can decode.
 func (c *client) authenticate(ctx context.Context, req *http.Request) ([]string, error) {
 	user, pass, err := c.credentials(ctx)
 	if err != nil {
 		return nil, err
 	}
 	req.SetBasicAuth(user, pass)
-	return []string{user, pass}, nil
+	return []string{user, pass, base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))}, nil
 }
 
 // credentials resolves user and password for one request. Errors name the
@@ -70,9 +73,13 @@ func (c *client) resolve(ctx context.Context, setting, ref string) (string, erro
 		return "", err
 	}
 	for i := 0; i < len(v); i++ {
-		if v[i] < ' ' || v[i] == 0x7f || (setting == settingUser && v[i] == ':') {
-			return "", adapter.UnusableSecret(setting, ref, "holds a control character or, for the user, a colon, and cannot be sent with HTTP Basic",
+		switch {
+		case v[i] < ' ' || v[i] == 0x7f:
+			return "", adapter.UnusableSecret(setting, ref, "holds a control character (a line break, say), which HTTP Basic cannot carry",
 				"store the value alone, without line breaks")
+		case setting == settingUser && v[i] == ':':
+			return "", adapter.UnusableSecret(setting, ref, "holds a colon, which HTTP Basic takes as the end of the user",
+				"store the Robot webservice user alone, as Robot shows it")
 		}
 	}
 	return v, nil

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // Create claims a server for the request (rules 1, idempotent create, and 2,
@@ -34,7 +33,7 @@ func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.Cre
 		req.Location = a.location
 	}
 	what := "claim a server for " + strconv.Quote(req.Name)
-	if err := a.checkCreate(call, req); err != nil {
+	if err := a.checkCreate(req); err != nil {
 		return adapter.Machine{}, err
 	}
 	mark := claimed{Name: req.Name, Claim: call.Claim, Fingerprint: shortFP(adapter.Fingerprint(req)), Managed: true, Unconfirmed: true}
@@ -119,12 +118,10 @@ func (c *claimer) take(ctx context.Context, found adapter.Machine, own bool) (ad
 // concurrent one before it gives the caller's retry the turn.
 const maxClaimAttempts = 5
 
-func (a *account) checkCreate(call adapter.Call, req adapter.CreateRequest) error {
+// checkCreate refuses a request Robot cannot take; the call is the flow's
+// to check (adapter.CheckCall).
+func (a *account) checkCreate(req adapter.CreateRequest) error {
 	switch {
-	case call.IdempotencyKey == "":
-		return adapter.Errorf(adapter.InvalidInput, "no idempotency key was given; every create needs one")
-	case !marks.IsClaim(call.Claim):
-		return adapter.Errorf(adapter.InvalidInput, "the claim is not 32 lower-case hex digits")
 	case !validName(req.Name):
 		return adapter.Errorf(adapter.InvalidInput, "name %s is not a Robot server name: it must be %s", adapter.Quoted(adapter.Redacted(req.Name)), rules.MachineName.Text).WithField(adapter.FieldName)
 	case len(req.Labels) > 0:

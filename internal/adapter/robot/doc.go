@@ -18,9 +18,11 @@
 // what release restores: "" (e) or <name> (n). Delete releases the claim and
 // cancels the rental only when the account sets cancel_on_destroy.
 //
-// It may import the contract, internal/adapter/rest (its client) and the
+// It may import the contract, internal/adapter/rest (its client),
+// internal/adapter/sshexec (the bootstrap's sessions to the rescue system),
+// its own install subpackage (the install generators, install/) and the
 // standard library, never the Terraform plugin framework nor any other
 // adapter; the Robot emulator in internal/emulator/robot is used by its
-// tests alone. The bootstrap phases
-// (bootstrap*.go) and the install generators (install/) live beside it.
+// tests alone. The bootstrap phases (bootstrap*.go) live beside it. It
+// needs no internal/adapter/marks: its mark is the server's name.
 package robot

@@ -11,7 +11,6 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/conformance"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // FuzzClassify: whatever an endpoint answers, each read, listing and delete
@@ -88,7 +87,7 @@ func FuzzParseServerName(f *testing.F) {
 		if c.String() != s {
 			t.Fatalf("parseName(%q) = %#v, written back as %q", s, c, c.String())
 		}
-		if !marks.IsClaim(c.Claim) && c.Claim != "" || len(c.Fingerprint) != fpLen {
+		if !adapter.IsClaim(c.Claim) && c.Claim != "" || len(c.Fingerprint) != fpLen {
 			t.Fatalf("parseName(%q) = %#v: claim or fingerprint malformed", s, c)
 		}
 	})
@@ -111,7 +110,7 @@ func FuzzClaimName(f *testing.F) {
 		f.Add(s.name, s.claim, s.fp, s.named, s.unconfirmed)
 	}
 	f.Fuzz(func(t *testing.T, name, claim, fp string, named, unconfirmed bool) {
-		if !validName(name) || claim != "" && !marks.IsClaim(claim) || len(fp) < fpLen || !isLowerHex(fp) {
+		if !validName(name) || claim != "" && !adapter.IsClaim(claim) || len(fp) < fpLen || !isLowerHex(fp) {
 			return // refused before anything is written
 		}
 		c := claimed{Name: name, Claim: claim, Fingerprint: fp, WasNamed: named, Unconfirmed: unconfirmed, Managed: true}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/marks"
 )
 
 // managed reads server id and refuses one without our mark: such a server
@@ -19,7 +18,7 @@ func (a *account) managed(ctx context.Context, id, what string) (server, claimed
 		return server{}, claimed{}, err
 	}
 	if !c.Managed {
-		return server{}, claimed{}, adapter.Unmarked{What: what + " server " + id, Machine: describe(s), ID: strconv.Itoa(s.Number),
+		return server{}, claimed{}, adapter.Unmarked{What: what, Machine: describe(s), ID: strconv.Itoa(s.Number),
 			Lacks: "carries no claim of this provider in its name"}.Refuse()
 	}
 	return s, c, nil
@@ -54,7 +53,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		// An update's mark is confirmed unless it says otherwise (see
 		// adapter.Mark): the first refresh's confirmation is such a mark.
 		// A mark without a claim (a rename) keeps the one the server has.
-		mark := marks.Next(adapter.Mark{Claim: c.Claim}, *req.Mark)
+		mark := req.Mark.Over(adapter.Mark{Claim: c.Claim})
 		next.Fingerprint, next.Managed, next.Unconfirmed, next.Claim = shortFP(mark.Fingerprint), true, mark.Unconfirmed, mark.Claim
 		if !c.Managed {
 			// An imported server: release gives back its name when it

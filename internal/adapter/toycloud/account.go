@@ -14,7 +14,7 @@ import (
 )
 
 // The marks are labels in the one spelling of backends with labels.
-var labelMarks = marks.Default
+var labelMarks = marks.Default()
 
 // server is a server as the API sends it.
 type server struct {
@@ -42,7 +42,7 @@ func toMachine(s server) adapter.Machine {
 	managed, mark, user := labelMarks.Read(s.Labels)
 	m := adapter.Machine{ID: strconv.Itoa(s.ID), Name: s.Name, State: cmp.Or(states[s.Status], adapter.StateUnknown), RawState: s.Status,
 		OfferID: s.Size, Image: s.Image, Location: s.Region, IPv4: s.IPv4, CreatedAt: s.Created, Labels: user}
-	marks.Stamp(&m, managed, mark)
+	m.SetMark(managed, mark)
 	if m.State == adapter.StateRunning && !m.HasAddress() {
 		m.State = adapter.StatePending
 	}
@@ -89,7 +89,7 @@ func (a *account) find(ctx context.Context, selector string) ([]adapter.Machine,
 		}
 		q := url.Values{"page": {strconv.Itoa(page)}, "label": {selector}}
 		if err := a.api.Do(ctx, rest.Call{Method: "GET", Route: "/servers", Query: q}, &body); err != nil {
-			return nil, rest.ListingFailed(classify(err), apiName, DefaultEndpoint)
+			return nil, adapter.ListingFailed(classify(err), settingEndpoint, apiName, DefaultEndpoint)
 		}
 		for _, s := range body.Servers {
 			out = append(out, toMachine(s))
@@ -160,7 +160,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 func (a *account) managed(ctx context.Context, id, what string, marking bool) (adapter.Machine, error) {
 	m, err := a.Get(ctx, id)
 	if err == nil && !m.Managed && !marking {
-		err = labelMarks.Refuse(what+" server "+id, "server "+id+" ("+strconv.Quote(m.Name)+")", id)
+		err = labelMarks.Refuse(what, "server "+id+" ("+strconv.Quote(m.Name)+")", id)
 	}
 	return m, err
 }
@@ -194,9 +194,9 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 		}
 		cur = &m
 	}
-	mark := marks.Of(*cur)
+	mark := cur.Mark()
 	if req.Mark != nil {
-		mark = marks.Next(mark, *req.Mark)
+		mark = req.Mark.Over(mark)
 	}
 	user := cur.Labels
 	if req.Labels != nil {

@@ -14,7 +14,7 @@ const apiName = "the Toy Cloud API"
 // newClient is the account's client, which resolves the key for each
 // request and keeps it in no field (rule 6, no secret leaves).
 func newClient(endpoint, keyRef string, env adapter.Env) *rest.Client {
-	return rest.New(rest.Config{Name: apiName, Endpoint: endpoint, Example: DefaultEndpoint, Credential: "the API key",
+	return rest.New(rest.Config{Name: apiName, Endpoint: endpoint, EndpointSetting: settingEndpoint, Example: DefaultEndpoint, Credential: "the API key",
 		Timeout: 30 * time.Second, Env: env, LogName: "Toy Cloud", Failed: rest.ReadCoded, Classify: classify,
 		Authenticate: func(ctx context.Context, req *http.Request) ([]string, error) {
 			key, err := adapter.ResolveField(ctx, env.Secrets, settingKey, keyRef, "an existing secret")

@@ -26,7 +26,7 @@ const (
 
 // The settings. api_key and region are named unlike any shipped adapter's,
 // so the Terraform layer must reach them through their roles; the
-// conformance suite and rest.ListingFailed name the endpoint "endpoint".
+// endpoint is named as every backend names it.
 const (
 	settingKey, settingRegion, settingEndpoint = "api_key", "region", "endpoint"
 )
