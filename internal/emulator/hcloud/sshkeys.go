@@ -150,14 +150,9 @@ func (e *Emulator) lookupSSHKeyLocked(r *http.Request) (*sshKey, *apiError) {
 }
 
 func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	k, err := e.lookupSSHKeyLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
+	withLocked(e, w, r, e.lookupSSHKeyLocked, func(k *sshKey) {
+		writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
+	})
 }
 
 func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
@@ -166,36 +161,26 @@ func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
 		writeError(w, bad)
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	k, err := e.lookupSSHKeyLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	if req.Name != nil && *req.Name != "" && *req.Name != k.name {
-		for _, other := range e.sshKeys {
-			if other.name == *req.Name {
-				writeError(w, uniqueness("SSH key with the same name already exists", "name"))
-				return
+	withLocked(e, w, r, e.lookupSSHKeyLocked, func(k *sshKey) {
+		if req.Name != nil && *req.Name != "" && *req.Name != k.name {
+			for _, other := range e.sshKeys {
+				if other.name == *req.Name {
+					writeError(w, uniqueness("SSH key with the same name already exists", "name"))
+					return
+				}
 			}
+			k.name = *req.Name
 		}
-		k.name = *req.Name
-	}
-	if req.Labels != nil {
-		k.labels = maps.Clone(*req.Labels)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
+		if req.Labels != nil {
+			k.labels = maps.Clone(*req.Labels)
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
+	})
 }
 
 func (e *Emulator) deleteSSHKey(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	k, err := e.lookupSSHKeyLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	delete(e.sshKeys, k.id)
-	w.WriteHeader(http.StatusNoContent)
+	withLocked(e, w, r, e.lookupSSHKeyLocked, func(k *sshKey) {
+		delete(e.sshKeys, k.id)
+		w.WriteHeader(http.StatusNoContent)
+	})
 }
