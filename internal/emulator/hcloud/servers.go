@@ -167,15 +167,10 @@ func (e *Emulator) updateServer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	withLocked(e, w, r, e.lookupServerLocked, func(s *server) {
-		if req.Name != nil && *req.Name != "" && *req.Name != s.name {
-			if e.serverByNameLocked(*req.Name) != nil {
-				writeError(w, uniqueness("server name is already used", "name"))
-				return
-			}
-			s.name = *req.Name
-		}
-		if req.Labels != nil {
-			s.labels = maps.Clone(*req.Labels)
+		taken := func(name string) bool { return e.serverByNameLocked(name) != nil }
+		if err := req.apply(&s.name, &s.labels, taken, "server name is already used"); err != nil {
+			writeError(w, err)
+			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"server": s.wire()})
 	})

@@ -149,6 +149,16 @@ func (e *Emulator) lookupSSHKeyLocked(r *http.Request) (*sshKey, *apiError) {
 	return k, nil
 }
 
+// sshKeyNameTakenLocked reports whether a key is named name.
+func (e *Emulator) sshKeyNameTakenLocked(name string) bool {
+	for _, k := range e.sshKeys {
+		if k.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
 	withLocked(e, w, r, e.lookupSSHKeyLocked, func(k *sshKey) {
 		writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
@@ -162,17 +172,9 @@ func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	withLocked(e, w, r, e.lookupSSHKeyLocked, func(k *sshKey) {
-		if req.Name != nil && *req.Name != "" && *req.Name != k.name {
-			for _, other := range e.sshKeys {
-				if other.name == *req.Name {
-					writeError(w, uniqueness("SSH key with the same name already exists", "name"))
-					return
-				}
-			}
-			k.name = *req.Name
-		}
-		if req.Labels != nil {
-			k.labels = maps.Clone(*req.Labels)
+		if err := req.apply(&k.name, &k.labels, e.sshKeyNameTakenLocked, "SSH key with the same name already exists"); err != nil {
+			writeError(w, err)
+			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
 	})
