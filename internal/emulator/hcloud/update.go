@@ -1,8 +1,8 @@
 package hcloud
 
 import (
-	"maps"
 	"encoding/json"
+	"maps"
 	"net/http"
 )
 
