@@ -120,3 +120,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	_, _ = w.Write(append(b, '\n'))
 }
+
+// withLocked runs fn under the emulator's lock with the object lookup finds
+// for the request, or answers lookup's error: the start of every handler
+// that acts on one server or key.
+func withLocked[T any](e *Emulator, w http.ResponseWriter, r *http.Request, lookup func(*http.Request) (T, *apiError), fn func(T)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v, err := lookup(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	fn(v)
+}

@@ -1,7 +1,6 @@
 package hcloud
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/secrettap"
@@ -13,13 +12,5 @@ type PasswordTap = secrettap.Tap
 
 // NewPasswordTap returns a tap in front of next.
 func NewPasswordTap(next http.Handler) *PasswordTap {
-	return secrettap.New(next, func(body []byte) string {
-		var out struct {
-			RootPassword *string `json:"root_password"`
-		}
-		if json.Unmarshal(body, &out) != nil || out.RootPassword == nil {
-			return ""
-		}
-		return *out.RootPassword
-	})
+	return secrettap.NewJSON(next, "root_password")
 }

@@ -38,35 +38,30 @@ func (e *Emulator) serverAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pc, known := powerCommands[name]
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s, err := e.lookupServerLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	if !known {
-		writeError(w, &apiError{status: http.StatusNotFound, code: "not_found", message: "server action " + name + " is not emulated"})
-		return
-	}
-	if s.busy > 0 {
-		writeError(w, locked("server", s.id))
-		return
-	}
-	now := time.Now()
-	a := e.startActionLocked(s, pc.command, now)
-	if pc.acpi && s.ignoresACPI {
-		// Delivered and ignored: nothing changes, and the action succeeds.
-		pc.during, pc.after, pc.restarts = "", "", false
-	}
-	a.onSuccess, a.onFailure = pc.after, s.status
-	a.restarts = pc.restarts && s.status == "running"
-	a.boots = a.restarts || (pc.after == "running" && s.status != "running")
-	// Powering on a running server (or off one that is off) is accepted
-	// and changes nothing, so it never shows starting or stopping.
-	if pc.during != "" && s.status != pc.after {
-		s.status = pc.during
-	}
-	e.advanceLocked(now, nil)
-	writeJSON(w, http.StatusCreated, map[string]any{"action": a.wire()})
+	withLocked(e, w, r, e.lookupServerLocked, func(s *server) {
+		if !known {
+			writeError(w, &apiError{status: http.StatusNotFound, code: "not_found", message: "server action " + name + " is not emulated"})
+			return
+		}
+		if s.busy > 0 {
+			writeError(w, locked("server", s.id))
+			return
+		}
+		now := time.Now()
+		a := e.startActionLocked(s, pc.command, now)
+		if pc.acpi && s.ignoresACPI {
+			// Delivered and ignored: nothing changes, and the action succeeds.
+			pc.during, pc.after, pc.restarts = "", "", false
+		}
+		a.onSuccess, a.onFailure = pc.after, s.status
+		a.restarts = pc.restarts && s.status == "running"
+		a.boots = a.restarts || (pc.after == "running" && s.status != "running")
+		// Powering on a running server (or off one that is off) is accepted
+		// and changes nothing, so it never shows starting or stopping.
+		if pc.during != "" && s.status != pc.after {
+			s.status = pc.during
+		}
+		e.advanceLocked(now, nil)
+		writeJSON(w, http.StatusCreated, map[string]any{"action": a.wire()})
+	})
 }

@@ -166,24 +166,14 @@ func (e *Emulator) updateServer(w http.ResponseWriter, r *http.Request) {
 		writeError(w, bad)
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s, err := e.lookupServerLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	if req.Name != nil && *req.Name != "" && *req.Name != s.name {
-		if e.serverByNameLocked(*req.Name) != nil {
-			writeError(w, uniqueness("server name is already used", "name"))
+	withLocked(e, w, r, e.lookupServerLocked, func(s *server) {
+		taken := func(name string) bool { return e.serverByNameLocked(name) != nil }
+		if err := req.apply(&s.name, &s.labels, taken, "server name is already used"); err != nil {
+			writeError(w, err)
 			return
 		}
-		s.name = *req.Name
-	}
-	if req.Labels != nil {
-		s.labels = maps.Clone(*req.Labels)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"server": s.wire()})
+		writeJSON(w, http.StatusOK, map[string]any{"server": s.wire()})
+	})
 }
 
 // deleteServer starts a delete_server action. The server answers with
@@ -191,22 +181,17 @@ func (e *Emulator) updateServer(w http.ResponseWriter, r *http.Request) {
 // a server that is already being deleted returns the running action again,
 // so a client retrying after a lost answer is not punished.
 func (e *Emulator) deleteServer(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s, err := e.lookupServerLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	if s.deleting == nil {
-		now := time.Now()
-		a := e.startActionLocked(s, "delete_server", now)
-		a.onFailure = s.status
-		s.deleting = a
-		s.status = "deleting"
-		e.advanceLocked(now, nil)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"action": s.deleting.wire()})
+	withLocked(e, w, r, e.lookupServerLocked, func(s *server) {
+		if s.deleting == nil {
+			now := time.Now()
+			a := e.startActionLocked(s, "delete_server", now)
+			a.onFailure = s.status
+			s.deleting = a
+			s.status = "deleting"
+			e.advanceLocked(now, nil)
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"action": s.deleting.wire()})
+	})
 }
 
 func (e *Emulator) serverByNameLocked(name string) *server {

@@ -149,15 +149,20 @@ func (e *Emulator) lookupSSHKeyLocked(r *http.Request) (*sshKey, *apiError) {
 	return k, nil
 }
 
-func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	k, err := e.lookupSSHKeyLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
+// sshKeyNameTakenLocked reports whether a key is named name.
+func (e *Emulator) sshKeyNameTakenLocked(name string) bool {
+	for _, k := range e.sshKeys {
+		if k.name == name {
+			return true
+		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
+	return false
+}
+
+func (e *Emulator) getSSHKey(w http.ResponseWriter, r *http.Request) {
+	withLocked(e, w, r, e.lookupSSHKeyLocked, func(k *sshKey) {
+		writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
+	})
 }
 
 func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
@@ -166,36 +171,18 @@ func (e *Emulator) updateSSHKey(w http.ResponseWriter, r *http.Request) {
 		writeError(w, bad)
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	k, err := e.lookupSSHKeyLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	if req.Name != nil && *req.Name != "" && *req.Name != k.name {
-		for _, other := range e.sshKeys {
-			if other.name == *req.Name {
-				writeError(w, uniqueness("SSH key with the same name already exists", "name"))
-				return
-			}
+	withLocked(e, w, r, e.lookupSSHKeyLocked, func(k *sshKey) {
+		if err := req.apply(&k.name, &k.labels, e.sshKeyNameTakenLocked, "SSH key with the same name already exists"); err != nil {
+			writeError(w, err)
+			return
 		}
-		k.name = *req.Name
-	}
-	if req.Labels != nil {
-		k.labels = maps.Clone(*req.Labels)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
+		writeJSON(w, http.StatusOK, map[string]any{"ssh_key": k.wire()})
+	})
 }
 
 func (e *Emulator) deleteSSHKey(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	k, err := e.lookupSSHKeyLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	delete(e.sshKeys, k.id)
-	w.WriteHeader(http.StatusNoContent)
+	withLocked(e, w, r, e.lookupSSHKeyLocked, func(k *sshKey) {
+		delete(e.sshKeys, k.id)
+		w.WriteHeader(http.StatusNoContent)
+	})
 }

@@ -2,6 +2,7 @@ package hcloud
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 )
 
@@ -26,4 +27,20 @@ func readUpdate(r *http.Request) (updateBody, *apiError) {
 		}
 	}
 	return req, nil
+}
+
+// apply renames and relabels, as PUT does: an absent or empty name keeps
+// the one there is, a name that taken says another holds is refused with
+// why, and labels, when given, replace them all.
+func (req updateBody) apply(name *string, labels *map[string]string, taken func(string) bool, why string) *apiError {
+	if req.Name != nil && *req.Name != "" && *req.Name != *name {
+		if taken(*req.Name) {
+			return uniqueness(why, "name")
+		}
+		*name = *req.Name
+	}
+	if req.Labels != nil {
+		*labels = maps.Clone(*req.Labels)
+	}
+	return nil
 }

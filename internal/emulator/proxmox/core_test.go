@@ -2,6 +2,7 @@ package proxmox_test
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -66,6 +67,17 @@ func TestWrongNodeIsAbsent(t *testing.T) {
 	h := start(t, proxmox.Options{})
 	expectError(t, h.call("GET", "/nodes/pve2/qemu/9000/config"), 500,
 		"Configuration file 'nodes/pve2/qemu-server/9000.conf' does not exist")
+}
+
+// TestUnknownTaskRefused: both task reads answer a task they do not know
+// as PVE does, with its reason and no data.
+func TestUnknownTaskRefused(t *testing.T) {
+	h := start(t, proxmox.Options{})
+	upid := "UPID:pve1:00001000:0012F00D:00000000:qmclone:9000:root@pam:"
+	for _, path := range []string{"/status", "/log"} {
+		expectError(t, h.call("GET", "/nodes/pve1/tasks/"+url.PathEscape(upid)+path), 500, "no such task")
+		expectError(t, h.call("GET", "/nodes/pve1/tasks/not-a-upid"+path), 500, "unable to parse worker upid 'not-a-upid'")
+	}
 }
 
 func TestUnknownParameterRefused(t *testing.T) {

@@ -34,7 +34,7 @@
 // storage local (see nodes_ssh.go and snippets_fs.go).
 //
 // It imports the standard library, x/crypto/ssh, pkg/sftp and
-// internal/emulator/faults and hooks; never the provider's adapters.
+// internal/emulator/clock, faults and hooks; never the provider's adapters.
 package proxmox
 
 import (
@@ -47,6 +47,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/clock"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 )
 
@@ -58,15 +59,7 @@ const ControlPrefix = "/_emulator/proxmox"
 
 // Clock is what tasks and boots wait on; it has the shape of the adapter's
 // injected clock, so a test's fake clock can step the emulator too.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-type realClock struct{}
-
-func (realClock) Now() time.Time                         { return time.Now() }
-func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+type Clock = clock.Clock
 
 // NodeSeed is a cluster node.
 type NodeSeed struct {
@@ -172,7 +165,7 @@ func New(opts Options) *Emulator {
 		opts.DestroyDuration = DefaultDestroyDuration
 	}
 	if opts.Clock == nil {
-		opts.Clock = realClock{}
+		opts.Clock = clock.Wall{}
 	}
 	if len(opts.Nodes) == 0 {
 		opts.Nodes = []NodeSeed{

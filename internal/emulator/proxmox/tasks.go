@@ -68,24 +68,31 @@ func (e *Emulator) doneTaskLocked(node, typ, id, user, exit string) *task {
 }
 
 func (e *Emulator) taskStatus(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	t, err := e.taskLocked(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	out := map[string]any{
-		"upid": t.upid, "node": t.node, "pid": t.pid, "pstart": 0x12F00D + t.pid, "starttime": t.start.Unix(),
-		"type": t.typ, "id": t.id, "user": t.user, "status": "running",
-	}
-	if !t.running() {
-		out["status"], out["exitstatus"] = "stopped", t.exit
-	}
-	writeData(w, out)
+	e.withTask(w, r, func(t *task) {
+		out := map[string]any{
+			"upid": t.upid, "node": t.node, "pid": t.pid, "pstart": 0x12F00D + t.pid, "starttime": t.start.Unix(),
+			"type": t.typ, "id": t.id, "user": t.user, "status": "running",
+		}
+		if !t.running() {
+			out["status"], out["exitstatus"] = "stopped", t.exit
+		}
+		writeData(w, out)
+	})
 }
 
 func (e *Emulator) taskLog(w http.ResponseWriter, r *http.Request) {
+	e.withTask(w, r, func(t *task) {
+		lines := []map[string]any{}
+		for i, l := range t.log {
+			lines = append(lines, map[string]any{"n": i + 1, "t": l})
+		}
+		writeData(w, lines)
+	})
+}
+
+// withTask runs fn under the emulator's lock with the task the path
+// names, or answers why there is none: the start of every task handler.
+func (e *Emulator) withTask(w http.ResponseWriter, r *http.Request, fn func(*task)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	t, err := e.taskLocked(r)
@@ -93,11 +100,7 @@ func (e *Emulator) taskLog(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	lines := []map[string]any{}
-	for i, l := range t.log {
-		lines = append(lines, map[string]any{"n": i + 1, "t": l})
-	}
-	writeData(w, lines)
+	fn(t)
 }
 
 func (e *Emulator) taskLocked(r *http.Request) (*task, *apiError) {

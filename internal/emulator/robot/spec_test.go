@@ -198,16 +198,21 @@ type price struct {
 	HourlyGross string `json:"hourly_gross"`
 }
 
-type specProduct struct {
-	ID          string   `json:"id"`
+// specProductBase is what Product and MarketProduct describe alike.
+type specProductBase struct {
 	Name        string   `json:"name"`
 	Description []string `json:"description"`
 	Traffic     string   `json:"traffic"`
 	Dist        []string `json:"dist"`
 	Arch        []int    `json:"arch"`
 	Lang        []string `json:"lang"`
-	Location    []string `json:"location"`
-	Prices      []struct {
+}
+
+type specProduct struct {
+	specProductBase
+	ID       string   `json:"id"`
+	Location []string `json:"location"`
+	Prices   []struct {
 		Location   string `json:"location"`
 		Price      price  `json:"price"`
 		PriceSetup struct {
@@ -219,31 +224,26 @@ type specProduct struct {
 }
 
 type specMarketProduct struct {
-	ID              int      `json:"id"`
-	Name            string   `json:"name"`
-	Description     []string `json:"description"`
-	Traffic         string   `json:"traffic"`
-	Dist            []string `json:"dist"`
-	Arch            []int    `json:"arch"`
-	Lang            []string `json:"lang"`
-	CPU             string   `json:"cpu"`
-	CPUBenchmark    int      `json:"cpu_benchmark"`
-	MemorySize      int      `json:"memory_size"`
-	HDDSize         int      `json:"hdd_size"`
-	HDDText         string   `json:"hdd_text"`
-	HDDCount        int      `json:"hdd_count"`
-	Datacenter      string   `json:"datacenter"`
-	NetworkSpeed    string   `json:"network_speed"`
-	Price           string   `json:"price"`
-	PriceVAT        string   `json:"price_vat"`
-	PriceHourly     string   `json:"price_hourly"`
-	PriceHourlyVAT  string   `json:"price_hourly_vat"`
-	PriceSetup      string   `json:"price_setup"`
-	PriceSetupVAT   string   `json:"price_setup_vat"`
-	FixedPrice      bool     `json:"fixed_price"`
-	NextReduce      int      `json:"next_reduce"`
-	NextReduceDate  string   `json:"next_reduce_date"`
-	OrderableAddons []any    `json:"orderable_addons"`
+	specProductBase
+	ID              int    `json:"id"`
+	CPU             string `json:"cpu"`
+	CPUBenchmark    int    `json:"cpu_benchmark"`
+	MemorySize      int    `json:"memory_size"`
+	HDDSize         int    `json:"hdd_size"`
+	HDDText         string `json:"hdd_text"`
+	HDDCount        int    `json:"hdd_count"`
+	Datacenter      string `json:"datacenter"`
+	NetworkSpeed    string `json:"network_speed"`
+	Price           string `json:"price"`
+	PriceVAT        string `json:"price_vat"`
+	PriceHourly     string `json:"price_hourly"`
+	PriceHourlyVAT  string `json:"price_hourly_vat"`
+	PriceSetup      string `json:"price_setup"`
+	PriceSetupVAT   string `json:"price_setup_vat"`
+	FixedPrice      bool   `json:"fixed_price"`
+	NextReduce      int    `json:"next_reduce"`
+	NextReduceDate  string `json:"next_reduce_date"`
+	OrderableAddons []any  `json:"orderable_addons"`
 }
 
 // specTransaction is Transaction (and Transaction2…5, which differ only in

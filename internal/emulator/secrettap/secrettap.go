@@ -9,6 +9,7 @@ package secrettap
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"sync"
 )
@@ -27,6 +28,31 @@ type Tap struct {
 // carries, "" when none.
 func New(next http.Handler, pick func(body []byte) string) *Tap {
 	return &Tap{next: next, pick: pick}
+}
+
+// NewJSON returns a tap in front of next that keeps the string a JSON
+// answer holds at path (object keys from the top): where every emulator's
+// secret stands, so that each names only the path.
+func NewJSON(next http.Handler, path ...string) *Tap {
+	return New(next, func(body []byte) string { return jsonString(body, path) })
+}
+
+// jsonString is the string at path in body, "" when the body is no JSON
+// object or holds no string there.
+func jsonString(body []byte, path []string) string {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return ""
+	}
+	for _, key := range path {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = obj[key]
+	}
+	s, _ := v.(string)
+	return s
 }
 
 func (t *Tap) ServeHTTP(w http.ResponseWriter, r *http.Request) {

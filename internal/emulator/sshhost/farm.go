@@ -8,8 +8,8 @@
 // exec requests only, each line run by a small interpreter over an in-memory
 // filesystem that understands exactly the command vocabulary the bootstrap
 // uses (and answers anything else with exit 127, as sh does for a missing
-// command). It imports the standard library, x/crypto/ssh and
-// internal/emulator/metal; never an adapter.
+// command). It imports the standard library, x/crypto/ssh,
+// internal/emulator/clock and metal; never an adapter.
 package sshhost
 
 import (
@@ -25,20 +25,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/clock"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/metal"
 )
 
 // Clock is what boots and installs wait on. It has the shape of the
 // adapter's injected clock, so a test's fake clock can step the farm too.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-type realClock struct{}
-
-func (realClock) Now() time.Time                         { return time.Now() }
-func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+type Clock = clock.Clock
 
 // DefaultInstallDuration is how long installimage runs unless the farm is
 // told otherwise: longer than a boot, so a client that does not poll for
@@ -118,7 +111,7 @@ func New(opts Options) (*Farm, error) {
 	f := &Farm{opts: opts, clock: opts.Clock, machines: map[int]*Machine{}, nextHost: 1}
 	f.journal.onDone = opts.OnCommandDone
 	if f.clock == nil {
-		f.clock = realClock{}
+		f.clock = clock.Wall{}
 	}
 	var lastErr error
 	for range 32 {
