@@ -63,7 +63,7 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 		}
 	}
 	if err := a.api.Get(ctx, "/sizes", &body); err != nil {
-		return nil, classify(err)
+		return nil, adapter.ListingFailed(classify(err), settingEndpoint, apiName, DefaultEndpoint)
 	}
 	region, out := cmp.Or(q.Location, a.region), []adapter.Offer{}
 	for _, s := range body.Sizes {
@@ -77,7 +77,11 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 	return out, nil
 }
 
-func (a *account) Check(ctx context.Context) error { return classify(a.api.Get(ctx, "/sizes", nil)) }
+// Check reads the sizes; like any listing, a not_found from it proves no
+// absence.
+func (a *account) Check(ctx context.Context) error {
+	return adapter.ListingFailed(classify(a.api.Get(ctx, "/sizes", nil)), settingEndpoint, apiName, DefaultEndpoint)
+}
 
 // find lists every page of the servers that selector selects.
 func (a *account) find(ctx context.Context, selector string) ([]adapter.Machine, error) {
