@@ -149,8 +149,9 @@ func (a *account) send(ctx context.Context, method, route string, body map[strin
 
 // Get refuses a malformed id before any request (rule 10).
 func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
-	if !Definition().Rules.MachineID.Allows(id) {
-		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "machine id %q is not a Toy Cloud server id, a positive number", id)
+	if !rules.MachineID.Allows(id) {
+		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a Toy Cloud server id; it must be %s",
+			adapter.Quoted(adapter.Redacted(id)), rules.MachineID.Text)
 	}
 	var out struct{ Server server }
 	if err := a.api.Get(ctx, "/servers/{id}", &out, id); err != nil {
