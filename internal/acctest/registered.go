@@ -9,8 +9,9 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/provider"
 )
 
-// shipped are the kinds of the backends above, each with its own helpers.
-var shipped = []string{"hcloud", "robot", "proxmox"}
+// shipped are the kinds of the backends with their own helpers
+// (backends.go), read from them so that the two lists cannot differ.
+var shipped = []string{HetznerCloud.Kind, HetznerRobot.Kind, ProxmoxVE.Kind}
 
 // Registered are the backends of every other adapter in the provider's
 // registry (one built in with the testbackends tag), so that a new backend

@@ -16,7 +16,7 @@ func TestRegisteredBackendFromDefinition(t *testing.T) {
 		{Name: "region", Default: "north", Role: adapter.RoleLocation},
 		{Name: "endpoint", Role: adapter.RoleEndpoint},
 	}}
-	got := registered([]adapter.Definition{{Kind: "hcloud"}, toy})
+	got := registered([]adapter.Definition{{Kind: "hcloud"}, {Kind: "robot"}, toy, {Kind: "proxmox"}})
 	if len(got) != 1 || got[0].Kind != "toy" {
 		t.Fatalf("registered %v, want the toy's backend alone", got)
 	}

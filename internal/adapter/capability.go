@@ -70,6 +70,10 @@ var needs = map[Capability]need{
 // for a capability the contract does not know.
 func (c Capability) Needs() string { return needs[c].iface }
 
+// buildFault ends a refusal that no setting of the user's mends: the
+// adapter and its definition disagree, which only a new build fixes.
+const buildFault = "; this is a fault of the provider's build: report it"
+
 // Implemented checks that a, built by New of the definition of kind,
 // implements the interface each capability in cs needs, and that each
 // graceful power action comes with CapPower. The first failure names the
@@ -82,11 +86,11 @@ func (cs Capabilities) Implemented(kind string, a Adapter) error {
 		n, known := needs[c]
 		switch {
 		case !known:
-			return Errorf(Unsupported, "adapter kind %q declares capability %q, which the contract does not know", kind, c)
+			return Errorf(Unsupported, "adapter kind %q declares capability %q, which the contract does not know"+buildFault, kind, c)
 		case !n.has(a):
-			return Errorf(Unsupported, "adapter kind %q declares capability %q, but its adapter (%T) has no method %s (adapter.%s)", kind, c, a, n.method, n.iface)
+			return Errorf(Unsupported, "adapter kind %q declares capability %q, but its adapter (%T) has no method %s (adapter.%s)"+buildFault, kind, c, a, n.method, n.iface)
 		case c != CapPower && n.iface == "Powerer" && !cs.Has(CapPower):
-			return Errorf(Unsupported, "adapter kind %q declares capability %q without %q, which it is one more action of", kind, c, CapPower)
+			return Errorf(Unsupported, "adapter kind %q declares capability %q without %q, which it is one more action of"+buildFault, kind, c, CapPower)
 		}
 	}
 	return nil

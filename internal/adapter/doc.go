@@ -29,14 +29,23 @@
 // its tests. The shared packages are internal/adapter/rest (the JSON-over-HTTP
 // client of the backends that speak net/http), internal/adapter/marks (the
 // mark's spellings in labels, tags and text), internal/adapter/sshexec (SSH
-// sessions to a machine) and, in tests only, internal/adapter/conformance;
-// rest and marks import the standard library and this package only
-// (depguard's rest-client-imports-stdlib-and-the-contract-only and
-// marks-import-stdlib-and-the-contract-only), so any adapter can use them. An emulator
-// (internal/emulator/<name>) speaks its API's HTTP and SSH dialect and
-// imports neither an adapter nor this package, nor anything of Terraform, so
-// a real client works against it unchanged. The depguard rules of
-// .golangci.yml enforce these arrows.
+// sessions to a machine) and, in tests only, internal/adapter/conformance and
+// internal/adapter/adaptertest (what the adapters' tests share, such as an
+// instant clock). rest and marks import the standard library and this
+// package only (depguard's rest-client-imports-stdlib-and-the-contract-only
+// and marks-import-stdlib-and-the-contract-only; rest's tests may also import
+// adaptertest), so any adapter can use them. adaptertest imports the same
+// (adaptertest-imports-stdlib-and-the-contract-only), and an adapter's code
+// outside its tests never imports it (adapters-no-emulator). Hetzner Cloud
+// speaks through hcloud-go, never through rest, and shares only the
+// contract's wrong-endpoint guards (hcloud-uses-hcloud-go-not-the-rest-client).
+// An emulator (internal/emulator/<name>) speaks its API's HTTP and SSH
+// dialect and imports neither an adapter nor this package, nor anything of
+// Terraform, so a real client works against it unchanged; the emulators share
+// internal/emulator/faults (scripted faults and request counts),
+// internal/emulator/hooks (the conformance suite's fault hooks, from a table)
+// and internal/emulator/standalone (how the emulator command starts each).
+// The depguard rules of .golangci.yml enforce these arrows.
 //
 // # The rules of the contract
 //

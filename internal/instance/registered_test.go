@@ -52,7 +52,10 @@ func TestRegisteredBackendLifecycle(t *testing.T) {
 						ImportStateVerifyIgnore: []string{"user_data", "user_data_sha256", "timeouts"},
 					},
 					{
-						Config:            targetInstance(tg, web1, nil, `power = "off"`),
+						Config: targetInstance(tg, web1, nil, `power = "off"`),
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						}},
 						ConfigStateChecks: []statecheck.StateCheck{state("stopped")},
 					},
 					{

@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -29,55 +29,56 @@ var notesCall = regexp.MustCompile(`(?i)notes$`)
 // helpers.
 func TestTerraformLayerReadsOnlyDocumentedNotes(t *testing.T) {
 	consts := adapterConstants(t)
-	dirs, err := os.ReadDir("..")
-	if err != nil {
-		t.Fatal(err)
-	}
 	fset := token.NewFileSet()
 	var reads []string
-	for _, dir := range dirs {
-		if !dir.IsDir() || slices.Contains([]string{"adapter", "emulator", "acctest"}, dir.Name()) {
-			continue
+	// Every depth: a package nested in another reads notes as well.
+	skipped := []string{filepath.Join("..", "adapter"), filepath.Join("..", "emulator"), filepath.Join("..", "acctest")}
+	err := filepath.WalkDir("..", func(name string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (slices.Contains(skipped, name) || d.Name() == "testdata"):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go"):
+			return nil
 		}
-		files, _ := filepath.Glob(filepath.Join("..", dir.Name(), "*.go"))
-		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, name, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				var keys []ast.Expr
-				switch n := n.(type) {
-				case *ast.IndexExpr:
-					if sel, ok := n.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Notes" {
-						keys = append(keys, n.Index)
-					}
-				case *ast.CallExpr:
-					// The key is its first argument that can be one
-					// (rescueNotes(reg, key, lead)).
-					for _, arg := range n.Args {
-						if _, ok := noteKey(arg, consts); ok && notesCall.MatchString(funcName(n.Fun)) {
-							keys = append(keys, arg)
-							break
-						}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			var keys []ast.Expr
+			switch n := n.(type) {
+			case *ast.IndexExpr:
+				if sel, ok := n.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Notes" {
+					keys = append(keys, n.Index)
+				}
+			case *ast.CallExpr:
+				// The key is its first argument that can be one
+				// (rescueNotes(reg, key, lead)).
+				for _, arg := range n.Args {
+					if _, ok := noteKey(arg, consts); ok && notesCall.MatchString(funcName(n.Fun)) {
+						keys = append(keys, arg)
+						break
 					}
 				}
-				for _, k := range keys {
-					key, ok := noteKey(k, consts)
-					if !ok {
-						continue
-					}
-					reads = append(reads, key)
-					if !slices.Contains(adapter.NoteKeys, key) {
-						t.Errorf("%s reads the note %q, which adapter.NoteKeys does not document", fset.Position(k.Pos()), key)
-					}
+			}
+			for _, k := range keys {
+				key, ok := noteKey(k, consts)
+				if !ok {
+					continue
 				}
-				return true
-			})
-		}
+				reads = append(reads, key)
+				if !slices.Contains(adapter.NoteKeys, key) {
+					t.Errorf("%s reads the note %q, which adapter.NoteKeys does not document", fset.Position(k.Pos()), key)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	// Guard against a scan that finds nothing (a moved package, a renamed
 	// helper) and so passes for the wrong reason.

@@ -29,6 +29,11 @@ func TestUntaggedRefused(t *testing.T) {
 			t.Errorf("%s: %v", act, err)
 		}
 	}
+	// The refusal of an update says "change", as every backend's does.
+	name := "taken"
+	if _, err := a.Update(ctx, "4242", adapter.UpdateRequest{Name: &name}); !adapter.Is(err, adapter.AccessDenied) || !strings.Contains(err.Error(), "change: VM 4242") {
+		t.Errorf("update: %v", err)
+	}
 	if f.vms[4242] == nil || f.vms[4242].Status != "running" || f.count("DELETE /nodes/{node}/qemu/{vmid}") != 0 {
 		t.Error("the untagged VM was touched")
 	}

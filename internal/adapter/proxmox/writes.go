@@ -136,7 +136,7 @@ func (a *account) Update(ctx context.Context, id string, req adapter.UpdateReque
 	}
 	vmid := r.VMID
 	if !r.managed() && req.Mark == nil {
-		return adapter.Machine{}, unmarked("update", r)
+		return adapter.Machine{}, unmarked("change", r)
 	}
 	form := map[string][]string{}
 	if req.Name != nil && *req.Name != r.Name {

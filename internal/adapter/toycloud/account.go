@@ -33,8 +33,9 @@ type account struct {
 
 func (a *account) Kind() string { return Kind }
 
-// states map the API's status words conservatively (rule 4): stopping is
-// not yet off, and nothing runs without an address.
+// states map the API's status words conservatively (rule 4, conservative
+// states, of internal/adapter's package documentation): stopping is not
+// yet off, and nothing runs without an address.
 var states = map[string]adapter.State{"provisioning": adapter.StatePending, "starting": adapter.StatePending,
 	"running": adapter.StateRunning, "stopping": adapter.StateRunning, "off": adapter.StateStopped, "deleting": adapter.StateDeleting}
 
@@ -63,7 +64,7 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 		}
 	}
 	if err := a.api.Get(ctx, "/sizes", &body); err != nil {
-		return nil, classify(err)
+		return nil, adapter.ListingFailed(classify(err), settingEndpoint, apiName, DefaultEndpoint)
 	}
 	region, out := cmp.Or(q.Location, a.region), []adapter.Offer{}
 	for _, s := range body.Sizes {
@@ -77,7 +78,11 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 	return out, nil
 }
 
-func (a *account) Check(ctx context.Context) error { return classify(a.api.Get(ctx, "/sizes", nil)) }
+// Check reads the sizes; like any listing, a not_found from it proves no
+// absence.
+func (a *account) Check(ctx context.Context) error {
+	return adapter.ListingFailed(classify(a.api.Get(ctx, "/sizes", nil)), settingEndpoint, apiName, DefaultEndpoint)
+}
 
 // find lists every page of the servers that selector selects.
 func (a *account) find(ctx context.Context, selector string) ([]adapter.Machine, error) {
@@ -103,8 +108,9 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 	return a.find(ctx, labelMarks.Selector())
 }
 
-// Create is the contract's create algorithm (rules 1 and 2) with this
-// API's look-up by key label, create with marks, and claim write.
+// Create is the contract's create algorithm (rules 1 and 2, idempotent
+// create and adoption) with this API's look-up by key label, create with
+// marks, and claim write.
 func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
 	if err := labelMarks.CheckUser(req.Labels); err != nil {
 		return adapter.Machine{}, err
@@ -143,10 +149,11 @@ func (a *account) send(ctx context.Context, method, route string, body map[strin
 	return toMachine(out.Server), nil
 }
 
-// Get refuses a malformed id before any request (rule 10).
+// Get refuses a malformed id before any request (rule 10, ids).
 func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
-	if !Definition().Rules.MachineID.Allows(id) {
-		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "machine id %q is not a Toy Cloud server id, a positive number", id)
+	if !rules.MachineID.Allows(id) {
+		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a Toy Cloud server id; it must be %s",
+			adapter.Quoted(adapter.Redacted(id)), rules.MachineID.Text)
 	}
 	var out struct{ Server server }
 	if err := a.api.Get(ctx, "/servers/{id}", &out, id); err != nil {
@@ -155,8 +162,9 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 	return toMachine(out.Server), nil
 }
 
-// managed is Get refusing a machine without the managed mark (rule 8),
-// unless the caller writes the mark (an import's first apply).
+// managed is Get refusing a machine without the managed mark (rule 8, only
+// marked machines are changed), unless the caller writes the mark (an
+// import's first apply).
 func (a *account) managed(ctx context.Context, id, what string, marking bool) (adapter.Machine, error) {
 	m, err := a.Get(ctx, id)
 	if err == nil && !m.Managed && !marking {
@@ -181,7 +189,8 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 	return classify(a.api.Do(ctx, rest.Call{Method: "POST", Route: "/servers/{id}/power", Args: []string{id}, JSON: map[string]string{"action": word}}, nil))
 }
 
-// Update writes name, labels and mark in one PATCH (rule 9).
+// Update writes name, labels and mark in one PATCH (rule 9, updates and the
+// mark).
 func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
 	if err := labelMarks.CheckUser(req.Labels); err != nil {
 		return adapter.Machine{}, err

@@ -12,7 +12,8 @@ import (
 const apiName = "the Toy Cloud API"
 
 // newClient is the account's client, which resolves the key for each
-// request and keeps it in no field (rule 6, no secret leaves).
+// request and keeps it in no field (rule 6, no secret leaves, of
+// internal/adapter's package documentation).
 func newClient(endpoint, keyRef string, env adapter.Env) *rest.Client {
 	return rest.New(rest.Config{Name: apiName, Endpoint: endpoint, EndpointSetting: settingEndpoint, Example: DefaultEndpoint, Credential: "the API key",
 		Timeout: 30 * time.Second, Env: env, LogName: "Toy Cloud", Failed: rest.ReadCoded, Classify: classify,
@@ -35,9 +36,9 @@ var (
 	fields = map[string]string{"invalid_size": adapter.FieldOfferID, "invalid_image": adapter.FieldImage, "invalid_region": adapter.FieldLocation}
 )
 
-// classify is the adapter's one classify (rule 5). Only the API's own
-// not_found proves absence, never a failed API's answer; a 404 that is
-// not the API's is a wrong endpoint.
+// classify is the adapter's one classify (rule 5, one classify). Only the
+// API's own not_found proves absence, never a failed API's answer; a 404
+// that is not the API's is a wrong endpoint.
 func classify(err error) error {
 	return rest.Classify(err, apiName, func(e *rest.CodedError) *adapter.Error {
 		out := &adapter.Error{Code: codes[e.Code], Err: e, Message: apiName + ": " + e.Error(), Field: fields[e.Code]}

@@ -5,7 +5,6 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/conformance"
@@ -29,7 +28,7 @@ func newConfTarget(t *testing.T) conformance.Target {
 		Definition: Definition(),
 		Settings:   settings,
 		Env: adapter.Env{Secrets: adapter.SecretResolver{Provider: map[string]string{"toycloud": confKey}},
-			Clock: adapter.RealClock{}, RequestTimeout: 5 * time.Second},
+			Clock: adapter.RealClock{}},
 		OfferID: "tiny", Image: "plain", OtherImage: "plain-next", Location: "north",
 		SeedUnmarked:    func(_ *testing.T, name string) string { return strconv.Itoa(emu.Seed(name, nil)) },
 		PowerObservable: true,

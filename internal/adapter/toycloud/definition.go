@@ -35,6 +35,15 @@ var (
 	capabilities = adapter.Capabilities{adapter.CapPower, adapter.CapUpdate, adapter.CapList, adapter.CapCheck}
 	nameRule     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 	labelRule    = regexp.MustCompile(`^[a-z0-9]([-_.a-z0-9]{0,61}[a-z0-9])?$`)
+
+	// rules are the Definition's, which Get also checks an id against.
+	rules = adapter.Rules{
+		MachineID: adapter.Rule{Text: "a positive number, the server's id",
+			Check: func(id string) bool { n, err := strconv.Atoi(id); return err == nil && n > 0 && strconv.Itoa(n) == id }},
+		MachineName: adapter.Rule{Check: nameRule.MatchString, Text: "lower-case letters, digits and dashes, at most 63"},
+		LabelKey:    adapter.Rule{Check: labelRule.MatchString, Text: "lower-case letters, digits, dashes, underscores and dots, at most 63"},
+		LabelValue:  adapter.Rule{Check: func(v string) bool { return v == "" || labelRule.MatchString(v) }, Text: "empty, or as a key"},
+	}
 )
 
 // Definition is the adapter's registration: the provider's registry line
@@ -54,13 +63,7 @@ func Definition() adapter.Definition {
 		},
 		Notes: map[string]string{adapter.FieldOfferID: "a toy size, e.g. `tiny`", adapter.FieldImage: "`plain` or `plain-next`",
 			adapter.FieldLocation: "a region, `north` or `south`"},
-		Rules: adapter.Rules{
-			MachineID: adapter.Rule{Text: "a positive number, the server's id",
-				Check: func(id string) bool { n, err := strconv.Atoi(id); return err == nil && n > 0 && strconv.Itoa(n) == id }},
-			MachineName: adapter.Rule{Check: nameRule.MatchString, Text: "lower-case letters, digits and dashes, at most 63"},
-			LabelKey:    adapter.Rule{Check: labelRule.MatchString, Text: "lower-case letters, digits, dashes, underscores and dots, at most 63"},
-			LabelValue:  adapter.Rule{Check: func(v string) bool { return v == "" || labelRule.MatchString(v) }, Text: "empty, or as a key"},
-		},
+		Rules: rules,
 		New: func(settings map[string]string, env adapter.Env) (adapter.Adapter, error) {
 			return &account{api: newClient(settings[settingEndpoint], settings[settingKey], env), region: settings[settingRegion], clock: env.Clock}, nil
 		},

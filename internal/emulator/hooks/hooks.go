@@ -38,7 +38,7 @@
 // in the plainest REST shape (one collection, HTTP's statuses, the
 // middleware's generic error body) takes the ready parts of plain.go:
 // Routes: Resource("/machines", "/power"), Answers: PlainAnswers(),
-// Revoked: PlainRevoked.
+// Revoked: PlainRevoked().
 //
 // The vocabulary is the suite's, spelt out here as strings because
 // emulators never import the contract or its suite. A word the hooks do not

@@ -36,4 +36,8 @@ func PlainAnswers() Answers {
 }
 
 // PlainRevoked answers any request with 401 once the credentials are gone.
-var PlainRevoked = Answer{Status: http.StatusUnauthorized, Message: "the credentials are not valid"}
+// It is a function, as PlainAnswers is, so that no emulator can change
+// what another one takes.
+func PlainRevoked() Answer {
+	return Answer{Status: http.StatusUnauthorized, Message: "the credentials are not valid"}
+}

@@ -13,7 +13,7 @@ import (
 func TestPlainTable(t *testing.T) {
 	m := faults.New(nil, faults.Config{})
 	h := hooks.New(m, hooks.Table{Emulator: "plain", Routes: hooks.Resource("/servers", "/power"),
-		Answers: hooks.PlainAnswers(), Revoked: hooks.PlainRevoked})
+		Answers: hooks.PlainAnswers(), Revoked: hooks.PlainRevoked()})
 	for _, c := range []struct {
 		op, class string
 		want      faults.Rule
@@ -43,7 +43,7 @@ func TestPlainTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rules := m.Rules(); len(rules) != 1 || !sameRule(rules[0], faults.Rule{Method: "*", Path: "*", Status: 401, Code: "unauthorized"}) ||
-		rules[0].Message != hooks.PlainRevoked.Message {
+		rules[0].Message != hooks.PlainRevoked().Message {
 		t.Errorf("revoke: rules %+v", rules)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // is its table.
 func (e *Emulator) Conformance() *hooks.Hooks {
 	return hooks.New(e.Middleware, hooks.Table{Emulator: "toycloud", Routes: hooks.Resource("/servers", "/power"),
-		Answers: hooks.PlainAnswers(), Revoked: hooks.PlainRevoked, Latency: e.opts.Latency, Stage: e.stage})
+		Answers: hooks.PlainAnswers(), Revoked: hooks.PlainRevoked(), Latency: e.opts.Latency, Stage: e.stage})
 }
 
 // stage puts server id into situation and returns its status word; the
