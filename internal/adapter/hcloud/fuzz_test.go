@@ -1,7 +1,6 @@
 package hcloud
 
 import (
-	"encoding/json"
 	"maps"
 	"net/http/httptest"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/conformance"
 )
 
@@ -47,19 +47,8 @@ func FuzzClassify(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, call uint8, status int, body []byte) {
 		conformance.FuzzAnswer(t, answer, newAdapter, "1",
-			adapter.CreateRequest{Name: "web-1", OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", PowerOn: true}, call, status, body, notFoundProof)
+			adapter.CreateRequest{Name: "web-1", OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", PowerOn: true}, call, status, body, adaptertest.CodedNotFound)
 	})
-}
-
-// notFoundProof is the API's proof of absence: an error answer whose code
-// is not_found.
-func notFoundProof(status int, body []byte) bool {
-	var env struct {
-		Error *struct {
-			Code string `json:"code"`
-		} `json:"error"`
-	}
-	return status >= 400 && status < 500 && json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Code == "not_found"
 }
 
 // FuzzLabels: labels a plan accepts (the definition's rules) are stored

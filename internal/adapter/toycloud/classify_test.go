@@ -2,7 +2,6 @@ package toycloud
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http/httptest"
 	"testing"
@@ -104,17 +103,6 @@ func FuzzClassify(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, call uint8, status int, body []byte) {
 		conformance.FuzzAnswer(t, answer, newAdapter, "1",
-			adapter.CreateRequest{Name: "web-1", OfferID: "tiny", Image: "plain", Location: "north", PowerOn: true}, call, status, body, notFoundProof)
+			adapter.CreateRequest{Name: "web-1", OfferID: "tiny", Image: "plain", Location: "north", PowerOn: true}, call, status, body, adaptertest.CodedNotFound)
 	})
-}
-
-// notFoundProof is the API's proof of absence: an error answer whose code
-// is not_found.
-func notFoundProof(status int, body []byte) bool {
-	var env struct {
-		Error *struct {
-			Code string `json:"code"`
-		} `json:"error"`
-	}
-	return status >= 400 && status < 500 && json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Code == "not_found"
 }
