@@ -36,7 +36,8 @@
 // Power and Stage.
 //
 // It imports the standard library and internal/emulator/{faults,hooks,clock}
-// only: never an adapter, the contract or a plugin SDK.
+// only (depguard's fleet-imports-stdlib-and-the-shared-emulator-pieces-only):
+// never a particular emulator, an adapter, the contract or a plugin SDK.
 package fleet
 
 import (
