@@ -121,8 +121,9 @@ func (f *Fleet[S, P]) Create(s S) S { return f.add(s, f.cfg.Words.Provisioning, 
 // console, by another tool), running already, and returns it.
 func (f *Fleet[S, P]) Seed(s S) S { return f.add(s, f.cfg.Words.Running, "") }
 
-// add gives s the next id, an address, the time now and labels, and
-// status, which settles to settle one read later.
+// add gives s the next id, an address (198.51.100.1 to .250 in turn,
+// which no test connects to), the time now and labels, and status, which
+// settles to settle one read later.
 func (f *Fleet[S, P]) add(s S, status, settle string) S {
 	f.mu.Lock()
 	defer f.mu.Unlock()
