@@ -70,6 +70,23 @@ var needs = map[Capability]need{
 // for a capability the contract does not know.
 func (c Capability) Needs() string { return needs[c].iface }
 
+// ImplementedBy lists, sorted, the capabilities whose interface a
+// implements: one per interface, CapPower for Powerer, since the graceful
+// actions are values of Power that an adapter offers only by declaring
+// them. It is the converse of Implemented, from the same table: the
+// conformance case "definition builds" checks with it that a definition
+// declares everything its adapter can do, so no ability is left unoffered.
+func ImplementedBy(a Adapter) Capabilities {
+	var out Capabilities
+	for c, n := range needs {
+		if n.has(a) && (n.iface != "Powerer" || c == CapPower) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // buildFault ends a refusal that no setting of the user's mends: the
 // adapter and its definition disagree, which only a new build fixes.
 const buildFault = "; this is a fault of the provider's build: report it"

@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// poweredFake implements Powerer and no other optional interface.
+// poweredFake implements Powerer beside the fake's Lister, and no other
+// optional interface.
 type poweredFake struct{ fakeAdapter }
 
 func (*poweredFake) Power(context.Context, string, PowerAction) error { return nil }
@@ -65,5 +66,17 @@ func TestCachedOffersTheDefinitionsCapabilities(t *testing.T) {
 	}
 	if err := c.Power(context.Background(), "1", PowerReset); !Is(err, Unsupported) {
 		t.Errorf("a reset the definition does not declare: %v, want Unsupported", err)
+	}
+}
+
+// TestImplementedByNamesEachInterfaceOnce: the capabilities an adapter value
+// implements come from the table Implemented checks, one per interface, so
+// Powerer is CapPower alone and not the graceful actions it also carries.
+func TestImplementedByNamesEachInterfaceOnce(t *testing.T) {
+	if got := ImplementedBy(&poweredFake{}); !slices.Equal(got, Capabilities{CapList, CapPower}) {
+		t.Errorf("ImplementedBy(a Lister and Powerer) = %v, want list, power", got)
+	}
+	if got := ImplementedBy(&fakeAdapter{}); !slices.Equal(got, Capabilities{CapList}) {
+		t.Errorf("ImplementedBy(a Lister) = %v, want list", got)
 	}
 }

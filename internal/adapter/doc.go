@@ -257,7 +257,8 @@
 // nothing itself: an opened account (Cached) offers what its definition
 // declares, and Registry.Open refuses an adapter that lacks an interface its
 // definition declares, naming the kind, the capability and the method
-// (Capabilities.Implemented). The Terraform layer refuses
+// (Capabilities.Implemented); ImplementedBy reads the same table the other
+// way, for what an adapter implements. The Terraform layer refuses
 // at plan time what is not declared (compute_machines refuses an account whose
 // adapter lacks CapInventory). A machine's Actions are among those the
 // capabilities offer and its state allows (ActionsFor): a running machine may

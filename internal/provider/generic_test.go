@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,9 +29,14 @@ import (
 // emulator), whose settings are named unlike any shipped adapter's, so the
 // Terraform layer can reach them only through their roles. It is added to
 // the registry here as its registry line adds it to a binary built with
-// the testbackends tag.
+// the testbackends tag, unless the build has the tag and so has it
+// already.
 func toyRegistry() *adapter.Registry {
-	return adapter.NewRegistry(append(provider.DefaultRegistry().Definitions(), toycloud.Definition())...)
+	defs := provider.DefaultRegistry().Definitions()
+	if !slices.ContainsFunc(defs, func(d adapter.Definition) bool { return d.Kind == toycloud.Definition().Kind }) {
+		defs = append(defs, toycloud.Definition())
+	}
+	return adapter.NewRegistry(defs...)
 }
 
 func toyServer() func() (tfprotov6.ProviderServer, error) {

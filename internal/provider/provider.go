@@ -62,8 +62,10 @@ func DefaultRegistry() *adapter.Registry {
 	return adapter.NewRegistry(append([]adapter.Definition{hcloud.Definition(), proxmox.Definition(), robot.Definition()}, testBackends...)...)
 }
 
-// testBackends are the adapters kept in the tests (testbackends.go): none in
-// a release build, so neither the shipped binary nor its docs offer them.
+// testBackends are the adapters kept in the tests, each appended by a file
+// of its own (testbackend_NAME.go, with the testbackends build tag): none
+// in a release build, so neither the shipped binary nor its docs offer
+// them.
 var testBackends []adapter.Definition
 
 // New returns the constructor that providerserver.Serve and the acceptance

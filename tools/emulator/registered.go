@@ -13,8 +13,10 @@ import (
 
 // registered are the emulators served beside the three shipped ones, from
 // their registrations: a backend adds its own with one line in a file of
-// this package (testbackends.go, for the backends kept in the tests), and
-// nothing else here, in the scripts or in internal/acctest names it.
+// its own in this package (testbackend_NAME.go, with the testbackends
+// build tag, for the backends kept in the tests), so two backends added
+// apart never edit the same line; nothing else here, in the scripts or in
+// internal/acctest names it.
 var registered []standalone.Registration
 
 // started is one registered emulator, running.
@@ -33,6 +35,13 @@ func startRegistered(cfg config) ([]started, func(), error) {
 				s.Stop()
 			}
 		}
+	}
+	seen := map[string]bool{}
+	for _, r := range registered {
+		if seen[r.Name] {
+			return nil, nil, fmt.Errorf("emulator %q registered twice; each backend registers once, in its own file", r.Name)
+		}
+		seen[r.Name] = true
 	}
 	for _, r := range registered {
 		s, err := r.Start(standalone.Options{Latency: cfg.latency})

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/standalone"
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/toycloud"
 )
 
@@ -17,8 +18,10 @@ import (
 // variables an acceptance run reaches it with, before "first-boot", which
 // callers wait for as the last line.
 func TestRunServesRegisteredEmulators(t *testing.T) {
+	// The test's own list, not the build's: a build with the testbackends
+	// tag has registered Toy Cloud already.
 	saved := registered
-	registered = append(registered[:len(registered):len(registered)], toycloud.Standalone)
+	registered = []standalone.Registration{toycloud.Standalone}
 	t.Cleanup(func() { registered = saved })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -64,4 +67,17 @@ func TestRunServesRegisteredEmulators(t *testing.T) {
 		t.Errorf("control API stats %v %v, want the one GET /sizes counted", stats, err)
 	}
 	stopped(t, cancel, done)
+}
+
+// TestRunRefusesAnEmulatorRegisteredTwice: two registrations of one name
+// (a backend's line copied into a second file) are refused by name before
+// any emulator starts, not left to the mux's panic over the same pattern.
+func TestRunRefusesAnEmulatorRegisteredTwice(t *testing.T) {
+	saved := registered
+	registered = []standalone.Registration{toycloud.Standalone, toycloud.Standalone}
+	t.Cleanup(func() { registered = saved })
+	_, _, err := startRegistered(config{})
+	if err == nil || !strings.Contains(err.Error(), `"toycloud" registered twice`) {
+		t.Fatalf("startRegistered with toycloud twice: %v, want it refused by name", err)
+	}
 }

@@ -66,7 +66,9 @@ type Target struct {
 	ReservedLabel string
 
 	// MissingID is a well-formed machine id that does not exist; "999999999"
-	// when empty.
+	// when empty. A backend whose ids are not numbers sets one of its own
+	// shape: the suite fails once, saying so, when the adapter refuses the
+	// default as malformed (missing.go).
 	MissingID string
 
 	// Wait bounds each poll for an eventual state; 30 seconds when zero.
@@ -103,9 +105,10 @@ type UnknownRoute struct {
 // target's secrets and the suite's user data, so every case is also a
 // sentinel test of the adapter's logs.
 func Run(t *testing.T, newTarget func(t *testing.T) Target) {
+	verdict := &missingVerdict{}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := open(t, newTarget(t))
+			s := open(t, newTarget(t), verdict)
 			// Deferred, so a case that stops at a failure is checked too.
 			defer s.log.checkClean(t, s.sentinels())
 			c.run(t, s)
@@ -125,12 +128,17 @@ type suite struct {
 	scope   string
 	// log captures every line the adapter writes through Env.Log.
 	log *capture
+	// verdict judges the default missing id, shared by the Run's cases;
+	// nil when the target sets its own.
+	verdict *missingVerdict
 }
 
-func open(t *testing.T, tg Target) *suite {
+func open(t *testing.T, tg Target, verdict *missingVerdict) *suite {
 	t.Helper()
-	if tg.MissingID == "" {
-		tg.MissingID = "999999999"
+	if tg.MissingID != "" {
+		verdict = nil
+	} else {
+		tg.MissingID = defaultMissingID
 	}
 	if tg.Wait == 0 {
 		tg.Wait = 30 * time.Second
@@ -140,7 +148,7 @@ func open(t *testing.T, tg Target) *suite {
 	}
 	log := &capture{next: tg.Env.Log}
 	tg.Env.Log = log
-	s := &suite{Target: tg, log: log}
+	s := &suite{Target: tg, log: log, verdict: verdict}
 	s.adapter = s.reopen(t, func(*adapter.Env) {})
 	s.scope = tg.Definition.Scope(s.normalized(t))
 	return s

@@ -27,6 +27,13 @@ type Faults interface {
 	// Requests counts the API requests the backend has served so far, so a
 	// case can tell that a call sent nothing.
 	Requests() int
+	// Unconsumed returns an error naming each fault set since Clear that
+	// no request has met, and the routes the adapter did request: a fault
+	// aimed at a route the adapter never calls (the emulator's table names
+	// another) proves nothing of the adapter, so a case whose call did not
+	// fail as the fault asks reports this first. Nil when every fault was
+	// met.
+	Unconsumed() error
 }
 
 // Op names a contract call whose own request a fault is aimed at.

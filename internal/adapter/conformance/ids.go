@@ -38,6 +38,7 @@ func (s *suite) idCalls(t *testing.T) map[string]func(ctx context.Context, id st
 // goneIsNotFound: a machine deleted and gone, and an id that never existed,
 // are NotFound to every call; deleting twice is NotFound the second time.
 func goneIsNotFound(t *testing.T, s *suite) {
+	missing := s.missing(t)
 	n := name(t, "gone")
 	m := s.mustCreate(t, s.call(n), s.request(n))
 	if err := s.retry(t, "delete", func(ctx context.Context) error { return s.adapter.Delete(ctx, m.ID) }); err != nil {
@@ -45,7 +46,7 @@ func goneIsNotFound(t *testing.T, s *suite) {
 	}
 	s.waitFor(t, m.ID, "absence", func(_ adapter.Machine, err error) bool { return adapter.IsNotFound(err) })
 	for what, call := range s.idCalls(t) {
-		for _, id := range []string{m.ID, s.MissingID} {
+		for _, id := range []string{m.ID, missing} {
 			err := s.retry(t, what, func(ctx context.Context) error { return call(ctx, id) })
 			wantCode(t, what+" of gone machine "+id, err, adapter.NotFound)
 		}

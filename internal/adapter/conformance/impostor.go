@@ -63,6 +63,7 @@ func endpointNotTheAPI(t *testing.T, s *suite) {
 	if u := s.UnknownRoute; u != nil {
 		all = append(all[:len(all):len(all)], impostor{"every route answers the API's own answer for an unknown path", u.Status, "application/json", u.Body, true})
 	}
+	missing := s.missing(t)
 	// The diagnostic belongs on the setting that holds the endpoint,
 	// whatever the backend calls it.
 	endpoint, _ := s.Definition.Setting(adapter.RoleEndpoint)
@@ -80,16 +81,16 @@ func endpointNotTheAPI(t *testing.T, s *suite) {
 				return
 			}
 			reached++
-			for _, c := range impostorCalls(a, s.MissingID) {
+			for _, c := range impostorCalls(a, missing) {
 				err := c.run(s.ctx(t))
 				switch {
 				case err == nil:
-					t.Errorf("%s(%s) against an endpoint where %s: succeeded, want an error that says the endpoint is not the API", c.what, s.MissingID, imp.name)
+					t.Errorf("%s(%s) against an endpoint where %s: succeeded, want an error that says the endpoint is not the API", c.what, missing, imp.name)
 				case adapter.IsNotFound(err):
-					t.Errorf("%s(%s) against an endpoint where %s: NotFound (%v); a machine in state would be forgotten", c.what, s.MissingID, imp.name, err)
+					t.Errorf("%s(%s) against an endpoint where %s: NotFound (%v); a machine in state would be forgotten", c.what, missing, imp.name, err)
 				case imp.mayBeTheAPI:
 				case !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != endpoint.Name:
-					t.Errorf("%s(%s) against an endpoint where %s: %v (field %q); want InvalidConfig on the endpoint setting at once, not an outage to retry", c.what, s.MissingID, imp.name, err, adapter.FieldOf(err))
+					t.Errorf("%s(%s) against an endpoint where %s: %v (field %q); want InvalidConfig on the endpoint setting at once, not an outage to retry", c.what, missing, imp.name, err, adapter.FieldOf(err))
 				}
 			}
 		})

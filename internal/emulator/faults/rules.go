@@ -69,6 +69,8 @@ type activeRule struct {
 	left int
 	// skip counts the matching calls still let through.
 	skip int
+	// met counts the requests the rule matched, skipped ones included.
+	met int
 }
 
 func (r Rule) validate() error {
@@ -142,12 +144,28 @@ func (m *Middleware) Rules() []Rule {
 	return out
 }
 
+// Unmet returns the rules in force that no request has matched yet, not
+// even one let through by Skip: each is aimed at a route nothing has
+// requested since it was added. A rule used up is gone, so it is met.
+func (m *Middleware) Unmet() []Rule {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Rule
+	for _, r := range m.rules {
+		if r.met == 0 {
+			out = append(out, r.Rule)
+		}
+	}
+	return out
+}
+
 // matchLocked finds, uses up and returns the first rule that matches.
 func (m *Middleware) matchLocked(method, raw, route string) *Rule {
 	for i, r := range m.rules {
 		if !r.matches(m.cfg.APIPrefix, method, raw, route) {
 			continue
 		}
+		r.met++
 		if r.skip > 0 {
 			r.skip--
 			continue

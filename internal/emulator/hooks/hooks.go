@@ -1,7 +1,7 @@
 // Package hooks is the ready-made implementation of the fault hooks the
 // adapter conformance suite asks of a backend's emulator (conformance.Faults
-// in internal/adapter/conformance): FailNext, Revoke, Clear, Stage and
-// Requests. An emulator that wraps its API in the faults middleware gets
+// in internal/adapter/conformance): FailNext, Revoke, Clear, Stage,
+// Requests and Unconsumed. An emulator that wraps its API in the faults middleware gets
 // all of them from a Table, which says in its API's terms the request each
 // contract call is judged by, how the API answers each class of failure and
 // revoked credentials, and how a machine is put into each situation; what
@@ -54,6 +54,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
@@ -161,12 +162,18 @@ type Answer struct {
 // why, in the API's own terms.
 func Cannot(why string) Answer { return Answer{Unsupported: why} }
 
-// Hooks implements conformance.Faults for one emulator. It keeps nothing
-// of its own: every fault is a rule of the emulator's faults middleware,
-// so hooks made twice from the same table act alike.
+// Hooks implements conformance.Faults for one emulator. Every fault is a
+// rule of the emulator's faults middleware; the hooks keep only the request
+// counts at the first fault since Clear, to say which routes were requested
+// while a fault waited for its own (Unconsumed).
 type Hooks struct {
 	m *faults.Middleware
 	t Table
+
+	mu sync.Mutex
+	// since are the middleware's request counts when the first fault since
+	// Clear was set; nil while none is.
+	since map[string]int
 }
 
 // New returns the hooks of the API m wraps, as t describes it.
@@ -179,10 +186,64 @@ func (h *Hooks) FailNext(op, class string, n int) error {
 	if err != nil {
 		return err
 	}
+	// A route no pattern of the API matches (a typo in the table) is
+	// refused here, where it is made, rather than found never consumed.
+	if err := h.m.CheckRoute(r); err != nil {
+		return h.errorf("%s: %v", op, err)
+	}
 	if class == ClassPartialListing {
 		h.m.SetMaxPageSize(h.t.Answers.PartialListing.PageSize)
 	}
+	return h.add(r)
+}
+
+// add adds r, noting the request counts if it is the first fault since
+// Clear.
+func (h *Hooks) add(r faults.Rule) error {
+	h.mu.Lock()
+	if h.since == nil {
+		h.since = h.m.Stats()
+	}
+	h.mu.Unlock()
 	return h.m.AddRule(r)
+}
+
+// Unconsumed reports the faults set since Clear that no request has met:
+// each is aimed at a route the client never requested (the table's route
+// is not the one the client uses, or the client sent nothing), so whatever
+// the client did under it proves nothing of how it meets that fault. The
+// error names each such route and the routes requested since the first
+// fault was set.
+func (h *Hooks) Unconsumed() error {
+	unmet := h.m.Unmet()
+	if len(unmet) == 0 {
+		return nil
+	}
+	aimed := make([]string, len(unmet))
+	for i, r := range unmet {
+		aimed[i] = r.Method + " " + r.Path
+	}
+	return h.errorf("the fault aimed at %s was never consumed: the adapter made no such request (routes it made: %s)",
+		strings.Join(aimed, " and "), h.madeSince())
+}
+
+// madeSince lists the routes requested since the first fault was set, with
+// how many times each, or "none".
+func (h *Hooks) madeSince() string {
+	h.mu.Lock()
+	since := h.since
+	h.mu.Unlock()
+	var made []string
+	for route, n := range h.m.Stats() {
+		if d := n - since[route]; d > 0 {
+			made = append(made, fmt.Sprintf("%s (%d)", route, d))
+		}
+	}
+	if len(made) == 0 {
+		return "none"
+	}
+	slices.Sort(made)
+	return strings.Join(made, ", ")
 }
 
 // Rule is the faults rule FailNext would add for op, class and n, without
@@ -248,13 +309,16 @@ func (h *Hooks) Revoke() error {
 	if a.Headers != nil {
 		r.Headers = a.Headers()
 	}
-	return h.m.AddRule(r)
+	return h.add(r)
 }
 
 // Clear removes every fault, the emulator's own included (Table.Clear);
 // the latency the emulator started with stays.
 func (h *Hooks) Clear() {
 	h.m.Clear()
+	h.mu.Lock()
+	h.since = nil
+	h.mu.Unlock()
 	h.m.SetLatency(h.t.Latency)
 	if h.t.Clear != nil {
 		h.t.Clear()
