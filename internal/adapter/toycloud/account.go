@@ -44,12 +44,7 @@ func toMachine(s server) adapter.Machine {
 	m := adapter.Machine{ID: strconv.Itoa(s.ID), Name: s.Name, State: cmp.Or(states[s.Status], adapter.StateUnknown), RawState: s.Status,
 		OfferID: s.Size, Image: s.Image, Location: s.Region, IPv4: s.IPv4, CreatedAt: s.Created, Labels: user}
 	m.SetMark(managed, mark)
-	if m.State == adapter.StateRunning && !m.HasAddress() {
-		m.State = adapter.StatePending
-	}
-	if managed {
-		m.Actions = adapter.ActionsFor(m.State, capabilities)
-	}
+	m.Conclude(capabilities)
 	return m
 }
 
@@ -64,7 +59,7 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 		}
 	}
 	if err := a.api.Get(ctx, "/sizes", &body); err != nil {
-		return nil, adapter.ListingFailed(classify(err), settingEndpoint, apiName, DefaultEndpoint)
+		return nil, adapter.ListingFailed(classify(err), settingEndpoint, codes.API, DefaultEndpoint)
 	}
 	region, out := cmp.Or(q.Location, a.region), []adapter.Offer{}
 	for _, s := range body.Sizes {
@@ -81,7 +76,7 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 // Check reads the sizes; like any listing, a not_found from it proves no
 // absence.
 func (a *account) Check(ctx context.Context) error {
-	return adapter.ListingFailed(classify(a.api.Get(ctx, "/sizes", nil)), settingEndpoint, apiName, DefaultEndpoint)
+	return adapter.ListingFailed(classify(a.api.Get(ctx, "/sizes", nil)), settingEndpoint, codes.API, DefaultEndpoint)
 }
 
 // find lists every page of the servers that selector selects.
@@ -94,7 +89,7 @@ func (a *account) find(ctx context.Context, selector string) ([]adapter.Machine,
 		}
 		q := url.Values{"page": {strconv.Itoa(page)}, "label": {selector}}
 		if err := a.api.Do(ctx, rest.Call{Method: "GET", Route: "/servers", Query: q}, &body); err != nil {
-			return nil, adapter.ListingFailed(classify(err), settingEndpoint, apiName, DefaultEndpoint)
+			return nil, adapter.ListingFailed(classify(err), settingEndpoint, codes.API, DefaultEndpoint)
 		}
 		for _, s := range body.Servers {
 			out = append(out, toMachine(s))
@@ -151,9 +146,8 @@ func (a *account) send(ctx context.Context, method, route string, body map[strin
 
 // Get refuses a malformed id before any request (rule 10, ids).
 func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
-	if !rules.MachineID.Allows(id) {
-		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a Toy Cloud server id; it must be %s",
-			adapter.Quoted(adapter.Redacted(id)), rules.MachineID.Text)
+	if err := rules.MachineID.RefuseID(id, "a Toy Cloud server id"); err != nil {
+		return adapter.Machine{}, err
 	}
 	var out struct{ Server server }
 	if err := a.api.Get(ctx, "/servers/{id}", &out, id); err != nil {
@@ -162,19 +156,8 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 	return toMachine(out.Server), nil
 }
 
-// managed is Get refusing a machine without the managed mark (rule 8, only
-// marked machines are changed), unless the caller writes the mark (an
-// import's first apply).
-func (a *account) managed(ctx context.Context, id, what string, marking bool) (adapter.Machine, error) {
-	m, err := a.Get(ctx, id)
-	if err == nil && !m.Managed && !marking {
-		err = labelMarks.Refuse(what, "server "+id+" ("+strconv.Quote(m.Name)+")", id)
-	}
-	return m, err
-}
-
 func (a *account) Delete(ctx context.Context, id string) error {
-	if _, err := a.managed(ctx, id, "delete", false); err != nil {
+	if _, err := labelMarks.Managed(ctx, a.Get, id, "delete", "server", false); err != nil {
 		return err
 	}
 	return classify(a.api.Do(ctx, rest.Call{Method: "DELETE", Route: "/servers/{id}", Args: []string{id}}, nil))
@@ -182,7 +165,7 @@ func (a *account) Delete(ctx context.Context, id string) error {
 
 // Power switches on and off, the only actions the capabilities offer.
 func (a *account) Power(ctx context.Context, id string, action adapter.PowerAction) error {
-	if _, err := a.managed(ctx, id, action.Verb(), false); err != nil {
+	if _, err := labelMarks.Managed(ctx, a.Get, id, action.Verb(), "server", false); err != nil {
 		return err
 	}
 	word := map[adapter.PowerAction]string{adapter.PowerOn: "on", adapter.PowerOff: "off"}[action]
@@ -192,26 +175,11 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 // Update writes name, labels and mark in one PATCH (rule 9, updates and the
 // mark).
 func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
-	if err := labelMarks.CheckUser(req.Labels); err != nil {
+	labels, err := labelMarks.Update(ctx, a.Get, id, "server", req)
+	if err != nil {
 		return adapter.Machine{}, err
 	}
-	cur := req.Current
-	if cur == nil || !cur.Managed && req.Mark == nil {
-		m, err := a.managed(ctx, id, "change", req.Mark != nil)
-		if err != nil {
-			return m, err
-		}
-		cur = &m
-	}
-	mark := cur.Mark()
-	if req.Mark != nil {
-		mark = req.Mark.Over(mark)
-	}
-	user := cur.Labels
-	if req.Labels != nil {
-		user = req.Labels
-	}
-	body := map[string]any{"labels": labelMarks.Put(user, mark)}
+	body := map[string]any{"labels": labels}
 	if req.Name != nil {
 		body["name"] = *req.Name
 	}
