@@ -104,35 +104,19 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 }
 
 // Create is the contract's create algorithm (rules 1 and 2, idempotent
-// create and adoption) with this API's look-up by key label, create with
-// marks, and claim write.
+// create and adoption) over this API's labels (marks.Create).
 func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
-	if err := labelMarks.CheckUser(req.Labels); err != nil {
-		return adapter.Machine{}, err
-	}
 	req.Location = cmp.Or(req.Location, a.region)
-	fp := adapter.Fingerprint(req)
-	return adapter.CreateFlow{What: "create server " + strconv.Quote(req.Name), Call: call, Fingerprint: fp, Clock: a.clock,
-		Find: func(ctx context.Context) (adapter.Machine, bool, error) {
-			found, err := a.find(ctx, labelMarks.KeySelector(call.IdempotencyKey))
-			if err != nil || len(found) == 0 {
-				return adapter.Machine{}, false, err
-			}
-			return found[0], true, nil
-		},
-		Make: func(ctx context.Context) (adapter.Machine, error) {
-			mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: fp, Claim: call.Claim, Unconfirmed: true}
+	return labelMarks.Create(ctx, marks.Create{Call: call, Request: req, Clock: a.clock, Noun: "server", Find: a.find, Relabel: a.relabel,
+		Make: func(ctx context.Context, labels map[string]string) (adapter.Machine, error) {
 			return a.send(ctx, "POST", "/servers", map[string]any{"name": req.Name, "size": req.OfferID, "image": req.Image,
-				"region": req.Location, "labels": labelMarks.Put(req.Labels, mark), "user_data": req.UserData})
-		},
-		Take: func(ctx context.Context, found adapter.Machine, own bool) (adapter.Machine, error) {
-			if own {
-				return found, nil
-			}
-			mark := adapter.Mark{Key: found.Key, Fingerprint: found.Fingerprint, Claim: call.Claim, Unconfirmed: true}
-			return a.send(ctx, "PATCH", "/servers/{id}", map[string]any{"labels": labelMarks.Put(found.Labels, mark)}, found.ID)
-		},
-	}.Run(ctx)
+				"region": req.Location, "labels": labels, "user_data": req.UserData})
+		}})
+}
+
+// relabel replaces a server's labels.
+func (a *account) relabel(ctx context.Context, id string, labels map[string]string) (adapter.Machine, error) {
+	return a.send(ctx, "PATCH", "/servers/{id}", map[string]any{"labels": labels}, id)
 }
 
 // send writes body and reads the server the API answers with.
