@@ -65,7 +65,9 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 	for _, s := range body.Sizes {
 		o := adapter.Offer{ID: s.Name, Kind: adapter.KindVPS, Location: region, VCPU: s.VCPUs, MemoryGiB: float64(s.MemoryMiB) / 1024,
 			PricePerHour: s.Hourly, Currency: "EUR", Available: true}
-		if slices.Contains(s.Regions, region) && q.Match(o) {
+		// A negative number is neither a size nor a price, so such a size
+		// is no offer.
+		if slices.Contains(s.Regions, region) && q.Match(o) && min(s.Hourly, float64(s.VCPUs), float64(s.MemoryMiB)) >= 0 {
 			out = append(out, o)
 		}
 	}

@@ -1,7 +1,6 @@
 package toycloud
 
 import (
-	"net/http/httptest"
 	"testing"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
@@ -21,30 +20,15 @@ func TestClassify(t *testing.T) {
 // not_found in an error answer, and a server read holds to the contract's
 // states.
 func FuzzClassify(f *testing.F) {
-	conformance.AnswerSeeds(f,
+	conformance.FuzzTarget(f, func(base string) (adapter.Adapter, error) {
+		settings := map[string]string{settingKey: "provider://toycloud", settingRegion: "north", settingEndpoint: base + "/v1"}
+		return Definition().New(settings, testEnv(adaptertest.InstantClock{}))
+	}, "1", adapter.CreateRequest{Name: "web-1", OfferID: "tiny", Image: "plain", Location: "north", PowerOn: true}, adaptertest.CodedNotFound,
 		`{"error":{"code":"not_found","message":"no server 1"}}`,
 		`{"error":{"code":"rate_limit_exceeded","message":"slow down"}}`,
 		`{"error":{"code":"invalid_size","message":"no such size"}}`,
 		`{"server":{"id":1,"name":"x","status":"running","labels":{}}}`,
-		`{"server":{"id":1,"name":"x","status":"booting","labels":{"compute.managed":"true"},"ip":"192.0.2.1"}}`,
-		`{"servers":[{"id":1,"name":"x","status":"off"}],"next":"2"}`,
-		`{"sizes":[{"id":"tiny","regions":["north"]}]}`)
-	answer := &conformance.Answer{}
-	srv := httptest.NewServer(answer)
-	f.Cleanup(srv.Close)
-	settings := map[string]string{settingKey: "provider://toycloud", settingRegion: "north", settingEndpoint: srv.URL + "/v1"}
-	// A fresh account per run: nothing one answer taught it carries over
-	// into the next.
-	newAdapter := func() adapter.Adapter {
-		a, err := Definition().New(settings, adapter.Env{Secrets: adapter.SecretResolver{Provider: map[string]string{"toycloud": confKey}},
-			Clock: adaptertest.InstantClock{}})
-		if err != nil {
-			f.Fatal(err)
-		}
-		return a
-	}
-	f.Fuzz(func(t *testing.T, call uint8, status int, body []byte) {
-		conformance.FuzzAnswer(t, answer, newAdapter, "1",
-			adapter.CreateRequest{Name: "web-1", OfferID: "tiny", Image: "plain", Location: "north", PowerOn: true}, call, status, body, adaptertest.CodedNotFound)
-	})
+		`{"server":{"id":1,"name":"x","status":"booting","labels":{"compute.seedcompute.io/managed":"true"},"ipv4":"192.0.2.1"}}`,
+		`{"servers":[{"id":1,"name":"x","status":"off"}],"next_page":2}`,
+		`{"sizes":[{"name":"tiny","regions":["north"],"hourly":-1}]}`)
 }
