@@ -51,3 +51,11 @@ func (c Codes) Classify(err error) error {
 		return out
 	}, nil)
 }
+
+// Listing places the error of a listing: as Classify, but a NotFound from
+// a listing proves no machine's absence, only an endpoint that does not
+// serve the API (adapter.ListingFailed), so it is InvalidConfig on the
+// endpoint setting.
+func (c Codes) Listing(err error) error {
+	return adapter.ListingFailed(c.Classify(err), c.Endpoint, c.API, c.Example)
+}

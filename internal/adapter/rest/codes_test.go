@@ -39,3 +39,15 @@ func TestBearer(t *testing.T) {
 		t.Errorf("an unresolved reference: %v (field %q), header %q", err, adapter.FieldOf(err), req.Header.Get("Authorization"))
 	}
 }
+
+// TestCodesListing: a listing's not_found blames the endpoint; its other
+// answers are placed as Classify places them.
+func TestCodesListing(t *testing.T) {
+	err := testCodes.Listing(&rest.CodedError{Status: 404, Code: "not_found", Message: "no such route"})
+	if !adapter.Is(err, adapter.InvalidConfig) || adapter.FieldOf(err) != "endpoint" {
+		t.Errorf("a listing's not_found: %v (field %q)", err, adapter.FieldOf(err))
+	}
+	if err := testCodes.Listing(&rest.CodedError{Status: 403, Code: "forbidden"}); !adapter.Is(err, adapter.AccessDenied) || testCodes.Listing(nil) != nil {
+		t.Errorf("a listing's forbidden: %v", err)
+	}
+}

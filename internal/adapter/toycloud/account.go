@@ -59,7 +59,7 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 		}
 	}
 	if err := a.api.Get(ctx, "/sizes", &body); err != nil {
-		return nil, adapter.ListingFailed(classify(err), settingEndpoint, codes.API, DefaultEndpoint)
+		return nil, codes.Listing(err)
 	}
 	region, out := cmp.Or(q.Location, a.region), []adapter.Offer{}
 	for _, s := range body.Sizes {
@@ -78,7 +78,7 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 // Check reads the sizes; like any listing, a not_found from it proves no
 // absence.
 func (a *account) Check(ctx context.Context) error {
-	return adapter.ListingFailed(classify(a.api.Get(ctx, "/sizes", nil)), settingEndpoint, codes.API, DefaultEndpoint)
+	return codes.Listing(a.api.Get(ctx, "/sizes", nil))
 }
 
 // find lists every page of the servers that selector selects.
@@ -91,7 +91,7 @@ func (a *account) find(ctx context.Context, selector string) ([]adapter.Machine,
 		}
 		q := url.Values{"page": {strconv.Itoa(page)}, "label": {selector}}
 		if err := a.api.Do(ctx, rest.Call{Method: "GET", Route: "/servers", Query: q}, &body); err != nil {
-			return nil, adapter.ListingFailed(classify(err), settingEndpoint, codes.API, DefaultEndpoint)
+			return nil, codes.Listing(err)
 		}
 		for _, s := range body.Servers {
 			out = append(out, toMachine(s))
