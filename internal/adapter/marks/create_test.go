@@ -58,12 +58,13 @@ func (b *labelled) create(l marks.Labels, call adapter.Call, req adapter.CreateR
 // the prefix is refused before any call.
 func TestCreate(t *testing.T) {
 	l := marks.Default()
-	b := &labelled{l: l}
+	// Another create's server, which only the key label tells apart.
+	b := &labelled{l: l, servers: []map[string]string{l.Put(nil, adapter.Mark{Key: "k0", Fingerprint: "f0"})}}
 	req := adapter.CreateRequest{Name: "web", OfferID: "tiny", Labels: map[string]string{"team": "ops"}}
 	call := adapter.Call{IdempotencyKey: "k1", Claim: adapter.NewClaim()}
 	m, err := b.create(l, call, req)
 	want := l.Put(req.Labels, adapter.Mark{Key: "k1", Fingerprint: adapter.Fingerprint(req), Claim: call.Claim, Unconfirmed: true})
-	if err != nil || b.creates != 1 || !maps.Equal(b.servers[0], want) || !m.Managed {
+	if err != nil || b.creates != 1 || !maps.Equal(b.servers[1], want) || !m.Managed {
 		t.Fatalf("create: %+v, %v; labels %v, want %v", m, err, b.servers, want)
 	}
 	if again, err := b.create(l, call, req); err != nil || again.ID != m.ID || b.creates+b.relabels != 1 || again.Adopted {

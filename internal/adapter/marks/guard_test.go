@@ -68,6 +68,7 @@ func TestUpdate(t *testing.T) {
 			want: l.Put(map[string]string{"a": "b"}, cur.Mark())},
 		{name: "nothing set, read", id: "1", want: l.Put(cur.Labels, cur.Mark()), reads: 1},
 		{name: "unmarked", id: "2", reads: 1, refused: true},
+		{name: "the caller's machine unmarked", id: "2", req: adapter.UpdateRequest{Current: &adapter.Machine{ID: "2"}}, reads: 1, refused: true},
 		{name: "unmarked, the request marks it", id: "2", req: adapter.UpdateRequest{Mark: &adapter.Mark{Key: "k2", Fingerprint: "f2"}},
 			want: l.Put(cur.Labels, adapter.Mark{Key: "k2", Fingerprint: "f2"}), reads: 1},
 		{name: "reserved label", id: "1", req: adapter.UpdateRequest{Labels: map[string]string{l.Name(marks.FieldKey): "forged"}}, refused: true},

@@ -20,7 +20,8 @@ var testCodes = rest.Codes{API: "the Test API", Credential: "token", Endpoint: "
 // contract wants; a field the table names for an AccessDenied code gives
 // way to the credential setting.
 func TestCodesClassify(t *testing.T) {
-	resttest.Classify(t, testCodes.Classify, testCodes)
+	def := adapter.Definition{Kind: "test", Settings: []adapter.Setting{{Name: "token", Role: adapter.RoleSecret}, {Name: "endpoint", Role: adapter.RoleEndpoint}}}
+	resttest.Classify(t, def, testCodes.Classify, testCodes)
 }
 
 // TestBearer: the token is resolved for the request, set as a bearer and

@@ -12,7 +12,7 @@ import (
 // TestClassify places every API code, a failed API, an unknown code, a
 // 404 that is not the API's and a 429 without Retry-After.
 func TestClassify(t *testing.T) {
-	resttest.Classify(t, classify, codes)
+	resttest.Classify(t, Definition(), classify, codes)
 }
 
 // FuzzClassify: whatever an endpoint answers, each read, listing and delete

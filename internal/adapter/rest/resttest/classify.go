@@ -30,8 +30,10 @@ type classifyCase struct {
 	retryAfter time.Duration
 }
 
-// Classify is the table test of classify, an adapter's one classify, over
-// the API that table describes: every code of the table in a 4xx answer,
+// Classify is the table test of classify, the one classify of the adapter
+// def defines, over the API that table describes. The settings the table
+// blames are def's: Credential a RoleSecret setting, Endpoint the
+// RoleEndpoint one. The cases are every code of the table in a 4xx answer,
 // a rate limit with and without Retry-After, a 5xx with a known code and
 // without one, an unknown code, a 404 without a code (a wrong endpoint), a
 // cancel, an unknown failure and nil. The expectations are the contract's,
@@ -39,8 +41,16 @@ type classifyCase struct {
 // is that method proves both. The table must place some code into each of
 // NotFound, AccessDenied, InvalidInput and RateLimited, the answers every
 // API of this shape gives.
-func Classify(t *testing.T, classify func(error) error, table rest.Codes) {
+func Classify(t *testing.T, def adapter.Definition, classify func(error) error, table rest.Codes) {
 	t.Helper()
+	roles := map[string]adapter.SettingRole{}
+	for _, s := range def.Settings {
+		roles[s.Name] = s.Role
+	}
+	if roles[table.Credential] != adapter.RoleSecret || roles[table.Endpoint] != adapter.RoleEndpoint || table.Example == "" {
+		t.Errorf("the table blames credential %q and endpoint %q, suggesting %q: want %s's secret and endpoint settings and an example", table.Credential,
+			table.Endpoint, table.Example, def.Kind)
+	}
 	covered := map[adapter.Code]bool{}
 	for _, c := range cases(table) {
 		covered[c.code] = true
