@@ -136,7 +136,8 @@
 // beside it (Machine.RawState), and one the adapter does not know is
 // StateUnknown, never a guess. A machine is running only with an address. A
 // machine created and not yet started is pending, never stopped, and one being
-// switched off is not stopped before it is.
+// switched off is not stopped before it is. (Machine.Conclude ends a
+// reading with the address rule and rule 8's actions.)
 //
 // Proven by statesAreConservative ("states are conservative and keep the raw
 // status") and createdIsNeverStopped ("a created machine is never stopped
@@ -240,11 +241,14 @@
 // call that names one; a second Delete is NotFound. An id the definition's
 // Rules.MachineID refuses is InvalidInput naming the id, from every call,
 // before any request is sent: the backend proved nothing, so it is not
-// absence, and no retry can make it valid.
+// absence, and no retry can make it valid. The refusal names the rule and
+// repeats the id only redacted, since a user may paste a secret where the
+// id belongs (Rule.RefuseID).
 //
-// Proven by goneIsNotFound ("a gone machine is NotFound to every call") and
+// Proven by goneIsNotFound ("a gone machine is NotFound to every call"),
 // malformedIDsAreInvalidInput ("a malformed id is InvalidInput", which counts
-// the emulator's requests).
+// the emulator's requests) and pastedIDsAreRedacted ("a pasted secret as an
+// id is refused redacted").
 //
 // # Rule 11: capabilities and actions
 //

@@ -121,8 +121,9 @@ func (a *account) relabel(ctx context.Context, id string, labels map[string]stri
 	return a.send(ctx, "PATCH", "/servers/{id}", map[string]any{"labels": labels}, id)
 }
 
-// send writes body and reads the server the API answers with.
-func (a *account) send(ctx context.Context, method, route string, body map[string]any, args ...string) (adapter.Machine, error) {
+// send sends body (none when nil) and reads the server the API answers
+// with.
+func (a *account) send(ctx context.Context, method, route string, body any, args ...string) (adapter.Machine, error) {
 	var out struct{ Server server }
 	if err := a.api.Do(ctx, rest.Call{Method: method, Route: route, Args: args, JSON: body}, &out); err != nil {
 		return adapter.Machine{}, classify(err)
@@ -135,11 +136,7 @@ func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
 	if err := rules.MachineID.RefuseID(id, "a Toy Cloud server id"); err != nil {
 		return adapter.Machine{}, err
 	}
-	var out struct{ Server server }
-	if err := a.api.Get(ctx, "/servers/{id}", &out, id); err != nil {
-		return adapter.Machine{}, classify(err)
-	}
-	return toMachine(out.Server), nil
+	return a.send(ctx, "GET", "/servers/{id}", nil, id)
 }
 
 func (a *account) Delete(ctx context.Context, id string) error {
