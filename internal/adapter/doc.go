@@ -34,9 +34,12 @@
 // instant clock). rest and marks import the standard library and this
 // package only (depguard's rest-client-imports-stdlib-and-the-contract-only
 // and marks-import-stdlib-and-the-contract-only; rest's tests may also import
-// adaptertest), so any adapter can use them. adaptertest imports the same
-// (adaptertest-imports-stdlib-and-the-contract-only), and an adapter's code
-// outside its tests never imports it (adapters-no-emulator). Hetzner Cloud
+// adaptertest and resttest), so any adapter can use them. adaptertest imports
+// the same (adaptertest-imports-stdlib-and-the-contract-only);
+// internal/adapter/rest/resttest, the classify table test of a backend on
+// rest, imports the same and rest
+// (resttest-imports-stdlib-the-contract-and-the-client-only). An adapter's
+// code outside its tests imports neither (adapters-no-emulator). Hetzner Cloud
 // speaks through hcloud-go, never through rest, and shares only the
 // contract's wrong-endpoint guards (hcloud-uses-hcloud-go-not-the-rest-client).
 // An emulator (internal/emulator/<name>) speaks its API's HTTP and SSH
