@@ -8,21 +8,19 @@
 // "provisioning" once, a switched one "starting" or "stopping" once, so
 // only a caller that reads again sees it settle. Faults, request counts
 // and the control API (under ControlPrefix), the error body and the pages
-// of a listing are internal/emulator/faults'.
+// of a listing are internal/emulator/faults'; the servers, their ids,
+// addresses, settling and listing are internal/emulator/fleet's.
 package toycloud
 
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
+	"github.com/seedcompute/terraform-provider-compute/internal/emulator/fleet"
 )
 
 // BasePath is where the API starts; ControlPrefix is its control API.
@@ -37,15 +35,10 @@ type Options struct {
 	Latency time.Duration
 }
 
-// Server is a server as the API shows it; settle is the status the next
-// read leaves behind.
+// Server is a server as the API shows it.
 type Server struct {
-	ID                        int
-	Name, Size, Image, Region string
-	Status, IPv4              string
-	Labels                    map[string]string
-	Created                   time.Time
-	settle                    string
+	fleet.Machine       // ID, Name, Status, IPv4, Labels, Created
+	Size, Image, Region string
 }
 
 var (
@@ -64,108 +57,51 @@ type size struct {
 type Emulator struct {
 	*faults.Middleware
 	opts    Options
-	mu      sync.Mutex
-	servers map[int]*Server
-	next    int
+	servers *fleet.Fleet[Server, *Server]
 }
 
 // New is an emulator that accepts opts.Token.
 func New(opts Options) *Emulator {
-	e := &Emulator{opts: opts, servers: map[int]*Server{}, next: 1000}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /v1/sizes", func(w http.ResponseWriter, _ *http.Request) { faults.WriteJSON(w, 200, map[string]any{"sizes": sizes}) })
-	mux.HandleFunc("GET /v1/servers", e.list)
-	mux.HandleFunc("POST /v1/servers", e.create)
-	mux.HandleFunc("GET /v1/servers/{id}", e.withServer(func(w http.ResponseWriter, _ *http.Request, s *Server) {
-		faults.WriteJSON(w, 200, map[string]any{"server": s.read()})
-	}))
-	mux.HandleFunc("PATCH /v1/servers/{id}", e.withServer(e.update))
-	mux.HandleFunc("DELETE /v1/servers/{id}", e.withServer(func(w http.ResponseWriter, _ *http.Request, s *Server) {
-		delete(e.servers, s.ID)
-		w.WriteHeader(http.StatusNoContent)
-	}))
-	mux.HandleFunc("POST /v1/servers/{id}/power", e.withServer(e.power))
+	e := &Emulator{opts: opts}
 	auth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer "+e.opts.Token {
+		if r.Header.Get("Authorization") != "Bearer "+opts.Token {
 			e.WriteError(w, http.StatusUnauthorized, "unauthorized", "the token is not valid")
 			return
 		}
 		mux.ServeHTTP(w, r)
 	})
 	e.Middleware = faults.New(auth, faults.Config{APIPrefix: BasePath, ControlPrefix: ControlPrefix, Routed: faults.MuxRouted(mux)})
+	e.servers = fleet.New[Server](e.Middleware, fleet.Config{})
+	mux.HandleFunc("GET /v1/sizes", func(w http.ResponseWriter, _ *http.Request) { faults.WriteJSON(w, 200, map[string]any{"sizes": sizes}) })
+	mux.HandleFunc("GET /v1/servers", e.servers.List)
+	mux.HandleFunc("POST /v1/servers", e.create)
+	mux.HandleFunc("GET /v1/servers/{id}", e.servers.Item(e.servers.Show))
+	mux.HandleFunc("PATCH /v1/servers/{id}", e.servers.Item(e.servers.Patch))
+	mux.HandleFunc("DELETE /v1/servers/{id}", e.servers.Item(e.servers.Remove))
+	mux.HandleFunc("POST /v1/servers/{id}/power", e.servers.Item(e.servers.PowerAction))
 	e.SetLatency(opts.Latency)
 	return e
 }
 
 // Servers are every server, as the API shows them now.
-func (e *Emulator) Servers() []Server {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := []Server{}
-	for _, id := range slices.Sorted(maps.Keys(e.servers)) {
-		out = append(out, *e.servers[id])
-	}
-	return out
-}
+func (e *Emulator) Servers() []Server { return e.servers.Servers() }
 
 // Seed adds a running server behind the provider's back, as a user would
 // in the console, and returns its id.
 func (e *Emulator) Seed(name string, labels map[string]string) int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.add(Server{Name: name, Size: "tiny", Image: "plain", Region: "north", Labels: labels, Status: "running"}).ID
+	return e.servers.Seed(Server{Machine: fleet.Machine{Name: name, Labels: labels}, Size: "tiny", Image: "plain", Region: "north"}).ID
 }
 
-// add stores s with the next id and an address; called with e.mu held.
-func (e *Emulator) add(s Server) *Server {
-	e.next++
-	s.ID, s.IPv4, s.Created = e.next, fmt.Sprintf("198.51.100.%d", e.next%250+1), time.Now().UTC()
-	if s.Labels == nil {
-		s.Labels = map[string]string{}
-	}
-	e.servers[s.ID] = &s
-	return &s
-}
-
-// read is what one read shows; called with e.mu held.
-func (s *Server) read() Server {
-	shown := *s
-	if s.settle != "" {
-		s.Status, s.settle = s.settle, ""
-	}
-	return shown
-}
-
-func (e *Emulator) list(w http.ResponseWriter, r *http.Request) {
-	k, v, byLabel := strings.Cut(r.URL.Query().Get("label"), "=")
-	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	all := []Server{}
-	for _, id := range slices.Sorted(maps.Keys(e.servers)) {
-		if s := e.servers[id]; !byLabel || s.Labels[k] == v {
-			all = append(all, s.read())
-		}
-	}
-	servers, next := faults.Page(all, page, e.PageSize(50))
-	faults.WriteJSON(w, 200, map[string]any{"servers": servers, "next_page": next})
-}
-
-// body is what the writes take; what does not decode is left empty, for
-// the checks to refuse.
-type body struct {
-	Name                        *string
-	Size, Image, Region, Action string
-	Labels                      map[string]string
-}
-
-func decode(r *http.Request) (in body) {
-	_ = json.NewDecoder(r.Body).Decode(&in)
-	return in
-}
-
+// create answers POST /servers; a body that does not decode is left
+// empty, for the checks to refuse.
 func (e *Emulator) create(w http.ResponseWriter, r *http.Request) {
-	in := decode(r)
+	var in struct {
+		Name                *string
+		Size, Image, Region string
+		Labels              map[string]string
+	}
+	_ = json.NewDecoder(r.Body).Decode(&in)
 	i := slices.IndexFunc(sizes, func(s size) bool { return s.Name == in.Size })
 	switch {
 	case in.Name == nil || *in.Name == "":
@@ -177,49 +113,7 @@ func (e *Emulator) create(w http.ResponseWriter, r *http.Request) {
 	case !slices.Contains(images, in.Image):
 		e.WriteError(w, http.StatusBadRequest, "invalid_image", fmt.Sprintf("image %q does not exist", in.Image))
 	default:
-		e.mu.Lock()
-		s := e.add(Server{Name: *in.Name, Size: in.Size, Image: in.Image, Region: in.Region, Labels: in.Labels, Status: "provisioning", settle: "running"})
-		out := *s
-		e.mu.Unlock()
-		faults.WriteJSON(w, http.StatusCreated, map[string]any{"server": out})
+		s := Server{Machine: fleet.Machine{Name: *in.Name, Labels: in.Labels}, Size: in.Size, Image: in.Image, Region: in.Region}
+		faults.WriteJSON(w, http.StatusCreated, map[string]any{"server": e.servers.Create(s)})
 	}
-}
-
-// withServer finds the path's server for h, which runs with e.mu held.
-func (e *Emulator) withServer(h func(w http.ResponseWriter, r *http.Request, s *Server)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, _ := strconv.Atoi(r.PathValue("id"))
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if s, ok := e.servers[id]; ok {
-			h(w, r, s)
-			return
-		}
-		e.WriteError(w, http.StatusNotFound, "not_found", "server "+r.PathValue("id")+" not found")
-	}
-}
-
-func (e *Emulator) update(w http.ResponseWriter, r *http.Request, s *Server) {
-	in := decode(r)
-	if in.Name != nil {
-		s.Name = *in.Name
-	}
-	if in.Labels != nil {
-		s.Labels = in.Labels
-	}
-	faults.WriteJSON(w, 200, map[string]any{"server": *s})
-}
-
-func (e *Emulator) power(w http.ResponseWriter, r *http.Request, s *Server) {
-	in := decode(r)
-	switch {
-	case in.Action == "on" && s.Status == "off":
-		s.Status, s.settle = "starting", "running"
-	case in.Action == "off" && s.Status == "running":
-		s.Status, s.settle = "stopping", "off"
-	case in.Action != "on" && in.Action != "off":
-		e.WriteError(w, http.StatusBadRequest, "invalid_input", fmt.Sprintf("action %q: want on or off", in.Action))
-		return
-	}
-	w.WriteHeader(http.StatusAccepted)
 }
