@@ -34,9 +34,12 @@
 // instant clock). rest and marks import the standard library and this
 // package only (depguard's rest-client-imports-stdlib-and-the-contract-only
 // and marks-import-stdlib-and-the-contract-only; rest's tests may also import
-// adaptertest), so any adapter can use them. adaptertest imports the same
-// (adaptertest-imports-stdlib-and-the-contract-only), and an adapter's code
-// outside its tests never imports it (adapters-no-emulator). Hetzner Cloud
+// adaptertest and resttest), so any adapter can use them. adaptertest imports
+// the same (adaptertest-imports-stdlib-and-the-contract-only);
+// internal/adapter/rest/resttest, the classify table test of a backend on
+// rest, imports the same and rest
+// (resttest-imports-stdlib-the-contract-and-the-client-only). An adapter's
+// code outside its tests imports neither (adapters-no-emulator). Hetzner Cloud
 // speaks through hcloud-go, never through rest, and shares only the
 // contract's wrong-endpoint guards (hcloud-uses-hcloud-go-not-the-rest-client).
 // An emulator (internal/emulator/<name>) speaks its API's HTTP and SSH
@@ -136,7 +139,8 @@
 // beside it (Machine.RawState), and one the adapter does not know is
 // StateUnknown, never a guess. A machine is running only with an address. A
 // machine created and not yet started is pending, never stopped, and one being
-// switched off is not stopped before it is.
+// switched off is not stopped before it is. (Machine.Conclude ends a
+// reading with the address rule and rule 8's actions.)
 //
 // Proven by statesAreConservative ("states are conservative and keep the raw
 // status") and createdIsNeverStopped ("a created machine is never stopped
@@ -240,11 +244,14 @@
 // call that names one; a second Delete is NotFound. An id the definition's
 // Rules.MachineID refuses is InvalidInput naming the id, from every call,
 // before any request is sent: the backend proved nothing, so it is not
-// absence, and no retry can make it valid.
+// absence, and no retry can make it valid. The refusal names the rule and
+// repeats the id only redacted, since a user may paste a secret where the
+// id belongs (Rule.RefuseID).
 //
-// Proven by goneIsNotFound ("a gone machine is NotFound to every call") and
+// Proven by goneIsNotFound ("a gone machine is NotFound to every call"),
 // malformedIDsAreInvalidInput ("a malformed id is InvalidInput", which counts
-// the emulator's requests).
+// the emulator's requests) and pastedIDsAreRedacted ("a pasted secret as an
+// id is refused redacted").
 //
 // # Rule 11: capabilities and actions
 //

@@ -60,3 +60,18 @@ type Machine struct {
 
 // HasAddress reports whether the machine can be reached at all.
 func (m Machine) HasAddress() bool { return m.IPv4 != "" || m.IPv6 != "" }
+
+// Conclude ends an adapter's reading of a machine with two rules every
+// backend applies: one the backend calls running is pending while it has
+// no address (rule 4, conservative states), and only a managed machine
+// offers actions (rule 8, only marked machines are changed), those caps
+// give in its state.
+func (m *Machine) Conclude(caps Capabilities) {
+	if m.State == StateRunning && !m.HasAddress() {
+		m.State = StatePending
+	}
+	m.Actions = nil
+	if m.Managed {
+		m.Actions = ActionsFor(m.State, caps)
+	}
+}

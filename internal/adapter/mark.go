@@ -30,3 +30,17 @@ var claimShape = regexp.MustCompile(`^[0-9a-f]{32}$`)
 // IsClaim reports whether s has the shape NewClaimAt gives a claim (32
 // lower-case hex digits), which fits every backend's labels, tags and names.
 func IsClaim(s string) bool { return claimShape.MatchString(s) }
+
+// Writes is what an Update with r writes over cur, the machine as read:
+// the user's labels, r.Labels when set, else cur's, and the mark, cur's or
+// r.Mark over it (rule 9, updates and the mark).
+func (r UpdateRequest) Writes(cur Machine) (user map[string]string, mark Mark) {
+	user, mark = cur.Labels, cur.Mark()
+	if r.Mark != nil {
+		mark = r.Mark.Over(mark)
+	}
+	if r.Labels != nil {
+		user = r.Labels
+	}
+	return user, mark
+}

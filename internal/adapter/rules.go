@@ -27,3 +27,16 @@ type Rules struct {
 	LabelKey   Rule
 	LabelValue Rule
 }
+
+// RefuseID is the refusal of a machine id r does not allow, which an
+// adapter gives before any request (rule 10, ids, of the package
+// documentation): InvalidInput naming the rule and the id only redacted
+// (rule 6, no secret leaves), since a user may paste a secret where the id
+// belongs. what names the backend's ids ("a Toy Cloud server id"). It is
+// nil for an id r allows.
+func (r Rule) RefuseID(id, what string) error {
+	if r.Allows(id) {
+		return nil
+	}
+	return Errorf(InvalidInput, "machine id %s is not %s; it must be %s", Quoted(Redacted(id)), what, r.Text)
+}

@@ -27,6 +27,7 @@ var cases = []testCase{
 	{"a created machine is never stopped before it runs", createdIsNeverStopped},
 	{"a gone machine is NotFound to every call", goneIsNotFound},
 	{"a malformed id is InvalidInput", malformedIDsAreInvalidInput},
+	{"a pasted secret as an id is refused redacted", pastedIDsAreRedacted},
 	{"a create call without a key or a claim is InvalidInput", malformedCallsAreInvalidInput},
 	{"no secret or user data leaves", secretsNeverLeak},
 	{"every call returns promptly on cancel", callsReturnOnCancel},

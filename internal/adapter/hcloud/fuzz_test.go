@@ -2,7 +2,6 @@ package hcloud
 
 import (
 	"maps"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
@@ -17,7 +16,11 @@ import (
 // not_found in an error answer, and a server read holds to the contract's
 // states.
 func FuzzClassify(f *testing.F) {
-	conformance.AnswerSeeds(f,
+	// A fresh account per run (FuzzTarget): nothing one answer taught it
+	// (a cached catalog, a listing) carries over into the next.
+	conformance.FuzzTarget(f, func(base string) (adapter.Adapter, error) {
+		return definition(testOptions()).New(testSettings(base+"/v1"), testEnv(testToken))
+	}, "1", adapter.CreateRequest{Name: "web-1", OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", PowerOn: true}, adaptertest.CodedNotFound,
 		`{"error":{"code":"not_found","message":"server with ID '1' not found","details":{}}}`,
 		`{"error":{"code":"rate_limit_exceeded","message":"limit","details":{}}}`,
 		`{"error":{"code":"invalid_input","message":"invalid","details":{"fields":[{"name":"name","messages":["x"]}]}}}`,
@@ -33,22 +36,6 @@ func FuzzClassify(f *testing.F) {
 		`{"locations":[{"id":1,"name":"fsn1"}],"server_types":[{"id":1,"name":"cx22","cores":-2,"memory":-4,"disk":-40,`+
 			`"prices":[{"location":"fsn1","price_hourly":{"net":"-1","gross":"-Inf"},"price_monthly":{"net":"1","gross":"1"}}],`+
 			`"locations":[{"id":1,"name":"fsn1","available":true}]}]}`)
-	answer := &conformance.Answer{}
-	srv := httptest.NewServer(answer)
-	f.Cleanup(srv.Close)
-	// A fresh account per run: nothing one answer taught it (a cached
-	// catalog, a listing) carries over into the next.
-	newAdapter := func() adapter.Adapter {
-		a, err := definition(testOptions()).New(testSettings(srv.URL+"/v1"), testEnv(testToken))
-		if err != nil {
-			f.Fatal(err)
-		}
-		return a
-	}
-	f.Fuzz(func(t *testing.T, call uint8, status int, body []byte) {
-		conformance.FuzzAnswer(t, answer, newAdapter, "1",
-			adapter.CreateRequest{Name: "web-1", OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", PowerOn: true}, call, status, body, adaptertest.CodedNotFound)
-	})
 }
 
 // FuzzLabels: labels a plan accepts (the definition's rules) are stored

@@ -89,11 +89,15 @@ func stateOf(status hcloud.ServerStatus, hasAddress bool) adapter.State {
 	return adapter.StateUnknown
 }
 
+// idRule is what a server id must be, which parseID's refusal names as the
+// rule does.
+const idRule = "a positive number: the server's id, as the Hetzner Cloud console and `hcloud server list` show it"
+
 // parseID reads a machine id, which for Hetzner Cloud is the server's number.
 func parseID(id string) (int64, error) {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, adapter.Errorf(adapter.InvalidInput, "%s is not a Hetzner Cloud server id; server ids are positive numbers, as shown in the console and by `hcloud server list`", adapter.Quoted(adapter.Redacted(id))).WithField("id")
+		return 0, adapter.Errorf(adapter.InvalidInput, "%s is not a Hetzner Cloud server id; it must be %s", adapter.Quoted(adapter.Redacted(id)), idRule).WithField("id")
 	}
 	return n, nil
 }

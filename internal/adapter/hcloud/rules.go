@@ -16,7 +16,7 @@ import (
 var rules = adapter.Rules{
 	MachineID: adapter.Rule{
 		Check: func(id string) bool { _, err := parseID(id); return err == nil },
-		Text:  "a positive number: the server's id, as the Hetzner Cloud console and `hcloud server list` show it",
+		Text:  idRule,
 	},
 	MachineName: adapter.Rule{
 		Check: validHostname,

@@ -16,6 +16,14 @@
 //	}
 //	err := marks.Default().CheckUser(req.Labels) // no user label forges the mark
 //
+// A backend of servers with labels over an API (Toy Cloud, and
+// DigitalOcean, Vultr, Linode or Scaleway would be alike) takes the kit
+// instead, around its own calls: Labels.Create is the contract's create
+// over a listing by label selector, a create call and a relabel;
+// Labels.Managed reads a machine before Delete or Power and refuses it
+// unmarked; Labels.Update is what an Update writes as labels, the guard
+// included.
+//
 // It imports only the standard library and internal/adapter, never a
 // backend's package, so every adapter can use it (a depguard rule of
 // .golangci.yml enforces this).

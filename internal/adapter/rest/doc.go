@@ -24,6 +24,12 @@
 // *Failure, to the backend's Classify, which places it with
 // Failure.Classified or a reading of its own (a pinned certificate).
 //
+// An API that answers errors as {"error": {"code", "message"}} and takes
+// one bearer token needs only tables: Config.Failed is ReadCoded, the one
+// classify is a Codes' Classify (its listings' Listing), whose table test
+// internal/adapter/rest/resttest derives from the same Codes, and
+// Config.Authenticate is Bearer.
+//
 // It imports only the standard library and internal/adapter, never a
 // backend's package: a backend configures it with Config.
 package rest

@@ -99,11 +99,15 @@ func shortFP(fp string) string {
 	return fp
 }
 
+// idRule is what a server number must be, which parseID's refusal names
+// as the rule does.
+const idRule = "a positive number: the server number Robot shows (Server → the number before the name)"
+
 // rules are what a plan checks before anything is claimed.
 var rules = adapter.Rules{
 	MachineID: adapter.Rule{
 		Check: func(id string) bool { _, err := parseID(id); return err == nil },
-		Text:  "a positive number: the server number Robot shows (Server → the number before the name)",
+		Text:  idRule,
 	},
 	MachineName: adapter.Rule{
 		Check: validName,
@@ -130,7 +134,7 @@ func validName(name string) bool {
 func parseID(id string) (int, error) {
 	n, err := strconv.Atoi(id)
 	if err != nil || n <= 0 || strconv.Itoa(n) != id {
-		return 0, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a Robot server number (a positive number)", adapter.Quoted(adapter.Redacted(id)))
+		return 0, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a Robot server number; it must be %s", adapter.Quoted(adapter.Redacted(id)), idRule)
 	}
 	return n, nil
 }

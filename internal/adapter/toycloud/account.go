@@ -44,12 +44,7 @@ func toMachine(s server) adapter.Machine {
 	m := adapter.Machine{ID: strconv.Itoa(s.ID), Name: s.Name, State: cmp.Or(states[s.Status], adapter.StateUnknown), RawState: s.Status,
 		OfferID: s.Size, Image: s.Image, Location: s.Region, IPv4: s.IPv4, CreatedAt: s.Created, Labels: user}
 	m.SetMark(managed, mark)
-	if m.State == adapter.StateRunning && !m.HasAddress() {
-		m.State = adapter.StatePending
-	}
-	if managed {
-		m.Actions = adapter.ActionsFor(m.State, capabilities)
-	}
+	m.Conclude(capabilities)
 	return m
 }
 
@@ -64,13 +59,15 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 		}
 	}
 	if err := a.api.Get(ctx, "/sizes", &body); err != nil {
-		return nil, adapter.ListingFailed(classify(err), settingEndpoint, apiName, DefaultEndpoint)
+		return nil, codes.Listing(err)
 	}
 	region, out := cmp.Or(q.Location, a.region), []adapter.Offer{}
 	for _, s := range body.Sizes {
 		o := adapter.Offer{ID: s.Name, Kind: adapter.KindVPS, Location: region, VCPU: s.VCPUs, MemoryGiB: float64(s.MemoryMiB) / 1024,
 			PricePerHour: s.Hourly, Currency: "EUR", Available: true}
-		if slices.Contains(s.Regions, region) && q.Match(o) {
+		// A negative number is neither a size nor a price, so such a size
+		// is no offer.
+		if slices.Contains(s.Regions, region) && q.Match(o) && min(s.Hourly, float64(s.VCPUs), float64(s.MemoryMiB)) >= 0 {
 			out = append(out, o)
 		}
 	}
@@ -81,7 +78,7 @@ func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Of
 // Check reads the sizes; like any listing, a not_found from it proves no
 // absence.
 func (a *account) Check(ctx context.Context) error {
-	return adapter.ListingFailed(classify(a.api.Get(ctx, "/sizes", nil)), settingEndpoint, apiName, DefaultEndpoint)
+	return codes.Listing(a.api.Get(ctx, "/sizes", nil))
 }
 
 // find lists every page of the servers that selector selects.
@@ -94,7 +91,7 @@ func (a *account) find(ctx context.Context, selector string) ([]adapter.Machine,
 		}
 		q := url.Values{"page": {strconv.Itoa(page)}, "label": {selector}}
 		if err := a.api.Do(ctx, rest.Call{Method: "GET", Route: "/servers", Query: q}, &body); err != nil {
-			return nil, adapter.ListingFailed(classify(err), settingEndpoint, apiName, DefaultEndpoint)
+			return nil, codes.Listing(err)
 		}
 		for _, s := range body.Servers {
 			out = append(out, toMachine(s))
@@ -109,39 +106,24 @@ func (a *account) List(ctx context.Context) ([]adapter.Machine, error) {
 }
 
 // Create is the contract's create algorithm (rules 1 and 2, idempotent
-// create and adoption) with this API's look-up by key label, create with
-// marks, and claim write.
+// create and adoption) over this API's labels (marks.Create).
 func (a *account) Create(ctx context.Context, call adapter.Call, req adapter.CreateRequest) (adapter.Machine, error) {
-	if err := labelMarks.CheckUser(req.Labels); err != nil {
-		return adapter.Machine{}, err
-	}
 	req.Location = cmp.Or(req.Location, a.region)
-	fp := adapter.Fingerprint(req)
-	return adapter.CreateFlow{What: "create server " + strconv.Quote(req.Name), Call: call, Fingerprint: fp, Clock: a.clock,
-		Find: func(ctx context.Context) (adapter.Machine, bool, error) {
-			found, err := a.find(ctx, labelMarks.KeySelector(call.IdempotencyKey))
-			if err != nil || len(found) == 0 {
-				return adapter.Machine{}, false, err
-			}
-			return found[0], true, nil
-		},
-		Make: func(ctx context.Context) (adapter.Machine, error) {
-			mark := adapter.Mark{Key: call.IdempotencyKey, Fingerprint: fp, Claim: call.Claim, Unconfirmed: true}
+	return labelMarks.Create(ctx, marks.Create{Call: call, Request: req, Clock: a.clock, Noun: "server", Find: a.find, Relabel: a.relabel,
+		Make: func(ctx context.Context, labels map[string]string) (adapter.Machine, error) {
 			return a.send(ctx, "POST", "/servers", map[string]any{"name": req.Name, "size": req.OfferID, "image": req.Image,
-				"region": req.Location, "labels": labelMarks.Put(req.Labels, mark), "user_data": req.UserData})
-		},
-		Take: func(ctx context.Context, found adapter.Machine, own bool) (adapter.Machine, error) {
-			if own {
-				return found, nil
-			}
-			mark := adapter.Mark{Key: found.Key, Fingerprint: found.Fingerprint, Claim: call.Claim, Unconfirmed: true}
-			return a.send(ctx, "PATCH", "/servers/{id}", map[string]any{"labels": labelMarks.Put(found.Labels, mark)}, found.ID)
-		},
-	}.Run(ctx)
+				"region": req.Location, "labels": labels, "user_data": req.UserData})
+		}})
 }
 
-// send writes body and reads the server the API answers with.
-func (a *account) send(ctx context.Context, method, route string, body map[string]any, args ...string) (adapter.Machine, error) {
+// relabel replaces a server's labels.
+func (a *account) relabel(ctx context.Context, id string, labels map[string]string) (adapter.Machine, error) {
+	return a.send(ctx, "PATCH", "/servers/{id}", map[string]any{"labels": labels}, id)
+}
+
+// send sends body (none when nil) and reads the server the API answers
+// with.
+func (a *account) send(ctx context.Context, method, route string, body any, args ...string) (adapter.Machine, error) {
 	var out struct{ Server server }
 	if err := a.api.Do(ctx, rest.Call{Method: method, Route: route, Args: args, JSON: body}, &out); err != nil {
 		return adapter.Machine{}, classify(err)
@@ -151,30 +133,14 @@ func (a *account) send(ctx context.Context, method, route string, body map[strin
 
 // Get refuses a malformed id before any request (rule 10, ids).
 func (a *account) Get(ctx context.Context, id string) (adapter.Machine, error) {
-	if !rules.MachineID.Allows(id) {
-		return adapter.Machine{}, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a Toy Cloud server id; it must be %s",
-			adapter.Quoted(adapter.Redacted(id)), rules.MachineID.Text)
+	if err := rules.MachineID.RefuseID(id, "a Toy Cloud server id"); err != nil {
+		return adapter.Machine{}, err
 	}
-	var out struct{ Server server }
-	if err := a.api.Get(ctx, "/servers/{id}", &out, id); err != nil {
-		return adapter.Machine{}, classify(err)
-	}
-	return toMachine(out.Server), nil
-}
-
-// managed is Get refusing a machine without the managed mark (rule 8, only
-// marked machines are changed), unless the caller writes the mark (an
-// import's first apply).
-func (a *account) managed(ctx context.Context, id, what string, marking bool) (adapter.Machine, error) {
-	m, err := a.Get(ctx, id)
-	if err == nil && !m.Managed && !marking {
-		err = labelMarks.Refuse(what, "server "+id+" ("+strconv.Quote(m.Name)+")", id)
-	}
-	return m, err
+	return a.send(ctx, "GET", "/servers/{id}", nil, id)
 }
 
 func (a *account) Delete(ctx context.Context, id string) error {
-	if _, err := a.managed(ctx, id, "delete", false); err != nil {
+	if _, err := labelMarks.Managed(ctx, a.Get, id, "delete", "server", false); err != nil {
 		return err
 	}
 	return classify(a.api.Do(ctx, rest.Call{Method: "DELETE", Route: "/servers/{id}", Args: []string{id}}, nil))
@@ -182,7 +148,7 @@ func (a *account) Delete(ctx context.Context, id string) error {
 
 // Power switches on and off, the only actions the capabilities offer.
 func (a *account) Power(ctx context.Context, id string, action adapter.PowerAction) error {
-	if _, err := a.managed(ctx, id, action.Verb(), false); err != nil {
+	if _, err := labelMarks.Managed(ctx, a.Get, id, action.Verb(), "server", false); err != nil {
 		return err
 	}
 	word := map[adapter.PowerAction]string{adapter.PowerOn: "on", adapter.PowerOff: "off"}[action]
@@ -192,26 +158,11 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 // Update writes name, labels and mark in one PATCH (rule 9, updates and the
 // mark).
 func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
-	if err := labelMarks.CheckUser(req.Labels); err != nil {
+	labels, err := labelMarks.Update(ctx, a.Get, id, "server", req)
+	if err != nil {
 		return adapter.Machine{}, err
 	}
-	cur := req.Current
-	if cur == nil || !cur.Managed && req.Mark == nil {
-		m, err := a.managed(ctx, id, "change", req.Mark != nil)
-		if err != nil {
-			return m, err
-		}
-		cur = &m
-	}
-	mark := cur.Mark()
-	if req.Mark != nil {
-		mark = req.Mark.Over(mark)
-	}
-	user := cur.Labels
-	if req.Labels != nil {
-		user = req.Labels
-	}
-	body := map[string]any{"labels": labelMarks.Put(user, mark)}
+	body := map[string]any{"labels": labels}
 	if req.Name != nil {
 		body["name"] = *req.Name
 	}

@@ -19,6 +19,11 @@ func TestConformance(t *testing.T) {
 	conformance.Run(t, newConfTarget)
 }
 
+// testEnv resolves the account's key reference, provider://toycloud.
+func testEnv(clock adapter.Clock) adapter.Env {
+	return adapter.Env{Secrets: adapter.SecretResolver{Provider: map[string]string{"toycloud": confKey}}, Clock: clock}
+}
+
 func newConfTarget(t *testing.T) conformance.Target {
 	emu := toycloud.New(toycloud.Options{Token: confKey})
 	srv := httptest.NewServer(emu)
@@ -27,9 +32,8 @@ func newConfTarget(t *testing.T) conformance.Target {
 	return conformance.Target{
 		Definition: Definition(),
 		Settings:   settings,
-		Env: adapter.Env{Secrets: adapter.SecretResolver{Provider: map[string]string{"toycloud": confKey}},
-			Clock: adapter.RealClock{}},
-		OfferID: "tiny", Image: "plain", OtherImage: "plain-next", Location: "north",
+		Env:        testEnv(adapter.RealClock{}),
+		OfferID:    "tiny", Image: "plain", OtherImage: "plain-next", Location: "north",
 		SeedUnmarked:    func(_ *testing.T, name string) string { return strconv.Itoa(emu.Seed(name, nil)) },
 		PowerObservable: true,
 		ReservedLabel:   labelMarks.Name(marks.FieldManaged),

@@ -3,10 +3,12 @@
 // internal/emulator/toycloud emulates: the worked example of a new backend
 // (CONTRIBUTING.md, "Adding a backend"), kept in the tests. The provider
 // registers it only when built with the testbackends tag
-// (internal/provider/testbackends.go), so the shipped binary and its docs
-// never offer its block. It is written on the shared pieces: the create
-// algorithm adapter.CreateFlow, the client internal/adapter/rest, the
-// marks of internal/adapter/marks. It imports those and internal/adapter
+// (internal/provider/testbackend_toycloud.go), so the shipped binary and its docs
+// never offer its block. It is written on the shared pieces: the client
+// internal/adapter/rest with its classify table (rest.Codes) and bearer
+// token (rest.Bearer), and the kit of a backend with labels in
+// internal/adapter/marks (Labels.Create over adapter.CreateFlow,
+// Labels.Managed, Labels.Update). It imports those and internal/adapter
 // only.
 package toycloud
 
