@@ -46,8 +46,12 @@
 // dialect and imports neither an adapter nor this package, nor anything of
 // Terraform, so a real client works against it unchanged; the emulators share
 // internal/emulator/faults (scripted faults and request counts),
-// internal/emulator/hooks (the conformance suite's fault hooks, from a table)
-// and internal/emulator/standalone (how the emulator command starts each).
+// internal/emulator/hooks (the conformance suite's fault hooks, from a table),
+// internal/emulator/standalone (how the emulator command starts each),
+// internal/emulator/clock (the emulators' clock) and internal/emulator/fleet
+// (the servers of an emulated REST API: ids, addresses, settling, a paged
+// label listing, Stage; it imports the standard library and faults, hooks
+// and clock only: fleet-imports-stdlib-and-the-shared-emulator-pieces-only).
 // The depguard rules of .golangci.yml enforce these arrows.
 //
 // # The rules of the contract

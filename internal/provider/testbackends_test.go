@@ -9,7 +9,8 @@ import (
 
 // TestTestBackendsRegistered: a build with the testbackends tag registers
 // the shipped backends first, in their order, and then each backend kept
-// in the tests once, from its own testbackend_NAME.go.
+// in the tests, from its own testbackend_NAME.go (the registry refuses a
+// kind registered twice).
 func TestTestBackendsRegistered(t *testing.T) {
 	got := DefaultRegistry().Definitions()
 	var kinds []string

@@ -76,7 +76,9 @@ type Embeds[S any] interface {
 // for its "initializing").
 type Words struct{ Provisioning, Running, Off, Starting, Stopping string }
 
-// Config describes the API a fleet serves; its zero value is Toy Cloud's.
+// Config describes the API a fleet serves; its zero value is the plainest
+// REST API's (a "server" noun, the status words provisioning, running, off,
+// starting and stopping).
 type Config struct {
 	// Noun names a server in errors ("server 42 not found") and in the
 	// plain handlers' JSON ({"server": …}, {"servers": […]}); "server" if

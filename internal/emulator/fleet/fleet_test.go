@@ -212,7 +212,8 @@ func TestList(t *testing.T) {
 }
 
 // TestPatch: a name or labels given replace the server's, what is not
-// given stays, and the answer reads nothing.
+// given stays, a body that is not JSON is refused, and the answer reads
+// nothing.
 func TestPatch(t *testing.T) {
 	a := newAPI(fleet.Config{})
 	s := a.Create(server{Machine: fleet.Machine{Name: "a", Labels: map[string]string{"k": "v"}}, Size: "tiny"})
@@ -220,11 +221,15 @@ func TestPatch(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
 		{`{"name":"b"}`, `"Name":"b","Status":"provisioning","IPv4":"198.51.100.2","Labels":{"k":"v"}`},
 		{`{"labels":{}}`, `"Name":"b","Status":"provisioning","IPv4":"198.51.100.2","Labels":{}`},
-		{`not json`, `"Name":"b","Status":"provisioning","IPv4":"198.51.100.2","Labels":{}`},
 	} {
 		if code, body := a.call("PATCH", path, c.body); code != 200 || !strings.Contains(body, c.want) || !strings.Contains(body, `"Size":"tiny"`) {
 			t.Errorf("PATCH %s: %d %s, want 200 with %s", c.body, code, body, c.want)
 		}
+	}
+	// A body that is not JSON is refused, as a real API refuses it, and
+	// changes nothing.
+	if code, body := a.call("PATCH", path, `{"name":"c"`); code != 400 || !strings.Contains(body, `"invalid_input"`) {
+		t.Errorf("PATCH with a broken body: %d %s, want 400 invalid_input", code, body)
 	}
 	if got := a.status(t, s.ID); got != "provisioning" {
 		t.Errorf("first read after the patches: %q, want provisioning", got)

@@ -37,7 +37,12 @@ func (f *Fleet[S, P]) Patch(w http.ResponseWriter, r *http.Request, s P) {
 		Name   *string
 		Labels map[string]string
 	}
-	_ = json.NewDecoder(r.Body).Decode(&in)
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		// A real API refuses a body it cannot read; answering 200 would
+		// let an adapter that sends a broken body pass here.
+		f.api.WriteError(w, http.StatusBadRequest, "invalid_input", "the body is not JSON: "+err.Error())
+		return
+	}
 	m := s.machine()
 	if in.Name != nil {
 		m.Name = *in.Name

@@ -1,10 +1,11 @@
 // Package hooks is the ready-made implementation of the fault hooks the
 // adapter conformance suite asks of a backend's emulator (conformance.Faults
 // in internal/adapter/conformance): FailNext, Revoke, Clear, Stage,
-// Requests and Unconsumed. An emulator that wraps its API in the faults middleware gets
-// all of them from a Table, which says in its API's terms the request each
-// contract call is judged by, how the API answers each class of failure and
-// revoked credentials, and how a machine is put into each situation; what
+// Requests and Unconsumed. An emulator that wraps its API in the faults
+// middleware gets all of them from a Table, which says in its API's terms
+// the request each contract call is judged by, how the API answers each
+// class of failure and revoked credentials, and how a machine is put into
+// each situation; what
 // every API does alike (a hang, an answer dropped after the commit, a
 // connection reset, counting requests, the vocabulary and its refusals)
 // lives here once.
@@ -223,8 +224,11 @@ func (h *Hooks) Unconsumed() error {
 	for i, r := range unmet {
 		aimed[i] = r.Method + " " + r.Path
 	}
-	return h.errorf("the fault aimed at %s was never consumed: the adapter made no such request (routes it made: %s)",
-		strings.Join(aimed, " and "), h.madeSince())
+	what := "the fault aimed at %s was never consumed: the adapter made no such request (routes it made: %s)"
+	if len(aimed) > 1 {
+		what = "the faults aimed at %s were never consumed: the adapter made no such requests (routes it made: %s)"
+	}
+	return h.errorf(what, strings.Join(aimed, " and "), h.madeSince())
 }
 
 // madeSince lists the routes requested since the first fault was set, with
