@@ -246,11 +246,12 @@
 //
 // A machine that is gone, and an id that never existed, are NotFound to every
 // call that names one; a second Delete is NotFound. An id the definition's
-// Rules.MachineID refuses is InvalidInput naming the id, from every call,
-// before any request is sent: the backend proved nothing, so it is not
-// absence, and no retry can make it valid. The refusal names the rule and
-// repeats the id only redacted, since a user may paste a secret where the
-// id belongs (Rule.RefuseID).
+// Rules.MachineID refuses is InvalidInput on the attribute id, from every
+// call (an Update given a managed Current too), before any request is sent:
+// the backend proved nothing, so it is not absence, and no retry can make
+// it valid. The refusal names the rule and repeats the id only redacted,
+// since a user may paste a secret where the id belongs (Rule.RefuseID,
+// worded once by MalformedID).
 //
 // Proven by goneIsNotFound ("a gone machine is NotFound to every call"),
 // malformedIDsAreInvalidInput ("a malformed id is InvalidInput", which counts

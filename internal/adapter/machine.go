@@ -61,11 +61,11 @@ type Machine struct {
 // HasAddress reports whether the machine can be reached at all.
 func (m Machine) HasAddress() bool { return m.IPv4 != "" || m.IPv6 != "" }
 
-// Conclude ends an adapter's reading of a machine with two rules every
-// backend applies: one the backend calls running is pending while it has
-// no address (rule 4, conservative states), and only a managed machine
-// offers actions (rule 8, only marked machines are changed), those caps
-// give in its state.
+// Conclude ends a reading of a machine for a backend without locks or
+// other endings of its own: one the backend calls running is pending while
+// it has no address (rule 4, conservative states), and only a managed
+// machine offers actions (rule 8, only marked machines are changed), those
+// ActionsFor gives its state under caps.
 func (m *Machine) Conclude(caps Capabilities) {
 	if m.State == StateRunning && !m.HasAddress() {
 		m.State = StatePending

@@ -1,6 +1,7 @@
 package adapter_test
 
 import (
+	"errors"
 	"maps"
 	"strings"
 	"testing"
@@ -20,6 +21,10 @@ func TestRefuseID(t *testing.T) {
 	if !adapter.Is(err, adapter.InvalidInput) || strings.Contains(err.Error(), pasted) || !strings.Contains(err.Error(), "must be a number") ||
 		!strings.Contains(err.Error(), "a test id") {
 		t.Errorf("refusal %v: want InvalidInput naming the rule, without the id", err)
+	}
+	var e *adapter.Error
+	if !errors.As(err, &e) || e.Field != "id" || !strings.HasPrefix(e.Message, "machine id ") {
+		t.Errorf("refusal %v: want it on the attribute id, saying it is a machine id", err)
 	}
 }
 

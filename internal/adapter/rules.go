@@ -30,13 +30,21 @@ type Rules struct {
 
 // RefuseID is the refusal of a machine id r does not allow, which an
 // adapter gives before any request (rule 10, ids, of the package
-// documentation): InvalidInput naming the rule and the id only redacted
-// (rule 6, no secret leaves), since a user may paste a secret where the id
-// belongs. what names the backend's ids ("a Toy Cloud server id"). It is
-// nil for an id r allows.
+// documentation), as MalformedID words it. what names the backend's ids
+// ("a Toy Cloud server id"). It is nil for an id r allows.
 func (r Rule) RefuseID(id, what string) error {
 	if r.Allows(id) {
 		return nil
 	}
-	return Errorf(InvalidInput, "machine id %s is not %s; it must be %s", Quoted(Redacted(id)), what, r.Text)
+	return MalformedID(id, what, r.Text)
+}
+
+// MalformedID is the one wording of a refused machine id, for RefuseID and
+// for an adapter's own parsing of its ids (which Rule.Check may call, so it
+// cannot call RefuseID): InvalidInput on the attribute id, naming the rule
+// and the id only redacted (rule 6, no secret leaves), since a user may
+// paste a secret where the id belongs. ruleText ends "it must be ...",
+// as Rule.Text does.
+func MalformedID(id, what, ruleText string) *Error {
+	return Errorf(InvalidInput, "machine id %s is not %s; it must be %s", Quoted(Redacted(id)), what, ruleText).WithField("id")
 }

@@ -11,7 +11,7 @@ import (
 // AnswerSeeds and the API's own answers apiOwn, serves each run's answer
 // (Answer) on a loopback server, and runs FuzzAnswer on machine id and req
 // against an adapter that open builds from that server's URL for each run
-// afresh, so that nothing one answer taught it (a cached catalog, a
+// afresh, so that nothing one answer taught it (a cached catalogue, a
 // listing) carries over into the next. proof is the API's own proof of
 // absence.
 func FuzzTarget(f *testing.F, open func(base string) (adapter.Adapter, error), id string, req adapter.CreateRequest,

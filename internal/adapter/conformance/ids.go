@@ -35,6 +35,22 @@ func (s *suite) idCalls(t *testing.T) map[string]func(ctx context.Context, id st
 	return calls
 }
 
+// malformedIDCalls are idCalls and an Update given a managed machine as
+// its Current, as the Terraform layer passes one: an adapter that trusts
+// Current and reads nothing must still refuse the id first.
+func (s *suite) malformedIDCalls(t *testing.T) map[string]func(ctx context.Context, id string) error {
+	calls := s.idCalls(t)
+	if u, ok := s.adapter.(adapter.Updater); ok {
+		calls["Update of a managed Current"] = func(ctx context.Context, id string) error {
+			req := s.change(t, "malformed")
+			req.Current = &adapter.Machine{ID: id, Name: name(t, "malformed"), Managed: true, Labels: map[string]string{}}
+			_, err := u.Update(ctx, id, req)
+			return err
+		}
+	}
+	return calls
+}
+
 // goneIsNotFound: a machine deleted and gone, and an id that never existed,
 // are NotFound to every call; deleting twice is NotFound the second time.
 func goneIsNotFound(t *testing.T, s *suite) {
@@ -54,7 +70,8 @@ func goneIsNotFound(t *testing.T, s *suite) {
 }
 
 // malformedIDsAreInvalidInput: ids the definition's rule refuses are
-// InvalidInput naming the id, from every call, with no request sent.
+// InvalidInput naming the id, from every call (an Update given a managed
+// Current too), with no request sent.
 func malformedIDsAreInvalidInput(t *testing.T, s *suite) {
 	rule := s.Definition.Rules.MachineID
 	if rule.Check == nil {
@@ -73,7 +90,7 @@ func malformedIDsAreInvalidInput(t *testing.T, s *suite) {
 	if s.Faults != nil {
 		before = s.Faults.Requests()
 	}
-	for what, call := range s.idCalls(t) {
+	for what, call := range s.malformedIDCalls(t) {
 		for _, id := range bad {
 			err := call(s.ctx(t), id)
 			if !adapter.Is(err, adapter.InvalidInput) {

@@ -17,7 +17,7 @@ import (
 // states.
 func FuzzClassify(f *testing.F) {
 	// A fresh account per run (FuzzTarget): nothing one answer taught it
-	// (a cached catalog, a listing) carries over into the next.
+	// (a cached catalogue, a listing) carries over into the next.
 	conformance.FuzzTarget(f, func(base string) (adapter.Adapter, error) {
 		return definition(testOptions()).New(testSettings(base+"/v1"), testEnv(testToken))
 	}, "1", adapter.CreateRequest{Name: "web-1", OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", PowerOn: true}, adaptertest.CodedNotFound,

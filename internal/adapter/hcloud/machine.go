@@ -97,7 +97,7 @@ const idRule = "a positive number: the server's id, as the Hetzner Cloud console
 func parseID(id string) (int64, error) {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, adapter.Errorf(adapter.InvalidInput, "%s is not a Hetzner Cloud server id; it must be %s", adapter.Quoted(adapter.Redacted(id)), idRule).WithField("id")
+		return 0, adapter.MalformedID(id, "a Hetzner Cloud server id", idRule)
 	}
 	return n, nil
 }

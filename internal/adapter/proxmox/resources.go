@@ -68,7 +68,7 @@ func find(list []resource, vmid int) (resource, bool) {
 // parseID reads a machine id, the VMID in decimal.
 func parseID(id string) (int, error) {
 	if !validVMID(id) {
-		return 0, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a VMID; it must be %s", adapter.Quoted(adapter.Redacted(id)), rules.MachineID.Text)
+		return 0, adapter.MalformedID(id, "a VMID", rules.MachineID.Text)
 	}
 	n, _ := strconv.Atoi(id)
 	return n, nil

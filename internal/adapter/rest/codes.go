@@ -10,8 +10,9 @@ import (
 // Codes is the classify of an API that answers errors as CodedError (its
 // Config.Failed is ReadCoded), written as a table: the adapter's one
 // classify (rule 5, one classify, of internal/adapter's package
-// documentation) is a Codes' Classify method, and its table test is
-// derived from the same value (resttest.Classify).
+// documentation) is a Codes' Classify method, and its table test
+// (resttest.Classify) holds it to placements the backend's test states
+// apart.
 type Codes struct {
 	// API names the API in messages: "the Toy Cloud API".
 	API string

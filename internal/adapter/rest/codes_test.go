@@ -21,7 +21,11 @@ var testCodes = rest.Codes{API: "the Test API", Credential: "token", Endpoint: "
 // way to the credential setting.
 func TestCodesClassify(t *testing.T) {
 	def := adapter.Definition{Kind: "test", Settings: []adapter.Setting{{Name: "token", Role: adapter.RoleSecret}, {Name: "endpoint", Role: adapter.RoleEndpoint}}}
-	resttest.Classify(t, def, testCodes.Classify, testCodes)
+	resttest.Classify(t, def, testCodes.Classify, testCodes, map[string]resttest.Placement{
+		"not_found": {Code: adapter.NotFound}, "forbidden": {Code: adapter.AccessDenied, Field: "token"},
+		"invalid_size": {Code: adapter.InvalidInput, Field: adapter.FieldOfferID}, "conflict": {Code: adapter.Conflict},
+		"rate_limit_exceeded": {Code: adapter.RateLimited},
+	})
 }
 
 // TestBearer: the token is resolved for the request, set as a bearer and

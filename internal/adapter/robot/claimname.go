@@ -134,7 +134,7 @@ func validName(name string) bool {
 func parseID(id string) (int, error) {
 	n, err := strconv.Atoi(id)
 	if err != nil || n <= 0 || strconv.Itoa(n) != id {
-		return 0, adapter.Errorf(adapter.InvalidInput, "machine id %s is not a Robot server number; it must be %s", adapter.Quoted(adapter.Redacted(id)), idRule)
+		return 0, adapter.MalformedID(id, "a Robot server number", idRule)
 	}
 	return n, nil
 }

@@ -156,8 +156,13 @@ func (a *account) Power(ctx context.Context, id string, action adapter.PowerActi
 }
 
 // Update writes name, labels and mark in one PATCH (rule 9, updates and the
-// mark).
+// mark). It refuses a malformed id itself (rule 10, ids): with a managed
+// req.Current, labelMarks.Update reads nothing, so Get's refusal is not
+// reached.
 func (a *account) Update(ctx context.Context, id string, req adapter.UpdateRequest) (adapter.Machine, error) {
+	if err := rules.MachineID.RefuseID(id, "a Toy Cloud server id"); err != nil {
+		return adapter.Machine{}, err
+	}
 	labels, err := labelMarks.Update(ctx, a.Get, id, "server", req)
 	if err != nil {
 		return adapter.Machine{}, err

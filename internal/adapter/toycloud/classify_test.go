@@ -9,10 +9,20 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest/resttest"
 )
 
-// TestClassify places every API code, a failed API, an unknown code, a
-// 404 that is not the API's and a 429 without Retry-After.
+// TestClassify places every API code where the API's description says it
+// belongs, a failed API, an unknown code, a 404 that is not the API's and a
+// 429 without Retry-After.
 func TestClassify(t *testing.T) {
-	resttest.Classify(t, Definition(), classify, codes)
+	resttest.Classify(t, Definition(), classify, codes, map[string]resttest.Placement{
+		"not_found":           {Code: adapter.NotFound},
+		"unauthorized":        {Code: adapter.AccessDenied, Field: settingKey},
+		"forbidden":           {Code: adapter.AccessDenied, Field: settingKey},
+		"invalid_input":       {Code: adapter.InvalidInput},
+		"invalid_size":        {Code: adapter.InvalidInput, Field: adapter.FieldOfferID},
+		"invalid_image":       {Code: adapter.InvalidInput, Field: adapter.FieldImage},
+		"invalid_region":      {Code: adapter.InvalidInput, Field: adapter.FieldLocation},
+		"rate_limit_exceeded": {Code: adapter.RateLimited},
+	})
 }
 
 // FuzzClassify: whatever an endpoint answers, each read, listing and delete

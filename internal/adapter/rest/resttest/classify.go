@@ -1,6 +1,6 @@
 // Package resttest holds what the tests of a backend on internal/adapter/rest
-// share: the classify table test of an API that answers coded errors,
-// derived from the backend's rest.Codes. Only _test.go files import it. It
+// share: the classify table test of an API that answers coded errors, which
+// holds the backend's rest.Codes to placements its test states apart. Only _test.go files import it. It
 // imports the standard library, internal/adapter and internal/adapter/rest.
 package resttest
 
@@ -30,18 +30,30 @@ type classifyCase struct {
 	retryAfter time.Duration
 }
 
+// Placement is where a backend's test expects one of its API's codes
+// placed: the contract's code and the field (or setting) it blames, as
+// classify answers them. An AccessDenied code blames the credential
+// setting, whatever the table says.
+type Placement struct {
+	Code  adapter.Code
+	Field string
+}
+
 // Classify is the table test of classify, the one classify of the adapter
-// def defines, over the API that table describes. The settings the table
-// blames are def's: Credential a RoleSecret setting, Endpoint the
-// RoleEndpoint one. The cases are every code of the table in a 4xx answer,
-// a rate limit with and without Retry-After, a 5xx with a known code and
-// without one, an unknown code, a 404 without a code (a wrong endpoint), a
-// cancel, an unknown failure and nil. The expectations are the contract's,
-// stated here apart from rest.Codes.Classify, so an adapter whose classify
-// is that method proves both. The table must place some code into each of
-// NotFound, AccessDenied, InvalidInput and RateLimited, the answers every
-// API of this shape gives.
-func Classify(t *testing.T, def adapter.Definition, classify func(error) error, table rest.Codes) {
+// def defines, over the API that table describes. want is every code's
+// placement, written in the backend's test apart from table, so that a
+// wrong entry in the table fails: want and table must name the same codes,
+// and the cases are built from want. The settings the table blames are
+// def's: Credential a RoleSecret setting, Endpoint the RoleEndpoint one.
+// The cases are every code of want in a 4xx answer (an AccessDenied one as
+// both 401 and 403), a rate limit with and without Retry-After, a 5xx with
+// a known code and without one, an unknown code, a 404 without a code (a
+// wrong endpoint), a cancel, an unknown failure and nil; the frame's
+// expectations are the contract's, stated here apart from
+// rest.Codes.Classify. want must place some code into each of NotFound,
+// AccessDenied, InvalidInput and RateLimited, the answers every API of this
+// shape gives.
+func Classify(t *testing.T, def adapter.Definition, classify func(error) error, table rest.Codes, want map[string]Placement) {
 	t.Helper()
 	roles := map[string]adapter.SettingRole{}
 	for _, s := range def.Settings {
@@ -51,8 +63,20 @@ func Classify(t *testing.T, def adapter.Definition, classify func(error) error, 
 		t.Errorf("the table blames credential %q and endpoint %q, suggesting %q: want %s's secret and endpoint settings and an example", table.Credential,
 			table.Endpoint, table.Example, def.Kind)
 	}
+	for code, p := range want {
+		if got, ok := table.Codes[code]; !ok {
+			t.Errorf("the table does not place %q, which the test places into %s", code, p.Code)
+		} else if got != p.Code {
+			t.Errorf("the table places %q into %s, want %s", code, got, p.Code)
+		}
+	}
+	for code := range table.Codes {
+		if _, ok := want[code]; !ok {
+			t.Errorf("the table places %q, which the test's placements do not state", code)
+		}
+	}
 	covered := map[adapter.Code]bool{}
-	for _, c := range cases(table) {
+	for _, c := range cases(table, want) {
 		covered[c.code] = true
 		t.Run(c.name, func(t *testing.T) {
 			var e *adapter.Error
@@ -77,20 +101,25 @@ func Classify(t *testing.T, def adapter.Definition, classify func(error) error, 
 	}
 }
 
-func cases(table rest.Codes) []classifyCase {
+func cases(table rest.Codes, placements map[string]Placement) []classifyCase {
 	var out []classifyCase
 	known := ""
-	for _, code := range slices.Sorted(maps.Keys(table.Codes)) {
-		want := classifyCase{name: code, code: table.Codes[code], field: table.Fields[code]}
+	for _, code := range slices.Sorted(maps.Keys(placements)) {
+		p := placements[code]
+		want := classifyCase{name: code, code: p.Code, field: p.Field}
 		status := http.StatusUnprocessableEntity
 		switch want.code {
 		case adapter.NotFound:
 			status = http.StatusNotFound
 		case adapter.AccessDenied:
-			status, want.field = http.StatusForbidden, table.Credential
+			// A missing or wrong credential is 401, one without the right
+			// is 403: the code places both.
+			status = http.StatusForbidden
+			out = append(out, classifyCase{name: code + " as 401", code: p.Code, field: p.Field,
+				err: &rest.CodedError{Status: http.StatusUnauthorized, Code: code, Message: "who are you"}})
 		case adapter.RateLimited:
 			status, want.retryAfter = http.StatusTooManyRequests, retryAfter
-			out = append(out, classifyCase{name: code + " without Retry-After", code: adapter.RateLimited, retryAfter: time.Second,
+			out = append(out, classifyCase{name: code + " without Retry-After", code: adapter.RateLimited, field: p.Field, retryAfter: time.Second,
 				err: &rest.CodedError{Status: status, Code: code, Message: "slow down"}})
 		}
 		want.err = &rest.CodedError{Status: status, Code: code, Message: "answer " + code, RetryAfter: want.retryAfter}
@@ -106,6 +135,6 @@ func cases(table rest.Codes) []classifyCase {
 		classifyCase{name: "5xx without a code", err: &rest.CodedError{Status: 502}, code: adapter.Transient},
 		classifyCase{name: "unknown code", err: &rest.CodedError{Status: 422, Code: "brand_new_code", Message: "new"}, code: adapter.Transient},
 		classifyCase{name: "404 without a code", err: &rest.CodedError{Status: 404}, code: adapter.InvalidConfig, field: table.Endpoint},
-		classifyCase{name: "canceled", err: context.Canceled, code: adapter.Transient},
+		classifyCase{name: "cancelled", err: context.Canceled, code: adapter.Transient},
 		classifyCase{name: "unknown failure", err: errors.New("something odd"), code: adapter.Transient})
 }
