@@ -71,8 +71,10 @@ func main() {
 		fmt.Println(versionLine(version, commit))
 		return
 	}
+	stopCPUProfile := func() {}
 	if debug {
 		writeHeapProfiles(os.Getenv(heapProfileEnv))
+		stopCPUProfile = startCPUProfile(os.Getenv(cpuProfileEnv))
 	}
 	// providerserver.Serve, with the framework's server wrapped (releasing).
 	var opts []tf6server.ServeOpt
@@ -83,6 +85,7 @@ func main() {
 	err := tf6server.Serve(address, func() tfprotov6.ProviderServer {
 		return releasing(providerserver.NewProtocol6(newProvider())())
 	}, opts...)
+	stopCPUProfile()
 	if err != nil {
 		log.Fatal(err.Error())
 	}

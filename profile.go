@@ -64,3 +64,36 @@ func writeHeapProfile(path string) error {
 	}
 	return os.Rename(path+".tmp", path)
 }
+
+// cpuProfileEnv names a file to which a provider started with -debug writes
+// a CPU profile of its whole run, from its start until it is interrupted,
+// for a look with `go tool pprof` at where a plan's time goes in the
+// provider (tools/bench runs the provider this way). Like heapProfileEnv
+// it is read in debug mode only.
+const cpuProfileEnv = "TF_COMPUTE_CPU_PROFILE"
+
+// startCPUProfile starts the profile when path is set and returns what
+// ends it and writes the file out; a profile that cannot start is said on
+// stderr and the provider serves as it would without one.
+func startCPUProfile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+		if err != nil {
+			_ = f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cpu profile:", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "cpu profile:", err)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfmodel"
 )
 
 // Create asks for the machine with a key derived from the account's scope
@@ -29,7 +30,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	const summary = "Unable to create instance"
 	var plan model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan.Schema.Type(), req.Plan.Raw, &plan)...)
 	var userData types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldUserData), &userData)...)
 	if resp.Diagnostics.HasError() {
@@ -111,7 +112,7 @@ func (r *Resource) settleCreated(ctx context.Context, acc *adapter.Cached, plan 
 		return
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, m)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, resp.State.Schema.Type(), plan)...)
 }
 
 // createMachine asks the adapter for the machine, retrying what is worth
@@ -163,7 +164,7 @@ func (r *Resource) createFailed(ctx context.Context, acc *adapter.Cached, loc ad
 func (r *Resource) saveCreated(ctx context.Context, plan *model, m adapter.Machine, claim string, resp *resource.CreateResponse) bool {
 	plan.recordCreated(m)
 	plan.Claim = types.StringValue(claim)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, resp.State.Schema.Type(), plan)...)
 	return !resp.Diagnostics.HasError()
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfmodel"
 )
 
 // Delete removes the machine and waits until the backend says it is gone.
@@ -23,7 +24,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	ctx = r.accounts.Logging(ctx)
 	const summary = "Unable to delete instance"
 	var state model
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State.Schema.Type(), req.State.Raw, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfmodel"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
@@ -25,11 +26,11 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State, &req.State)
 	const summary = "Unable to read instance"
 	var state model
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State.Schema.Type(), req.State.Raw, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, d := state.Timeouts.Read(ctx, defaultReadTimeout)
+	timeout, d := tftimeouts.Of(state.Timeouts.Object, "read", defaultReadTimeout)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -53,7 +54,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
 	r.warnMarkLost(&resp.Diagnostics, state, m, machineID)
 	resp.Diagnostics.Append(state.setMachine(ctx, m)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, resp.State.Schema.Type(), &state)...)
 }
 
 // stillHeld reports whether this state still holds the machine it read, and

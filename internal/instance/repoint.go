@@ -11,6 +11,7 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfmodel"
 )
 
 // An account change never replaces the machine: the instance is re-pointed
@@ -115,7 +116,7 @@ func (r *Resource) planDestroy(ctx context.Context, req resource.ModifyPlanReque
 		return
 	}
 	var state model
-	if d := req.State.Get(ctx, &state); d.HasError() {
+	if d := tfmodel.Get(ctx, req.State.Schema.Type(), req.State.Raw, &state); d.HasError() {
 		return
 	}
 	r.warnCancels(&state, false, resp)

@@ -13,6 +13,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfmodel"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfstate"
 )
 
@@ -103,19 +104,19 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 	var plan, state model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan.Schema.Type(), req.Plan.Raw, &plan)...)
 	var userData types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldUserData), &userData)...)
 	creating := req.State.Raw.IsNull()
 	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(tfmodel.Get(ctx, req.State.Schema.Type(), req.State.Raw, &state)...)
 	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	plan.UserDataSHA256 = digest(userData)
 	plan.Managed = types.BoolValue(true)
-	checkShutdownBound(ctx, &plan, creating, &resp.Diagnostics)
+	checkShutdownBound(&plan, creating, &resp.Diagnostics)
 
 	loc, def, accountKnown, ok := r.planAccount(plan.Account, &resp.Diagnostics)
 	if !ok {
@@ -144,7 +145,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if (creating || changed) && accountKnown && known(plan.OfferID, plan.Image, plan.Name) && located {
 		r.checkCatalog(ctx, &plan, userData, def, location.IsNull() && !plan.Location.IsUnknown(), resp)
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.Plan, resp.Plan.Schema.Type(), &plan)...)
 	tfidentity.Plan(ctx, &resp.Plan, resp.Identity, &resp.Diagnostics)
 	if !creating && !resp.Plan.Raw.Equal(req.State.Raw) {
 		// Whatever the update does, it reads the machine last, and what the

@@ -67,15 +67,15 @@ func refuseRestart(plan, state *model, def adapter.Definition, diags *diag.Diagn
 // shorter than an operation it runs in: the operation would time out before
 // the fallback could cut the power. Every update may power the machine off;
 // a create does only for a machine created off.
-func checkShutdownBound(ctx context.Context, plan *model, creating bool, diags *diag.Diagnostics) {
+func checkShutdownBound(plan *model, creating bool, diags *diag.Diagnostics) {
 	if !known(plan.ShutdownTimeout) || plan.Timeouts.IsUnknown() {
 		return
 	}
 	bound := plan.shutdownTimeout()
-	update, d := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
+	update, d := tftimeouts.Of(plan.Timeouts.Object, "update", defaultUpdateTimeout)
 	ops := map[string]time.Duration{"update": update}
 	if creating && plan.Power.ValueString() == powerOff {
-		create, dc := plan.Timeouts.Create(ctx, defaultCreateTimeout)
+		create, dc := tftimeouts.Of(plan.Timeouts.Object, "create", defaultCreateTimeout)
 		d.Append(dc...)
 		ops["create"] = create
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfmodel"
 )
 
 // Update renames, relabels, marks an imported machine and switches power,
@@ -26,8 +27,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	const summary = "Unable to update instance"
 	var plan, state model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan.Schema.Type(), req.Plan.Raw, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State.Schema.Type(), req.State.Raw, &state)...)
 	var userData types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(adapter.FieldUserData), &userData)...)
 	if resp.Diagnostics.HasError() {
@@ -66,7 +67,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		}
 	}
 	resp.Diagnostics.Append(plan.setMachine(ctx, m)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, resp.State.Schema.Type(), &plan)...)
 }
 
 // readHeld reads the machine as it is now, refusing it when another state

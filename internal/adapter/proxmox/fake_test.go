@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -48,6 +49,8 @@ type fake struct {
 	// failSkip lets that many requests of the route through before failing.
 	failSkip int
 	failBody string
+	// conns counts the connections clients opened, each a TLS handshake.
+	conns int
 }
 
 type fakeVM struct {
@@ -72,7 +75,15 @@ func newFake(t *testing.T) *fake {
 		nodes: []node{{Node: "pve1", Status: "online", MaxCPU: 32, MaxMem: 64 << 30}, {Node: "pve2", Status: "online", MaxCPU: 32, MaxMem: 128 << 30}}}
 	f.vms[9000] = &fakeVM{resource: resource{VMID: 9000, Name: "ubuntu-24.04-cloud", Node: "pve1", Status: "stopped", Template: 1, Type: "qemu"},
 		cfg: map[string]string{"scsi0": "local-lvm:base-9000-disk-0,size=10G", "ide2": "local-lvm:cloudinit,media=cdrom", "agent": "1", "boot": "order=scsi0", "name": "ubuntu-24.04-cloud"}}
-	f.srv = httptest.NewTLSServer(http.HandlerFunc(f.serve))
+	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(f.serve))
+	f.srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			f.mu.Lock()
+			f.conns++
+			f.mu.Unlock()
+		}
+	}
+	f.srv.StartTLS()
 	t.Cleanup(f.srv.Close)
 	return f
 }
@@ -80,6 +91,13 @@ func newFake(t *testing.T) *fake {
 func (f *fake) fingerprint() string {
 	sum := sha256.Sum256(f.srv.Certificate().Raw)
 	return hex.EncodeToString(sum[:])
+}
+
+// connections is how many connections clients have opened.
+func (f *fake) connections() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.conns
 }
 
 func (f *fake) count(route string) int {

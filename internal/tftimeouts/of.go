@@ -1,0 +1,33 @@
+package tftimeouts
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Of is the duration a timeouts block sets for op (create, read, update,
+// delete), def when the block or the attribute is unset, as the timeouts
+// module's Value.Read, Create, Update and Delete give it. Those log a line
+// at Info for every unset value ("read timeout configuration is null or
+// unknown, using provided default"), formatted whatever the level; a plan
+// reads the read and update timeouts of every resource, so a plan of 100
+// instances formatted 300 such lines for nothing.
+func Of(block types.Object, op string, def time.Duration) (time.Duration, diag.Diagnostics) {
+	if block.IsNull() || block.IsUnknown() {
+		return def, nil
+	}
+	s, ok := block.Attributes()[op].(types.String)
+	if !ok || s.IsNull() || s.IsUnknown() {
+		return def, nil
+	}
+	d, err := time.ParseDuration(s.ValueString())
+	if err != nil {
+		var diags diag.Diagnostics
+		diags.AddError("Timeout Cannot Be Parsed", fmt.Sprintf("timeout for %q cannot be parsed, %s", op, err))
+		return def, diags
+	}
+	return d, nil
+}
