@@ -1,4 +1,4 @@
-package resttest_test
+package resttest
 
 import (
 	"slices"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest"
-	"github.com/seedcompute/terraform-provider-compute/internal/adapter/rest/resttest"
 )
 
 // TestNotFoundCodes: the not-found codes of a table are those it places as
@@ -14,7 +13,7 @@ import (
 func TestNotFoundCodes(t *testing.T) {
 	table := rest.Codes{Codes: map[string]adapter.Code{"server_not_found": adapter.NotFound, "gone": adapter.NotFound,
 		"not_found_here": adapter.InvalidInput, "auth_failed": adapter.AccessDenied}}
-	codes := resttest.NotFoundCodes(table)
+	codes := NotFoundCodes(table)
 	if want := []string{"gone", "server_not_found"}; !slices.Equal(codes, want) {
 		t.Fatalf("NotFoundCodes = %v, want %v", codes, want)
 	}
