@@ -4,9 +4,9 @@ package main
 
 import "github.com/seedcompute/terraform-provider-compute/internal/emulator/toycloud"
 
-// Toy Cloud, the backend kept in the tests as CONTRIBUTING.md's worked
-// example, served only by a command built with the testbackends tag (make
-// emulator, make demo, make testacc-emulator). Each backend kept in the
-// tests has a file of its own like this one, so that two of them added
-// apart never edit the same line.
+// A backend kept in the tests (CONTRIBUTING.md, "Adding a backend"),
+// served only by a command built with the testbackends tag (make emulator,
+// make demo, make testacc-emulator). Each backend kept in the tests has a
+// file of its own like this one, differing only in the package it names,
+// so that two of them added apart never edit the same line.
 func init() { registered = append(registered, toycloud.Standalone) }

@@ -20,7 +20,7 @@ func FuzzClassify(f *testing.F) {
 	// (a cached catalogue, a listing) carries over into the next.
 	conformance.FuzzTarget(f, func(base string) (adapter.Adapter, error) {
 		return definition(testOptions()).New(testSettings(base+"/v1"), testEnv(testToken))
-	}, "1", adapter.CreateRequest{Name: "web-1", OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", PowerOn: true}, adaptertest.CodedNotFound,
+	}, "1", adapter.CreateRequest{Name: "web-1", OfferID: "cx22", Image: "ubuntu-24.04", Location: "fsn1", PowerOn: true}, adaptertest.CodedNotFound("not_found"),
 		`{"error":{"code":"not_found","message":"server with ID '1' not found","details":{}}}`,
 		`{"error":{"code":"rate_limit_exceeded","message":"limit","details":{}}}`,
 		`{"error":{"code":"invalid_input","message":"invalid","details":{"fields":[{"name":"name","messages":["x"]}]}}}`,

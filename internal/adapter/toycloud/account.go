@@ -18,10 +18,15 @@ var labelMarks = marks.Default()
 
 // server is a server as the API sends it.
 type server struct {
-	ID                                      int
-	Name, Size, Image, Region, Status, IPv4 string
-	Labels                                  map[string]string
-	Created                                 time.Time
+	ID      int               `json:"id"`
+	Name    string            `json:"name"`
+	Size    string            `json:"size"`
+	Image   string            `json:"image"`
+	Region  string            `json:"region"`
+	Status  string            `json:"status"`
+	IPv4    string            `json:"ipv4"`
+	Labels  map[string]string `json:"labels"`
+	Created time.Time         `json:"created"`
 }
 
 // account is one Toy Cloud account.
@@ -52,11 +57,12 @@ func toMachine(s server) adapter.Machine {
 func (a *account) ListOffers(ctx context.Context, q adapter.Query) ([]adapter.Offer, error) {
 	var body struct {
 		Sizes []struct {
-			Name             string
-			VCPUs, MemoryMiB int
-			Regions          []string
-			Hourly           float64
-		}
+			Name      string   `json:"name"`
+			VCPUs     int      `json:"vcpus"`
+			MemoryMiB int      `json:"memory_mib"`
+			Regions   []string `json:"regions"`
+			Hourly    float64  `json:"hourly"`
+		} `json:"sizes"`
 	}
 	if err := a.api.Get(ctx, "/sizes", &body); err != nil {
 		return nil, codes.Listing(err)
@@ -86,8 +92,8 @@ func (a *account) find(ctx context.Context, selector string) ([]adapter.Machine,
 	var out []adapter.Machine
 	for page := 1; page > 0; {
 		var body struct {
-			Servers  []server
-			NextPage int `json:"next_page"`
+			Servers  []server `json:"servers"`
+			NextPage int      `json:"next_page"`
 		}
 		q := url.Values{"page": {strconv.Itoa(page)}, "label": {selector}}
 		if err := a.api.Do(ctx, rest.Call{Method: "GET", Route: "/servers", Query: q}, &body); err != nil {
@@ -124,7 +130,9 @@ func (a *account) relabel(ctx context.Context, id string, labels map[string]stri
 // send sends body (none when nil) and reads the server the API answers
 // with.
 func (a *account) send(ctx context.Context, method, route string, body any, args ...string) (adapter.Machine, error) {
-	var out struct{ Server server }
+	var out struct {
+		Server server `json:"server"`
+	}
 	if err := a.api.Do(ctx, rest.Call{Method: method, Route: route, Args: args, JSON: body}, &out); err != nil {
 		return adapter.Machine{}, classify(err)
 	}

@@ -27,13 +27,13 @@ func TestClassify(t *testing.T) {
 
 // FuzzClassify: whatever an endpoint answers, each read, listing and delete
 // of a server comes back classified, NotFound only on the API's own
-// not_found in an error answer, and a server read holds to the contract's
+// not-found code (the table's, resttest.NotFoundCodes) in an error answer, and a server read holds to the contract's
 // states.
 func FuzzClassify(f *testing.F) {
 	conformance.FuzzTarget(f, func(base string) (adapter.Adapter, error) {
 		settings := map[string]string{settingKey: "provider://toycloud", settingRegion: "north", settingEndpoint: base + "/v1"}
 		return Definition().New(settings, testEnv(adaptertest.InstantClock{}))
-	}, "1", adapter.CreateRequest{Name: "web-1", OfferID: "tiny", Image: "plain", Location: "north", PowerOn: true}, adaptertest.CodedNotFound,
+	}, "1", adapter.CreateRequest{Name: "web-1", OfferID: "tiny", Image: "plain", Location: "north", PowerOn: true}, adaptertest.CodedNotFound(resttest.NotFoundCodes(codes)...),
 		`{"error":{"code":"not_found","message":"no server 1"}}`,
 		`{"error":{"code":"rate_limit_exceeded","message":"slow down"}}`,
 		`{"error":{"code":"invalid_size","message":"no such size"}}`,

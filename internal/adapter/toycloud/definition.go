@@ -9,7 +9,11 @@
 // token (rest.Bearer), and the kit of a backend with labels in
 // internal/adapter/marks (Labels.Create over adapter.CreateFlow,
 // Labels.Managed, Labels.Update). It imports those and internal/adapter
-// only.
+// only. The API's JSON, as the server and size types spell it: a server is
+// {"server": {id, name, size, image, region, status, ipv4, labels,
+// created}}, a listing {"servers": […], "next_page"}, the sizes {"sizes":
+// [{name, vcpus, memory_mib, regions, hourly}]}, an error {"error":
+// {code, message}}.
 package toycloud
 
 import (

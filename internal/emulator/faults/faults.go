@@ -40,6 +40,13 @@ type Config struct {
 	// RateLimitCode is the error code of a 429 once the budget is spent;
 	// "rate_limit_exceeded" if empty.
 	RateLimitCode string
+	// Codes renames the generic error codes (DefaultCode's words, the
+	// fleet's not_found and invalid_input, rate_limit_exceeded) to the
+	// API's own, {"not_found": "server_not_found"}: every error body
+	// WriteError writes, the scripted faults' and the API's own alike,
+	// carries the renamed code, so an API with codes of its own says them
+	// in this one place. A code it does not name is written as given.
+	Codes map[string]string
 	// Now is the clock of the rate-limit budget; time.Now if nil.
 	Now func() time.Time
 	// Route names a request path's route for counting and rule matching;

@@ -21,9 +21,13 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(b, '\n'))
 }
 
-// WriteError answers status with the API's error body (Config.ErrorBody),
-// so the API's own errors and the scripted ones read alike.
+// WriteError answers status with the API's error body (Config.ErrorBody)
+// and code renamed to the API's own (Config.Codes), so the API's own errors
+// and the scripted ones read alike.
 func (m *Middleware) WriteError(w http.ResponseWriter, status int, code, message string) {
+	if own, ok := m.cfg.Codes[code]; ok {
+		code = own
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(m.cfg.ErrorBody(status, code, message))

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,27 @@ func TestWriteError(t *testing.T) {
 	if w.Code != http.StatusConflict || w.Header().Get("Content-Type") != "application/json" ||
 		w.Body.String() != `{"error":{"code":"busy","message":"say \"why\""}}` {
 		t.Errorf("got %d %q %s", w.Code, w.Header().Get("Content-Type"), w.Body)
+	}
+}
+
+// TestCodesRenamed: Config.Codes renames a generic code wherever an error
+// body is written, in the API's own answer and in a scripted fault with
+// the default code alike, and leaves a code it does not name as given.
+func TestCodesRenamed(t *testing.T) {
+	m := New(http.NotFoundHandler(), Config{Codes: map[string]string{"not_found": "server_not_found", "server_error": "boom"}})
+	for code, want := range map[string]string{"not_found": "server_not_found", "auth_failed": "auth_failed"} {
+		w := httptest.NewRecorder()
+		m.WriteError(w, http.StatusNotFound, code, "m")
+		if got := w.Body.String(); got != `{"error":{"code":"`+want+`","message":"m"}}` {
+			t.Errorf("WriteError(%s) wrote %s, want the code %s", code, got, want)
+		}
+	}
+	if err := m.AddRule(Rule{Status: 500}); err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	m.ServeHTTP(w, httptest.NewRequest("GET", "/servers/1", nil))
+	if w.Code != 500 || !strings.Contains(w.Body.String(), `"code":"boom"`) {
+		t.Errorf("a scripted 500 answered %d %s, want the code boom", w.Code, w.Body)
 	}
 }

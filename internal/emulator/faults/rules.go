@@ -200,7 +200,8 @@ func (r Rule) matches(apiPrefix, method, raw, route string) bool {
 }
 
 // DefaultCode names a status the way most JSON APIs do; emulators whose
-// API spells codes differently pass Code explicitly or map it in ErrorBody.
+// API spells codes differently rename them in Config.Codes (or pass Code
+// explicitly).
 func DefaultCode(status int) string {
 	switch status {
 	case 401:

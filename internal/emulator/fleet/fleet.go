@@ -11,13 +11,15 @@
 // made behind the provider's back), a sorted snapshot for tests, and the
 // conformance hooks' Stage from a table of status words (stage.go).
 //
-// An emulator's server type embeds Machine and adds the API's own fields;
-// without JSON tags it is also the API's JSON, with Machine's fields
-// beside the rest:
+// An emulator's server type embeds Machine and adds the API's own fields,
+// tagged with the API's JSON names; it is then also the API's JSON, with
+// Machine's fields (id, name, status, ipv4, labels, created: the plainest
+// REST spelling) beside the rest:
 //
 //	type Server struct {
-//		fleet.Machine       // ID, Name, Status, IPv4, Labels, Created
-//		Size, Image, Region string
+//		fleet.Machine        // id, name, status, ipv4, labels, created
+//		Size   string `json:"size"`
+//		Region string `json:"region"`
 //	}
 //
 //	servers := fleet.New[Server](middleware, fleet.Config{})
@@ -52,12 +54,16 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/emulator/faults"
 )
 
-// Machine is the part of a server the fleet keeps for every API.
+// Machine is the part of a server the fleet keeps for every API. Its JSON
+// names are the plainest REST API's, lower case as an API documents them;
+// an API that spells them otherwise renders a view type of its own.
 type Machine struct {
-	ID                 int
-	Name, Status, IPv4 string
-	Labels             map[string]string
-	Created            time.Time
+	ID      int               `json:"id"`
+	Name    string            `json:"name"`
+	Status  string            `json:"status"`
+	IPv4    string            `json:"ipv4"`
+	Labels  map[string]string `json:"labels"`
+	Created time.Time         `json:"created"`
 	// settle is the status the next read leaves behind.
 	settle string
 }

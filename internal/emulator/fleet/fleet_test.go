@@ -20,7 +20,7 @@ import (
 // server is an API's server: the fleet's part and one field of its own.
 type server struct {
 	fleet.Machine
-	Size string
+	Size string `json:"size"`
 }
 
 // stopped is the emulator's clock, in a zone other than UTC.
@@ -219,10 +219,10 @@ func TestPatch(t *testing.T) {
 	s := a.Create(server{Machine: fleet.Machine{Name: "a", Labels: map[string]string{"k": "v"}}, Size: "tiny"})
 	path := fmt.Sprintf("/v1/servers/%d", s.ID)
 	for _, c := range []struct{ body, want string }{
-		{`{"name":"b"}`, `"Name":"b","Status":"provisioning","IPv4":"198.51.100.2","Labels":{"k":"v"}`},
-		{`{"labels":{}}`, `"Name":"b","Status":"provisioning","IPv4":"198.51.100.2","Labels":{}`},
+		{`{"name":"b"}`, `"name":"b","status":"provisioning","ipv4":"198.51.100.2","labels":{"k":"v"}`},
+		{`{"labels":{}}`, `"name":"b","status":"provisioning","ipv4":"198.51.100.2","labels":{}`},
 	} {
-		if code, body := a.call("PATCH", path, c.body); code != 200 || !strings.Contains(body, c.want) || !strings.Contains(body, `"Size":"tiny"`) {
+		if code, body := a.call("PATCH", path, c.body); code != 200 || !strings.Contains(body, c.want) || !strings.Contains(body, `"size":"tiny"`) {
 			t.Errorf("PATCH %s: %d %s, want 200 with %s", c.body, code, body, c.want)
 		}
 	}

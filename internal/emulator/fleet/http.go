@@ -13,7 +13,8 @@ import (
 // Item is the handler of a route below a server ("/servers/{id}"): h runs
 // with the path's server and the fleet locked, so it may change the
 // server; an id the fleet does not hold is answered 404 not_found in the
-// API's error body, as the middleware writes its scripted ones.
+// API's error body, as the middleware writes its scripted ones (an API
+// with a not-found code of its own renames it in faults.Config.Codes).
 func (f *Fleet[S, P]) Item(h func(w http.ResponseWriter, r *http.Request, s P)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, _ := strconv.Atoi(r.PathValue("id"))

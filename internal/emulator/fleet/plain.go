@@ -34,8 +34,8 @@ func (f *Fleet[S, P]) Show(w http.ResponseWriter, _ *http.Request, s P) {
 // replaces the server's, and the answer is the server, unread.
 func (f *Fleet[S, P]) Patch(w http.ResponseWriter, r *http.Request, s P) {
 	var in struct {
-		Name   *string
-		Labels map[string]string
+		Name   *string           `json:"name"`
+		Labels map[string]string `json:"labels"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
 		// A real API refuses a body it cannot read; answering 200 would
@@ -62,7 +62,9 @@ func (f *Fleet[S, P]) Remove(w http.ResponseWriter, _ *http.Request, s P) {
 // PowerAction is the Item handler of POST {"action": "on"|"off"}: 202,
 // and the server switches (Power); any other action is 400 invalid_input.
 func (f *Fleet[S, P]) PowerAction(w http.ResponseWriter, r *http.Request, s P) {
-	var in struct{ Action string }
+	var in struct {
+		Action string `json:"action"`
+	}
 	_ = json.NewDecoder(r.Body).Decode(&in)
 	if in.Action != "on" && in.Action != "off" {
 		f.api.WriteError(w, http.StatusBadRequest, "invalid_input", fmt.Sprintf("action %q: want on or off", in.Action))

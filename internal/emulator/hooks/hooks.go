@@ -189,8 +189,11 @@ func (h *Hooks) FailNext(op, class string, n int) error {
 	}
 	// A route no pattern of the API matches (a typo in the table) is
 	// refused here, where it is made, rather than found never consumed.
+	// The hint names where the route comes from, and what the API was
+	// asked so far, since inside go test there is no control API to ask.
 	if err := h.m.CheckRoute(r); err != nil {
-		return h.errorf("%s: %v", op, err)
+		return h.errorf("%s: %v; the route is the hooks table's (Table.Routes, as hooks.Resource spells it) and must match a pattern of the emulator's mux (routes requested so far: %s)",
+			op, err, routesSince(h.m.Stats(), nil))
 	}
 	if class == ClassPartialListing {
 		h.m.SetMaxPageSize(h.t.Answers.PartialListing.PageSize)
@@ -237,8 +240,14 @@ func (h *Hooks) madeSince() string {
 	h.mu.Lock()
 	since := h.since
 	h.mu.Unlock()
+	return routesSince(h.m.Stats(), since)
+}
+
+// routesSince lists the routes of stats requested more often than since
+// counts, with how many times more each, or "none".
+func routesSince(stats, since map[string]int) string {
 	var made []string
-	for route, n := range h.m.Stats() {
+	for route, n := range stats {
 		if d := n - since[route]; d > 0 {
 			made = append(made, fmt.Sprintf("%s (%d)", route, d))
 		}

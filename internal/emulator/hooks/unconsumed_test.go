@@ -66,7 +66,8 @@ func TestFailNextRefusesARouteTheAPIDoesNotServe(t *testing.T) {
 		t.Errorf("a route the API serves: %v", err)
 	}
 	err := h.FailNext(hooks.OpUpdate, hooks.ClassServerError, 1)
-	if err == nil || !strings.HasPrefix(err.Error(), "toy emulator: update: rule PATCH /machines/{id}: the path matches no route of the API") {
+	if err == nil || !strings.HasPrefix(err.Error(), "toy emulator: update: rule PATCH /machines/{id}: the path matches no route of the API") ||
+		!strings.Contains(err.Error(), "hooks.Resource") || !strings.Contains(err.Error(), "routes requested so far: none") {
 		t.Errorf("a route the API does not serve: %v", err)
 	}
 	if rules := y.m.Rules(); len(rules) != 1 {

@@ -1,10 +1,12 @@
 // Package toycloud emulates Toy Cloud, an imaginary cloud of servers with
 // labels, one bearer token and regions: the worked example of a new
 // backend (CONTRIBUTING.md, "Adding a backend"), kept in the tests. Its
-// API, below BasePath, with "Authorization: Bearer TOKEN": GET /sizes;
+// API, below BasePath, with "Authorization: Bearer TOKEN": GET /sizes
+// ({"sizes": [{name, vcpus, memory_mib, regions, hourly}]});
 // GET /servers (?page=N, ?label=KEY=VALUE; {"servers", "next_page"}),
 // POST /servers; GET, PATCH and DELETE /servers/{id}; POST
-// /servers/{id}/power {"action": "on"|"off"}. A new server reads
+// /servers/{id}/power {"action": "on"|"off"}; a server is {"server": {id,
+// name, status, ipv4, labels, created, size, image, region}}. A new server reads
 // "provisioning" once, a switched one "starting" or "stopping" once, so
 // only a caller that reads again sees it settle. Faults, request counts
 // and the control API (under ControlPrefix), the error body and the pages
@@ -37,8 +39,10 @@ type Options struct {
 
 // Server is a server as the API shows it.
 type Server struct {
-	fleet.Machine       // ID, Name, Status, IPv4, Labels, Created
-	Size, Image, Region string
+	fleet.Machine        // id, name, status, ipv4, labels, created
+	Size          string `json:"size"`
+	Image         string `json:"image"`
+	Region        string `json:"region"`
 }
 
 var (
@@ -47,10 +51,11 @@ var (
 )
 
 type size struct {
-	Name             string
-	VCPUs, MemoryMiB int
-	Regions          []string
-	Hourly           float64
+	Name      string   `json:"name"`
+	VCPUs     int      `json:"vcpus"`
+	MemoryMiB int      `json:"memory_mib"`
+	Regions   []string `json:"regions"`
+	Hourly    float64  `json:"hourly"`
 }
 
 // Emulator is the API, an http.Handler.
@@ -97,9 +102,11 @@ func (e *Emulator) Seed(name string, labels map[string]string) int {
 // empty, for the checks to refuse.
 func (e *Emulator) create(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Name                *string
-		Size, Image, Region string
-		Labels              map[string]string
+		Name   *string           `json:"name"`
+		Size   string            `json:"size"`
+		Image  string            `json:"image"`
+		Region string            `json:"region"`
+		Labels map[string]string `json:"labels"`
 	}
 	_ = json.NewDecoder(r.Body).Decode(&in)
 	i := slices.IndexFunc(sizes, func(s size) bool { return s.Name == in.Size })

@@ -1,7 +1,9 @@
 // Package resttest holds what the tests of a backend on internal/adapter/rest
 // share: the classify table test of an API that answers coded errors, which
-// holds the backend's rest.Codes to placements its test states apart. Only _test.go files import it. It
-// imports the standard library, internal/adapter and internal/adapter/rest.
+// holds the backend's rest.Codes to placements its test states apart, and
+// the table's not-found codes, its fuzz target's proof of absence. Only
+// _test.go files import it. It imports the standard library,
+// internal/adapter and internal/adapter/rest.
 package resttest
 
 import (
