@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -26,7 +27,8 @@ func Of(block types.Object, op string, def time.Duration) (time.Duration, diag.D
 	d, err := time.ParseDuration(s.ValueString())
 	if err != nil {
 		var diags diag.Diagnostics
-		diags.AddError("Timeout Cannot Be Parsed", fmt.Sprintf("timeout for %q cannot be parsed, %s", op, err))
+		diags.AddAttributeError(path.Root("timeouts").AtName(op), "Unable to read timeouts",
+			fmt.Sprintf("timeouts.%s = %q is not a duration (%s); write it as a number with a unit, such as \"30s\", \"10m\" or \"1h30m\"", op, s.ValueString(), err))
 		return def, diags
 	}
 	return d, nil

@@ -1,6 +1,7 @@
 package tftimeouts
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -35,6 +36,10 @@ func TestOf(t *testing.T) {
 		got, d := Of(c.block, c.op, def)
 		if got != c.want || d.HasError() != c.fails {
 			t.Errorf("%s: %s, %v; want %s, failing %v", name, got, d, c.want, c.fails)
+		}
+		// The error names the attribute and the value, and how to write it.
+		if c.fails && (len(d) != 1 || !strings.Contains(d[0].Detail(), `timeouts.read = "soon"`) || !strings.Contains(d[0].Detail(), `"10m"`)) {
+			t.Errorf("%s: %v, want one error naming timeouts.read, its value and an example", name, d)
 		}
 	}
 }
