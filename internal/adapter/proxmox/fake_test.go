@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,7 +51,10 @@ type fake struct {
 	failSkip int
 	failBody string
 	// conns counts the connections clients opened, each a TLS handshake.
-	conns int
+	// It is atomic, not under mu: httptest calls ConnState holding its own
+	// lock, and a handler that holds mu while it hijacks the connection
+	// (rawAnswer) takes that lock too, so mu here would deadlock the two.
+	conns atomic.Int64
 }
 
 type fakeVM struct {
@@ -78,9 +82,7 @@ func newFake(t *testing.T) *fake {
 	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(f.serve))
 	f.srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
-			f.mu.Lock()
-			f.conns++
-			f.mu.Unlock()
+			f.conns.Add(1)
 		}
 	}
 	f.srv.StartTLS()
@@ -95,9 +97,7 @@ func (f *fake) fingerprint() string {
 
 // connections is how many connections clients have opened.
 func (f *fake) connections() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.conns
+	return int(f.conns.Load())
 }
 
 func (f *fake) count(route string) int {
