@@ -51,8 +51,8 @@ func colons(h string) string {
 	return b.String()
 }
 
-// maxConns is the most connections an account keeps open to the API: twice
-// agentParallel, so a listing's agent reads never wait for one.
+// maxConns is how many idle connections an account keeps to the API: twice
+// agentParallel, so a listing's agent reads find theirs kept.
 const maxConns = 2 * agentParallel
 
 // transport builds the account's HTTP transport for t. host is host:port,
@@ -104,17 +104,13 @@ func (t trust) transport(host string) (*http.Transport, error) {
 	// provider more than the read it carries. net/http keeps two idle
 	// connections per host unless told otherwise, so reads in parallel
 	// (agentParallel agent reads, Terraform's parallel refreshes) would
-	// each open their own; and it dials for a request even while another
-	// request's connection is about to come free, so a burst of reads
-	// opens more connections than it has requests in flight. Both bounds
-	// at maxConns: every connection opened can be kept, and no more are
-	// opened; a request beyond them waits for one, within its own bound.
+	// each open their own. The number open is not capped: a request held
+	// by a hung API must never keep another waiting for a connection.
 	return &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
 		TLSClientConfig:     cfg,
 		TLSHandshakeTimeout: 10 * time.Second,
 		MaxIdleConnsPerHost: maxConns,
-		MaxConnsPerHost:     maxConns,
 		IdleConnTimeout:     90 * time.Second,
 		ForceAttemptHTTP2:   false,
 	}, nil
