@@ -42,6 +42,10 @@ type options struct {
 	clones int
 	clone  time.Duration
 	keep   bool
+	// plans is how often each timed plan runs; its wall time is the
+	// median, since one run of a sub-second plan says little on a busy
+	// machine.
+	plans int
 	// providerLog is the provider's log level (TF_LOG_PROVIDER), "" for none.
 	providerLog string
 }
@@ -73,6 +77,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.clones, "proxmox-clones", 20, "how many Proxmox VMs the timed apply clones from one template")
 	fs.DurationVar(&o.clone, "proxmox-clone-duration", 2*time.Second, "how long each Proxmox clone task runs in the timed apply")
 	fs.StringVar(&o.providerLog, "provider-log", "", "the provider's log `level` (DEBUG shows each API request), written to provider.log in the scratch directory; slows the provider")
+	fs.IntVar(&o.plans, "plans", 3, "how often each timed plan runs (the median is shown)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the scratch directory (configurations, states, logs) and print where it is")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -93,8 +98,8 @@ func parseFlags(args []string) (options, error) {
 		}
 		o.adapters = append(o.adapters, a)
 	}
-	if o.parallelism < 1 || o.applyN < 1 || o.clones < 1 || o.latency < 0 || o.action < 0 || o.clone <= 0 {
-		return o, errors.New("-parallelism, -hcloud-apply and -proxmox-clones want 1 or more, the durations 0 or more (a clone more than 0)")
+	if o.parallelism < 1 || o.applyN < 1 || o.clones < 1 || o.plans < 1 || o.latency < 0 || o.action < 0 || o.clone <= 0 {
+		return o, errors.New("-parallelism, -hcloud-apply, -proxmox-clones and -plans want 1 or more, the durations 0 or more (a clone more than 0)")
 	}
 	return o, nil
 }

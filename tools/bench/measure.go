@@ -30,9 +30,13 @@ type row struct {
 	confirm           int
 	plan0, planL      int
 	plan0Wall, planLW time.Duration
-	peakRSS           int64
-	lockTimeouts      int
-	lockWaits         int
+	// floorPlan is the plan's wall time through the floor provider, which
+	// asks no API (tools/bench/floorprovider): what Terraform and the
+	// plugin framework alone spend on n instances. Size runs only.
+	floorPlan    time.Duration
+	peakRSS      int64
+	lockTimeouts int
+	lockWaits    int
 	// failed is why the run failed; its numbers are then partial.
 	failed string
 }
@@ -67,6 +71,11 @@ func (b *bench) measure(ctx context.Context, s scenario) (r row, err error) {
 	}
 	if err := t.measurePlans(&r); err != nil {
 		return r, err
+	}
+	if s.target == "" {
+		if r.floorPlan, err = t.floorPlan(); err != nil {
+			return r, err
+		}
 	}
 	r.noop, err = b.noop(ctx, s)
 	return r, err

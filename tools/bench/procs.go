@@ -17,17 +17,19 @@ import (
 	"time"
 )
 
-// binaries are the built provider and emulator.
+// binaries are the built provider, emulator and floor provider
+// (tools/bench/floorprovider).
 type binaries struct {
-	provider, emulator string
+	provider, emulator, floor string
 }
 
 // build builds both into scratch/bin with the go on PATH, from the module
 // the command runs in (make bench runs it at the repository's root).
 func build(ctx context.Context, scratch string) (binaries, error) {
 	dir := filepath.Join(scratch, "bin")
-	b := binaries{provider: filepath.Join(dir, "terraform-provider-compute"), emulator: filepath.Join(dir, "compute-emulator")}
-	for _, step := range [][2]string{{b.provider, "."}, {b.emulator, "./tools/emulator"}} {
+	b := binaries{provider: filepath.Join(dir, "terraform-provider-compute"), emulator: filepath.Join(dir, "compute-emulator"),
+		floor: filepath.Join(dir, "floor-provider")}
+	for _, step := range [][2]string{{b.provider, "."}, {b.emulator, "./tools/emulator"}, {b.floor, "./tools/bench/floorprovider"}} {
 		progress("building %s", step[1])
 		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", step[0], step[1])
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -13,24 +13,30 @@ import (
 func printTable(w io.Writer, o options, rows []row) {
 	lat := o.latency.String()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "adapter\trun\tN\tplan req\treq/machine beyond create\tplan 0ms\tplan %s\tratio\tapply\tfloor\tapply/floor\tpeak RSS\t\n", lat)
+	fmt.Fprintf(tw, "adapter\trun\tN\tplan req\treq/machine beyond create\tplan 0ms\tplan %s\tratio\tplan floor\tapply\tfloor\tapply/floor\tpeak RSS\t\n", lat)
 	for _, r := range rows {
 		if r.failed != "" {
-			fmt.Fprintf(tw, "%s\t%s\t%d\tfailed\t\t\t\t\t\t\t\t\t\n", r.adapter, r.title, r.n)
+			fmt.Fprintf(tw, "%s\t%s\t%d\tfailed\t\t\t\t\t\t\t\t\t\t\n", r.adapter, r.title, r.n)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%s\t%s\t%.2f\t%s\t%s\t%.2f\t%s\t\n",
+		floorPlan := "–"
+		if r.floorPlan > 0 {
+			floorPlan = secs(r.floorPlan)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%s\t%s\t%.2f\t%s\t%s\t%s\t%.2f\t%s\t\n",
 			r.adapter, r.title, r.n, r.planL, r.beyondCreate(), secs(r.plan0Wall), secs(r.planLW),
-			r.planLW.Seconds()/r.plan0Wall.Seconds(), secs(r.apply), secs(r.floor()),
+			r.planLW.Seconds()/r.plan0Wall.Seconds(), floorPlan, secs(r.apply), secs(r.floor()),
 			r.apply.Seconds()/r.floor().Seconds(), mib(r.peakRSS))
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "\nplan req: API requests of a plan (its refresh) at %s, after the first plan following the apply, which also confirms\n"+
-		"each new machine's claim (one write each). req/machine: the apply's requests other than its creates, over N. apply at\n"+
-		"-parallelism=%d; the size runs' apply has no latency and quick actions (Hetzner Cloud: each ends at its first poll;\n"+
-		"Proxmox: 20ms clones, which run one at a time per template); floor: Terraform's own apply of N terraform_data\n"+
-		"resources at the same parallelism, plus waves of the action (Proxmox: one clone after another). peak RSS: the\n"+
-		"provider process's maximum resident memory over apply and plans.\n", lat, o.parallelism)
+		"each new machine's claim (one write each). plan times: the median of %d plans. plan floor: the same plan through a\n"+
+		"provider with these schemas whose reads ask nothing (tools/bench/floorprovider): Terraform's and the plugin framework's\n"+
+		"own time for N instances. req/machine: the apply's requests other than its creates, over N. apply at -parallelism=%d;\n"+
+		"the size runs' apply has no latency and quick actions (Hetzner Cloud: each ends at its first poll; Proxmox: 20ms\n"+
+		"clones, which run one at a time per template); floor: Terraform's own apply of N terraform_data resources at the same\n"+
+		"parallelism, plus waves of the action (Proxmox: one clone after another). peak RSS: the provider process's maximum\n"+
+		"resident memory over apply and plans.\n", lat, o.plans, o.parallelism)
 }
 
 // printTargets says which target each run meets.
@@ -78,8 +84,10 @@ func printTargets(w io.Writer, o options, rows []row) {
 	}
 	if pve10 != nil && pve100 != nil {
 		ratio := pve100.planLW.Seconds() / pve10.planLW.Seconds()
-		check(ratio <= 2, "Proxmox refresh (plan at %s) of 100 running VMs: %s = %s × a refresh of 10 (%s) (≤ 2)",
-			o.latency, secs(pve100.planLW), strconv.FormatFloat(ratio, 'f', 2, 64), secs(pve10.planLW))
+		check(ratio <= 2, "Proxmox refresh (plan at %s) of 100 running VMs: %s = %s × a refresh of 10 (%s) (≤ 2); "+
+			"the plan floor of 100 is %s × that of 10 (%s, %s)",
+			o.latency, secs(pve100.planLW), strconv.FormatFloat(ratio, 'f', 2, 64), secs(pve10.planLW),
+			strconv.FormatFloat(pve100.floorPlan.Seconds()/pve10.floorPlan.Seconds(), 'f', 2, 64), secs(pve100.floorPlan), secs(pve10.floorPlan))
 	}
 }
 

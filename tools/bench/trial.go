@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -101,18 +102,50 @@ func (t *trial) measurePlans(r *row) error {
 		return err
 	}
 	r.confirm = st.total()
-	if r.plan0Wall, st, err = t.count("plan-0ms", t.plan); err != nil {
+	if r.plan0Wall, st, err = t.count("plan-0ms", t.plans); err != nil {
 		return err
 	}
-	r.plan0 = st.total()
+	r.plan0 = st.total() / t.b.opts.plans
 	if err := t.emu.setLatency(t.s.adapter, t.b.opts.latency); err != nil {
 		return err
 	}
-	if r.planLW, st, err = t.count("plan-latency", t.plan); err != nil {
+	if r.planLW, st, err = t.count("plan-latency", t.plans); err != nil {
 		return err
 	}
-	r.planL = st.total()
+	r.planL = st.total() / t.b.opts.plans
 	return nil
+}
+
+// plans runs the plan opts.plans times and returns the median wall time.
+// Every run asks the same (nothing changes between them), so the counts
+// of all are that many times one's.
+func (t *trial) plans() (time.Duration, error) {
+	var took []time.Duration
+	for range t.b.opts.plans {
+		d, err := t.plan()
+		if err != nil {
+			return 0, err
+		}
+		took = append(took, d)
+	}
+	slices.Sort(took)
+	return took[len(took)/2], nil
+}
+
+// floorPlan is the median wall time of the same plan through the floor
+// provider, reattached in place of the provider, over the state the
+// provider applied: Terraform's and the framework's own time for these
+// resources, with no request made.
+func (t *trial) floorPlan() (time.Duration, error) {
+	floor, err := startProvider(t.ctx, t.b.bins.floor, filepath.Join(t.dir, "floor-provider.log"), "", backends[t.s.adapter].env)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _, _ = floor.stop() }()
+	real := t.env
+	t.env = t.b.tfEnv(t.dir, "TF_REATTACH_PROVIDERS="+floor.reattach)
+	defer func() { t.env = real }()
+	return t.plans()
 }
 
 // count runs one command between a reset of the request counts and a
