@@ -142,9 +142,9 @@ func (t *trial) floorPlan() (time.Duration, error) {
 		return 0, err
 	}
 	defer func() { _, _ = floor.stop() }()
-	real := t.env
+	providerEnv := t.env
 	t.env = t.b.tfEnv(t.dir, "TF_REATTACH_PROVIDERS="+floor.reattach)
-	defer func() { t.env = real }()
+	defer func() { t.env = providerEnv }()
 	return t.plans()
 }
 
