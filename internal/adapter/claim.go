@@ -89,6 +89,27 @@ func Held(m Machine, claim string) bool {
 	return m.Claim == "" || m.Claim == claim
 }
 
+// Resumable reports whether a state without a claim takes up m all the same:
+// m carries an unconfirmed claim made within RecoveryWindow of now. The
+// first apply after an import marks the machine with a new claim, written
+// unconfirmed as a create's is; an apply killed after that write and before
+// its state was saved leaves the state without a claim and the machine with
+// one. Its rerun takes the machine up again and writes a claim of its own,
+// as the rerun of a create adopts its machine (Adoptable), so the same rule
+// and window hold: a confirmed claim, or one past the window, is another
+// state's, and the machine stays lost to this one.
+func Resumable(m Machine, claim string, now time.Time) bool {
+	return claim == "" && m.Claim != "" && m.Managed && m.Unconfirmed && withinRecovery(m.Claim, now)
+}
+
+// withinRecovery reports whether claim was made within RecoveryWindow of
+// now, either way (the clocks of two machines disagree).
+func withinRecovery(claim string, now time.Time) bool {
+	made, ok := ClaimTime(claim)
+	age := now.Sub(made)
+	return ok && age <= RecoveryWindow && age >= -RecoveryWindow
+}
+
 // ErrLostHold is what a LostHold error wraps, for errors.Is.
 var ErrLostHold = errors.New("the machine is held by another Terraform state")
 

@@ -48,6 +48,33 @@ func TestHeld(t *testing.T) {
 	}
 }
 
+// TestResumable: a state without a claim takes up a machine whose
+// unconfirmed claim was made within RecoveryWindow (the mark its own killed
+// apply wrote after an import), and nothing else.
+func TestResumable(t *testing.T) {
+	now := time.Date(2026, 12, 7, 1, 0, 0, 0, time.UTC)
+	recent := NewClaimAt(now.Add(-10 * time.Minute))
+	for _, tc := range []struct {
+		name  string
+		m     Machine
+		state string
+		want  bool
+	}{
+		{"its first mark, unconfirmed and recent", Machine{Claim: recent, Managed: true, Unconfirmed: true}, "", true},
+		{"made a little ahead by a clock that runs fast", Machine{Claim: NewClaimAt(now.Add(time.Minute)), Managed: true, Unconfirmed: true}, "", true},
+		{"confirmed: another state refreshed it", Machine{Claim: recent, Managed: true}, "", false},
+		{"past the window", Machine{Claim: NewClaimAt(now.Add(-RecoveryWindow - time.Second)), Managed: true, Unconfirmed: true}, "", false},
+		{"the state has a claim of its own", Machine{Claim: recent, Managed: true, Unconfirmed: true}, NewClaimAt(now), false},
+		{"no claim on the machine", Machine{Managed: true, Unconfirmed: true}, "", false},
+		{"not managed", Machine{Claim: recent, Unconfirmed: true}, "", false},
+		{"a claim without a time", Machine{Claim: strings.Repeat("z", 32), Managed: true, Unconfirmed: true}, "", false},
+	} {
+		if got := Resumable(tc.m, tc.state, now); got != tc.want {
+			t.Errorf("%s: Resumable = %t, want %t", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestLostHoldAndSelfAdoptedSayWhatToDo(t *testing.T) {
 	for _, err := range []*Error{LostHold("7", "web-1", `"prod" (demo)`), SelfAdopted("7", "web-1")} {
 		if err.Code != Conflict || !strings.Contains(err.Message, "7") || !strings.Contains(err.Message, `"web-1"`) {

@@ -58,8 +58,8 @@ func Adoptable(what string, m Machine, call Call, fingerprint string, now time.T
 	case own:
 		return nil
 	}
-	made, ok := ClaimTime(m.Claim)
-	if age := now.Sub(made); !ok || age > RecoveryWindow || age < -RecoveryWindow {
+	if !withinRecovery(m.Claim, now) {
+		made, ok := ClaimTime(m.Claim)
 		return heldElsewhere(what, m, call.Account, fmt.Sprintf(
 			"its claim was never confirmed, but it was made %s, longer ago than the %s within which an interrupted apply adopts "+
 				"its machine when run again (if this is that apply, run again too late, import the machine here)",

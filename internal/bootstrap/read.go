@@ -65,7 +65,12 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		takeImported(&state, m)
 		resp.Diagnostics.Append(mark(ctx, resp.Private, privateImported, false)...)
 	}
-	if !adapter.Held(m, state.Claim.ValueString()) {
+	if adapter.Resumable(m, state.Claim.ValueString(), r.clock().Now()) {
+		// The first apply after the import marked the machine and was
+		// killed before its state was saved: the plan adopts it again, and
+		// that apply takes up the claim it wrote (adopt).
+		resp.Diagnostics.Append(mark(ctx, resp.Private, privateAdopting, true)...)
+	} else if !adapter.Held(m, state.Claim.ValueString()) {
 		resp.Diagnostics.AddWarning("Bootstrap host held by another state", tfdiag.Message(adapter.LostHold(machineID, state.Hostname.ValueString(), r.registry.Label(h.loc))))
 		return
 	}

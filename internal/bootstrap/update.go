@@ -62,7 +62,11 @@ func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *mo
 			claim = adapter.NewClaimAt(r.clock().Now())
 		}
 		hostname := plan.Hostname.ValueString()
-		mark := adapter.Mark{Key: adapter.IdempotencyKey(h.scope, hostname), Fingerprint: adapter.Fingerprint(plan.createRequest()), Claim: claim}
+		// A first claim is written unconfirmed, as a create's is: should
+		// this apply be killed before its state is saved, the rerun takes
+		// it up (adapter.Resumable), and the next refresh confirms it.
+		mark := adapter.Mark{Key: adapter.IdempotencyKey(h.scope, hostname), Fingerprint: adapter.Fingerprint(plan.createRequest()),
+			Claim: claim, Unconfirmed: keep == ""}
 		m, err = h.acc.Update(ctx, machineID, adapter.UpdateRequest{Name: &hostname, Mark: &mark, Current: &m})
 		if err == nil {
 			plan.Claim = types.StringValue(claim)

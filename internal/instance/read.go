@@ -3,6 +3,7 @@ package instance
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -48,7 +49,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		readFailed(ctx, state, r.accounts.Registry.Describe(loc), tfdiag.Endpoint(def, loc.Settings, r.accounts.Registry.Environment()), machineID, err, resp)
 		return
 	}
-	if !stillHeld(ctx, req.Private, resp, &state, m, machineID, r.accounts.Registry.Label(loc)) {
+	if !stillHeld(ctx, req.Private, resp, &state, &m, machineID, r.accounts.Registry.Label(loc), r.clock().Now()) {
 		return
 	}
 	acc.ConfirmOnRefresh(ctx, m, state.Claim.ValueString())
@@ -61,20 +62,30 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 // records the answer for the plan. After an import, it takes the machine's
 // claim first.
 // account names the account for the warning.
-func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadResponse, state *model, m adapter.Machine, machineID, account string) bool {
+func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadResponse, state *model, m *adapter.Machine, machineID, account string, now time.Time) bool {
 	if imported(ctx, from) {
 		// An import takes the machine as it is, claim included, so it plans
 		// clean and notices a later adoption elsewhere. Import a machine into
 		// one state at a time: a confirmed claim is another state's, which
 		// may still list it (see importedHeldElsewhere).
 		if m.Claim != "" && !m.Unconfirmed {
-			resp.Diagnostics.AddWarning("Imported machine may be held by another state", importedHeldElsewhere(m, machineID, account))
+			resp.Diagnostics.AddWarning("Imported machine may be held by another state", importedHeldElsewhere(*m, machineID, account))
 		}
 		state.Claim = optional(m.Claim)
 		resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
 	}
 	claim := state.Claim.ValueString()
-	if !adapter.Held(m, claim) {
+	if adapter.Resumable(*m, claim, now) {
+		// The first apply after the import marked the machine and was
+		// killed before its state was saved (or another state's did so
+		// within the hour, which a create's rerun would adopt as well). Read
+		// it as not yet marked by this state, so the plan writes the mark
+		// again, with a claim of this state's, as it did before.
+		m.Managed = false
+		resp.Diagnostics.Append(setLost(ctx, resp.Private, false)...)
+		return true
+	}
+	if !adapter.Held(*m, claim) {
 		// Another state adopted the machine. Keep what this state last
 		// knew, so its plan shows no changes it could not make, and say so
 		// on every plan until the resource is removed.

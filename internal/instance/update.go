@@ -180,22 +180,29 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 				UserData: userData.ValueString(),
 			})
 		}
-		if *claim == "" {
+		// The first claim is written unconfirmed, as a create's is: should
+		// this apply be killed before its state is saved, the rerun takes
+		// the machine up again (adapter.Resumable), and the next refresh
+		// confirms it.
+		first := *claim == ""
+		if first {
 			*claim = adapter.NewClaimAt(r.clock().Now())
 		}
-		ureq.Mark = &adapter.Mark{Key: adapter.IdempotencyKey(scope, name), Fingerprint: fp, Claim: *claim}
+		ureq.Mark = &adapter.Mark{Key: adapter.IdempotencyKey(scope, name), Fingerprint: fp, Claim: *claim, Unconfirmed: first}
 	}
 	return ureq, nil
 }
 
 // heldMachine reads the machine directly and refuses it when another state
-// has taken it over since this one created or adopted it.
+// has taken it over since this one created or adopted it. A state without a
+// claim takes up a machine whose first mark it may have written itself
+// (adapter.Resumable).
 func (r *Resource) heldMachine(ctx context.Context, acc *adapter.Cached, id, name, claim string) (adapter.Machine, error) {
 	m, err := r.fresh(ctx, acc, id)
 	if err != nil {
 		return m, err
 	}
-	if !adapter.Held(m, claim) {
+	if !adapter.Held(m, claim) && !adapter.Resumable(m, claim, r.clock().Now()) {
 		return m, adapter.LostHold(id, name, "")
 	}
 	return m, nil

@@ -1,0 +1,70 @@
+package bootstrap_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seedcompute/terraform-provider-compute/internal/acctest"
+)
+
+// TestRobotHostImportApplyKilledAfterTheMarkIsRerun: the first apply after
+// an import writes the mark, a claim in the server's name. Killed after that
+// write and before its state was saved, it leaves the state with the
+// imported host and no claim, and the server with one. The rerun plans the
+// adoption again without calling the host another state's, takes up the
+// claim, installs nothing, and the plan after it is empty. The kill is made
+// exact by putting back the state saved before that apply.
+func TestRobotHostImportApplyKilledAfterTheMarkIsRerun(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMetal(t)
+	n, mach := m.AddServer(t, "")
+	c := acctest.NewCLI(t, robotHostAs(m, n, "", "", ""))
+	c.MustRun("import", addr, robotAccount(t, m)+"/"+strconv.Itoa(n))
+	imported := c.Read("terraform.tfstate")
+	c.MustRun("apply", "-auto-approve")
+	c.Write("terraform.tfstate", imported)
+
+	out, err := c.Run("plan", "-detailed-exitcode")
+	if strings.Contains(out, "held by another state") {
+		t.Fatalf("the rerun's plan (%v) calls the host another state's:\n%s", err, out)
+	}
+	c.MustRun("apply", "-auto-approve")
+	if out, err := c.Run("plan", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the rerun is not empty (%v):\n%s", err, out)
+	}
+	srv, _ := m.Server(n)
+	claim := stateClaim(t, c.Read("terraform.tfstate"))
+	if claim == "" || !strings.Contains(srv.Name, claim) {
+		t.Errorf("the state's claim %q is not the one server %d carries (named %q)", claim, n, srv.Name)
+	}
+	if got := mach.Installs(); got != 0 {
+		t.Errorf("the imported host was installed %d times, want none", got)
+	}
+}
+
+// stateClaim is the claim of the one bootstrap host in a state file.
+func stateClaim(t *testing.T, state string) string {
+	t.Helper()
+	var st struct {
+		Resources []struct {
+			Type      string
+			Instances []struct {
+				Attributes struct {
+					Claim string `json:"claim"`
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(state), &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range st.Resources {
+		if r.Type == "compute_bootstrap_host" && len(r.Instances) == 1 {
+			return r.Instances[0].Attributes.Claim
+		}
+	}
+	t.Fatalf("no compute_bootstrap_host in the state:\n%s", state)
+	return ""
+}
