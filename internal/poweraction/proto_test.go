@@ -98,6 +98,16 @@ func (r *rig) powerCalls() map[string]int {
 	return out
 }
 
+// requests counts every request the emulator served since the last
+// ResetStats.
+func (r *rig) requests() int {
+	n := 0
+	for _, c := range r.e.Stats() {
+		n += c
+	}
+	return n
+}
+
 func errorsOf(diags []*tfprotov6.Diagnostic) string {
 	return strings.Join(acctest.Diagnostics(diags, tfprotov6.DiagnosticSeverityError), "\n")
 }
