@@ -15,13 +15,21 @@ import (
 
 // NewList returns compute_instance's list resource; the provider lists it.
 func NewList(reg *adapter.Registry) list.ListResource {
-	return machines.NewListResource(reg, typeName, " A machine whose backend does not report its image (a Proxmox VE clone does not "+
-		"say which template it came from) is generated with `image = null`, which the plan refuses, naming `image`: write the "+
-		"image it was made from, and it is taken as the machine's own without replacing it. A Proxmox VE VM whose cores and "+
-		"memory no flavor of the account has is generated with `offer_id = null` too: add a flavor of its size to the account "+
-		"and write its name in; the VM takes it in place. Each `account`, in the resource block and in the `import` block's "+
-		"`identity`, is the account's literal id: replace both with a reference such as `compute_provider_account.cloud.id`. "+
-		"The first apply after the import writes the provider's mark on each machine that lacks it; the next plan is empty.", listObject)
+	return machines.NewListResource(reg, typeName, " A machine whose backend does not report its image is generated with "+
+		"`image = null`, which the plan refuses, naming `image`: write the image it was made from, and it is taken as the "+
+		"machine's own without replacing it."+queryNotes(reg)+" Each `account`, in the resource block and in the `import` "+
+		"block's `identity`, is the account's literal id: replace both with a reference such as "+
+		"`compute_provider_account.cloud.id`. The first apply after the import writes the provider's mark on each machine "+
+		"that lacks it; the next plan is empty.", listObject)
+}
+
+// queryNotes is what each backend's generated instances leave null
+// (adapter.NoteQuery).
+func queryNotes(reg *adapter.Registry) string {
+	if reg == nil {
+		return ""
+	}
+	return reg.Notes(adapter.NoteQuery)
 }
 
 // listObject is the instance an import of the machine and its first
