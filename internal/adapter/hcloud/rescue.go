@@ -83,11 +83,17 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 			return adapter.Machine{ID: id}, a.armedFailure(err, s, true, unanswered)
 		}
 	}
-	// The boot disarms rescue: running and disarmed is running rescue.
-	// The status alone says "running" throughout, so the state reported
-	// says whether rescue is still armed.
+	return a.waitRescueBooted(ctx, step, id, s)
+}
+
+// waitRescueBooted waits until server id (s as last read) runs its rescue
+// system. The boot
+// disarms rescue: running and disarmed is running rescue. The status alone
+// says "running" throughout, so the state reported says whether rescue is
+// still armed.
+func (a *account) waitRescueBooted(ctx context.Context, step, id string, s *hcloud.Server) (adapter.Machine, error) {
 	armed := true
-	err = adapter.WaitFor(ctx, a.clock, a.poll, step+": wait until the server runs its rescue system", func(ctx context.Context) (bool, error) {
+	err := adapter.WaitFor(ctx, a.clock, a.poll, step+": wait until the server runs its rescue system", func(ctx context.Context) (bool, error) {
 		cur, err := a.server(ctx, id)
 		if err != nil {
 			return false, err
