@@ -55,12 +55,16 @@ func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, r
 	case err != nil:
 		adapter.LoggerFrom(ctx).Info(ctx, "the machine could not be read at plan; the action reads it again before it acts",
 			map[string]any{"machine_id": t.ID.ValueString(), "code": string(adapter.CodeOf(err))})
-	case a.refuseHold(m, t, def, &resp.Diagnostics) && a.kind.running && m.State == adapter.StateStopped &&
-		!t.Power.IsUnknown() && t.Power.ValueString() != "on":
-		// Stopped stays stopped until something starts it; pending and the
-		// like may be running by the time the action runs.
-		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.notRunning(power.WithID(m, t.ID.ValueString()))+
-			" Start it with compute_instance_power_on first; an instance whose configuration says power = \"on\" is started by the next apply.")
+	default:
+		if !a.refuseHold(m, t, def, &resp.Diagnostics) {
+			return
+		}
+		if a.kind.running && m.State == adapter.StateStopped && !t.Power.IsUnknown() && t.Power.ValueString() != "on" {
+			// Stopped stays stopped until something starts it; pending
+			// and the like may be running by the time the action runs.
+			resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.notRunning(power.WithID(m, t.ID.ValueString()))+
+				" Start it with compute_instance_power_on first; an instance whose configuration says power = \"on\" is started by the next apply.")
+		}
 	}
 }
 
