@@ -100,9 +100,12 @@ func (r *rig) powerCalls() map[string]int {
 
 // requests counts every request the emulator served since the last
 // ResetStats.
-func (r *rig) requests() int {
+func (r *rig) requests() int { return served(r.e.Stats()) }
+
+// served counts the requests an emulator's Stats hold, over every route.
+func served(stats map[string]int) int {
 	n := 0
-	for _, c := range r.e.Stats() {
+	for _, c := range stats {
 		n += c
 	}
 	return n
