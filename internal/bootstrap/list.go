@@ -20,9 +20,7 @@ func NewList(reg *adapter.Registry) list.ListResource {
 		"nothing installed. No backend reports the image a dedicated machine was installed with, so each host is generated "+
 		"with `image = null`, which the plan refuses, naming `image`: write the image it runs (the first apply records it "+
 		"without installing anything), and add `files`, `first_boot` or `ready_command` only as they are to be used for the "+
-		"next install. Each `account`, in the resource block and in the `import` block's `identity`, is the account's literal id: "+
-		"replace both with a reference such as `compute_provider_account.metal.id`. The first apply writes the provider's mark on each machine that lacks it; the next plan is empty. An "+
-		"account whose adapter cannot bootstrap hosts is refused, as the resource refuses it.", listObject)
+		"next install. An account whose adapter cannot bootstrap hosts is refused, as the resource refuses it.", listObject)
 	l.Refuse = cannotBootstrap
 	return l
 }

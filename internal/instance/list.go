@@ -17,10 +17,7 @@ import (
 func NewList(reg *adapter.Registry) list.ListResource {
 	return machines.NewListResource(reg, typeName, " A machine whose backend does not report its image is generated with "+
 		"`image = null`, which the plan refuses, naming `image`: write the image it was made from, and it is taken as the "+
-		"machine's own without replacing it."+queryNotes(reg)+" Each `account`, in the resource block and in the `import` "+
-		"block's `identity`, is the account's literal id: replace both with a reference such as "+
-		"`compute_provider_account.cloud.id`. The first apply after the import writes the provider's mark on each machine "+
-		"that lacks it; the next plan is empty.", listObject)
+		"machine's own without replacing it."+queryNotes(reg), listObject)
 }
 
 // queryNotes is what each backend's generated instances leave null

@@ -27,10 +27,17 @@ const (
 		"`[\"running\", \"stopped\"]` leaves those out."
 )
 
+// docGenerated is what every list resource says, after its own More, of
+// the configuration `terraform query -generate-config-out` writes from it.
+const docGenerated = " Each `account`, in the resource block and in the `import` block's `identity`, is the account's literal " +
+	"id: replace both with a reference such as `compute_provider_account.NAME.id`. The first apply after the import writes " +
+	"the provider's mark on each machine that lacks it; the next plan is empty."
+
 // ListSchema is the configuration of a list resource over machines (a
 // `list` block of `terraform query`, Terraform 1.14 and later): the
 // accounts and filters of compute_machines; what names the resource each
-// result is ("compute_instance").
+// result is ("compute_instance"), more is said of that resource's results
+// before what every list resource says of them (docGenerated).
 func ListSchema(what, more string) schema.Schema {
 	refused := listArgument(what)
 	return schema.Schema{
@@ -38,7 +45,7 @@ func ListSchema(what, more string) schema.Schema {
 			"each result carries the machine's identity (its account and id), so that `terraform query -generate-config-out=FILE` " +
 			"writes an `import` block and a `" + what + "` block for it; with `include_resource = true` each result holds the " +
 			"whole resource too. The filters are those of the `compute_machines` data source, which adopts a fleet on Terraform " +
-			"before 1.14 and on OpenTofu." + more,
+			"before 1.14 and on OpenTofu." + more + docGenerated,
 		Attributes: map[string]schema.Attribute{
 			"accounts": schema.ListAttribute{
 				ElementType:         types.StringType,
