@@ -59,7 +59,7 @@ func (a *account) resumeRunning(ctx context.Context, step string, s *hcloud.Serv
 func (a *account) awaitRunning(ctx context.Context, step string, s *hcloud.Server) ([]string, error) {
 	what := step + ": list the server's running actions"
 	var running []*hcloud.Action
-	err := adapter.Retry(ctx, a.clock, a.poll, what, func(ctx context.Context) (err error) {
+	err := a.retried(ctx, what, func(ctx context.Context) (err error) {
 		running, err = a.client.Server.Action.AllFor(ctx, s, hcloud.ActionListOpts{
 			ListOpts: hcloud.ListOpts{PerPage: pageSize},
 			Status:   []hcloud.ActionStatus{hcloud.ActionStatusRunning},
