@@ -76,7 +76,8 @@ func TestRescueArmsTheAccountsKeysAndResets(t *testing.T) {
 		t.Fatalf("the tap saw %d root passwords, want the one of enable_rescue", len(passwords))
 	}
 	if strings.Contains(logs.String(), passwords[0]) || strings.Contains(fmt.Sprintf("%+v", m), passwords[0]) {
-		t.Errorf("the rescue root password reached the log or the machine:\n%s", logs.String())
+		t.Errorf("the rescue root password reached the log or the machine (shown as [password]):\n%s",
+			strings.ReplaceAll(logs.String(), passwords[0], "[password]"))
 	}
 	if m.ID != id || m.State != adapter.StateRunning {
 		t.Errorf("Rescue returned %s %s, want %s running", m.ID, m.State, id)
