@@ -1,4 +1,4 @@
-package machines
+package tflist
 
 import (
 	"context"
@@ -110,7 +110,7 @@ func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *l
 		l.refuseAccounts(f.Accounts, &diags)
 	}
 	if !diags.HasError() {
-		all = l.lister.List(ctx, f, defaultReadTimeout, adapter.DefaultUnreachable, &diags)
+		all = l.lister.List(ctx, f, DefaultReadTimeout, adapter.DefaultUnreachable, &diags)
 	}
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
