@@ -51,16 +51,22 @@ type Lister struct {
 // every machine, and a labels filter no listed account's machine can
 // carry (checkLabels). Terraform validates the configuration as written and again
 // with the values a read gets, so an id known only at apply is refused
-// then, before the read.
-func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) {
+// then, before the read. It returns the accounts it read, for further
+// checks of the caller's own; nil when there are none to check.
+func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) []types.String {
 	var ids types.List
 	diags.Append(config.GetAttribute(ctx, path.Root("accounts"), &ids)...)
 	if diags.HasError() || ids.IsNull() || ids.IsUnknown() || l.Registry == nil {
-		return
+		return nil
 	}
+	out := make([]types.String, 0, len(ids.Elements()))
 	for i, v := range ids.Elements() {
 		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
+		if !ok {
+			continue
+		}
+		out = append(out, s)
+		if s.IsNull() || s.IsUnknown() {
 			continue
 		}
 		if detail, ok := checkInventory(l.Registry, i, s.ValueString()); !ok {
@@ -68,6 +74,7 @@ func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.D
 		}
 	}
 	checkLabels(ctx, l.Registry, config, l.Summary, diags)
+	return out
 }
 
 // List lists every account's machines, retrying an inventory whose backend
