@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,6 +51,17 @@ func released[Q, R any](ctx context.Context, req Q, f func(context.Context, Q) (
 	ctx, done := release(ctx)
 	defer done()
 	return f(ctx, req)
+}
+
+// half is the part T of the wrapped server s that plugin-go finds by
+// asserting an optional interface (list resources, actions), which the
+// wrapper passes on with the request's own context; what names it.
+func half[T any](s tfprotov6.ProviderServer, what string) (T, error) {
+	h, ok := s.(T)
+	if !ok {
+		return h, fmt.Errorf("the provider server %T serves no %s; this is a bug in the provider", s, what)
+	}
+	return h, nil
 }
 
 // answered is what a released context reads through to.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
@@ -18,11 +17,7 @@ var _ tfprotov6.ActionServer = releasingServer{}
 
 // actions is the wrapped server's action half.
 func (s releasingServer) actions() (tfprotov6.ActionServer, error) {
-	a, ok := s.ProviderServer.(tfprotov6.ActionServer)
-	if !ok {
-		return nil, fmt.Errorf("the provider server %T serves no actions; this is a bug in the provider", s.ProviderServer)
-	}
-	return a, nil
+	return half[tfprotov6.ActionServer](s.ProviderServer, "actions")
 }
 
 func (s releasingServer) ValidateActionConfig(ctx context.Context, req *tfprotov6.ValidateActionConfigRequest) (*tfprotov6.ValidateActionConfigResponse, error) {

@@ -61,3 +61,29 @@ func TestServedProviderHasActions(t *testing.T) {
 		t.Errorf("the invocation's completion: %q", got)
 	}
 }
+
+// TestActionStreamKeepsTheRequestsContext: the framework runs an
+// invocation while Terraform reads its events, after InvokeAction has
+// returned, so the stream must find the request's context as it was, not
+// one let go of with the answer, which would end every action at its
+// first event.
+func TestActionStreamKeepsTheRequestsContext(t *testing.T) {
+	a, ok := releasing(streaming{}).(tfprotov6.ActionServer)
+	if !ok {
+		t.Fatal("the served provider does not serve actions")
+	}
+	stream, err := a.InvokeAction(request(t), &tfprotov6.InvokeActionRequest{ActionType: "compute_instance_reboot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	for ev := range stream.Events {
+		read++
+		if p, ok := ev.Type.(tfprotov6.ProgressInvokeActionEventType); !ok || p.Message != "" {
+			t.Errorf("read after InvokeAction returned, %+v", ev.Type)
+		}
+	}
+	if read != 1 {
+		t.Errorf("the stream gave %d events; want 1", read)
+	}
+}

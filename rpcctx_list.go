@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
@@ -17,11 +16,7 @@ var _ tfprotov6.ListResourceServer = releasingServer{}
 
 // lists is the wrapped server's list resource half.
 func (s releasingServer) lists() (tfprotov6.ListResourceServer, error) {
-	l, ok := s.ProviderServer.(tfprotov6.ListResourceServer)
-	if !ok {
-		return nil, fmt.Errorf("the provider server %T serves no list resources; this is a bug in the provider", s.ProviderServer)
-	}
-	return l, nil
+	return half[tfprotov6.ListResourceServer](s.ProviderServer, "list resources")
 }
 
 func (s releasingServer) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {

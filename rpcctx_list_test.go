@@ -53,3 +53,28 @@ func TestServedProviderHasListResources(t *testing.T) {
 		}
 	}
 }
+
+// TestListStreamKeepsTheRequestsContext: the framework streams a listing's
+// results while Terraform reads them, after ListResource has returned, so
+// the stream must find the request's context as it was, not one let go
+// of with the answer.
+func TestListStreamKeepsTheRequestsContext(t *testing.T) {
+	l, ok := releasing(streaming{}).(tfprotov6.ListResourceServer)
+	if !ok {
+		t.Fatal("the served provider does not serve list resources")
+	}
+	stream, err := l.ListResource(request(t), &tfprotov6.ListResourceRequest{TypeName: "compute_instance"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	for r := range stream.Results {
+		read++
+		if r.DisplayName != "" {
+			t.Errorf("read after ListResource returned, %s", r.DisplayName)
+		}
+	}
+	if read != 1 {
+		t.Errorf("the stream gave %d results; want 1", read)
+	}
+}

@@ -153,3 +153,51 @@ func TestReleasedDoneAgreesWithErr(t *testing.T) {
 		t.Error("Done returned another channel after the answer")
 	}
 }
+
+// streaming serves a list resource and an action whose streams are read
+// after the call has returned, as the framework's are: each reports what
+// it finds of the request's context when read, "" for the request's own
+// (not over, its values there).
+type streaming struct{ tfprotov6.ProviderServer }
+
+// late is what a stream read after its call returned finds of ctx.
+func late(ctx context.Context) string {
+	switch {
+	case ctx.Err() != nil:
+		return "the request's context is over: " + ctx.Err().Error()
+	case ctx.Value(rpcKey{}) != "request":
+		return "the request's values do not reach the stream"
+	}
+	return ""
+}
+
+func (streaming) ValidateListResourceConfig(context.Context, *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
+	return &tfprotov6.ValidateListResourceConfigResponse{}, nil
+}
+
+func (streaming) ListResource(ctx context.Context, _ *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
+	return &tfprotov6.ListResourceServerStream{Results: func(yield func(tfprotov6.ListResourceResult) bool) {
+		yield(tfprotov6.ListResourceResult{DisplayName: late(ctx)})
+	}}, nil
+}
+
+func (streaming) ValidateActionConfig(context.Context, *tfprotov6.ValidateActionConfigRequest) (*tfprotov6.ValidateActionConfigResponse, error) {
+	return &tfprotov6.ValidateActionConfigResponse{}, nil
+}
+
+func (streaming) PlanAction(context.Context, *tfprotov6.PlanActionRequest) (*tfprotov6.PlanActionResponse, error) {
+	return &tfprotov6.PlanActionResponse{}, nil
+}
+
+func (streaming) InvokeAction(ctx context.Context, _ *tfprotov6.InvokeActionRequest) (*tfprotov6.InvokeActionServerStream, error) {
+	return &tfprotov6.InvokeActionServerStream{Events: func(yield func(tfprotov6.InvokeActionEvent) bool) {
+		yield(tfprotov6.InvokeActionEvent{Type: tfprotov6.ProgressInvokeActionEventType{Message: late(ctx)}})
+	}}, nil
+}
+
+// request is a context as a request's, with a value of its own.
+func request(t *testing.T) context.Context {
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), rpcKey{}, "request"))
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -37,12 +37,19 @@ const (
 //   - FieldPricePerHour: a compute_offers offer's price_per_hour (which
 //     price the backend quotes).
 //
-// The rescue keys name no field; see NoteRescue, NoteRescueWait,
+// The other keys name no field; see NoteQuery, NoteRescue, NoteRescueWait,
 // NoteRescueLogin and NoteRescueUndo.
 var NoteKeys = []string{
 	FieldName, FieldOfferID, FieldImage, FieldLocation, FieldLabels, FieldUserData, FieldPricePerHour,
-	NoteRescue, NoteRescueWait, NoteRescueLogin, NoteRescueUndo,
+	NoteQuery, NoteRescue, NoteRescueWait, NoteRescueLogin, NoteRescueUndo,
 }
+
+// NoteQuery is a key of Definition.Notes that names no field: what the
+// compute_instance that `terraform query -generate-config-out` writes for a
+// machine of this backend leaves null because the backend does not report
+// it, and how to fill it in, in compute_instance's list resource
+// documentation.
+const NoteQuery = "query"
 
 // NoteRescue is a key of Definition.Notes that names no field: on a backend
 // whose adapter does not declare CapRescue, how an operator boots a machine

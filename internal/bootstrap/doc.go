@@ -12,10 +12,10 @@
 // reference resolves to) never reach state, plan, logs or diagnostics.
 //
 // Its identity and list resource are compute_instance's kind: the account
-// and the machine's id (internal/tfidentity), and compute_machines' listing
-// shaped as hosts taken as they are (list.go).
+// and the machine's id (internal/tfidentity), and the listing compute_machines
+// shares (internal/tflist) shaped as hosts taken as they are (list.go).
 //
-// It imports internal/adapter, internal/machines, internal/tfdiag,
+// It imports internal/adapter, internal/tflist, internal/tfdiag,
 // internal/tfidentity, internal/tfstate and internal/tftimeouts, never a
 // concrete adapter: whether an account can bootstrap is its definition's
 // capability.

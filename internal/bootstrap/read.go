@@ -107,17 +107,10 @@ func takeImported(state *model, m adapter.Machine) {
 // files, first_boot and the rest, which cannot be read back) without
 // replacing or installing anything.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
-	var reg *adapter.Registry
-	if r.accounts != nil {
-		reg = r.accounts.Registry
-	}
-	loc, machineID, diags := tfidentity.Target(ctx, req, reg, "bootstrap host")
-	if resp.Diagnostics.Append(diags...); diags.HasError() {
+	machineID, ok := tfidentity.Import(ctx, req, resp, r.accounts, "bootstrap host")
+	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("machine_id"), types.StringValue(machineID))...)
 	resp.Diagnostics.Append(mark(ctx, resp.Private, privateImported, true)...)
 	resp.Diagnostics.Append(mark(ctx, resp.Private, privateAdopting, true)...)

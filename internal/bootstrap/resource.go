@@ -48,7 +48,7 @@ func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp 
 // IdentitySchema is the account and the machine's id (Terraform 1.12 and
 // later), which an import block's identity names a machine by.
 func (r *Resource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = tfidentity.Schema("host")
+	resp.IdentitySchema = tfidentity.Schema("bootstrap host")
 }
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

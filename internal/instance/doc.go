@@ -9,10 +9,10 @@
 // then a hard poweroff; a change of triggers_restart (restart.go) is a
 // reboot bounded the same way, then a reset. Its identity (the account and
 // the machine's id, internal/tfidentity) follows the state through every
-// operation; its list resource (list.go) is compute_machines' listing shaped
-// as instances for terraform query.
+// operation; its list resource (list.go) is the listing compute_machines
+// shares (internal/tflist) shaped as instances for terraform query.
 //
-// It imports internal/adapter, internal/machines, internal/power,
+// It imports internal/adapter, internal/tflist, internal/power,
 // internal/tfdiag, internal/tfidentity, internal/tfstate and
 // internal/tftimeouts, never a concrete adapter.
 package instance

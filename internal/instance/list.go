@@ -10,30 +10,35 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/machines"
+	"github.com/seedcompute/terraform-provider-compute/internal/tflist"
 )
 
 // NewList returns compute_instance's list resource; the provider lists it.
 func NewList(reg *adapter.Registry) list.ListResource {
-	return machines.NewListResource(reg, typeName, " A machine whose backend does not report its image (a Proxmox VE clone does not "+
-		"say which template it came from) is generated with `image = null`, which the plan refuses, naming `image`: write the "+
-		"image it was made from, and it is taken as the machine's own without replacing it. A Proxmox VE VM whose cores and "+
-		"memory no flavor of the account has is generated with `offer_id = null` too: add a flavor of its size to the account "+
-		"and write its name in; the VM takes it in place. Each `account`, in the resource block and in the `import` block's "+
-		"`identity`, is the account's literal id: replace both with a reference such as `compute_provider_account.cloud.id`. "+
-		"The first apply after the import writes the provider's mark on each machine that lacks it; the next plan is empty.", listObject)
+	return tflist.NewListResource(reg, typeName, " A machine whose backend does not report its image is generated with "+
+		"`image = null`, which the plan refuses, naming `image`: write the image it was made from, and it is taken as the "+
+		"machine's own without replacing it."+queryNotes(reg), listObject)
+}
+
+// queryNotes is what each backend's generated instances leave null
+// (adapter.NoteQuery).
+func queryNotes(reg *adapter.Registry) string {
+	if reg == nil {
+		return ""
+	}
+	return reg.Notes(adapter.NoteQuery)
 }
 
 // listObject is the instance an import of the machine and its first
 // refresh would hold, as far as the configuration goes: what
 // -generate-config-out writes from it must plan to nothing but the mark.
-func listObject(ctx context.Context, f machines.Found, into *tfsdk.Resource) diag.Diagnostics {
+func listObject(ctx context.Context, f tflist.Found, into *tfsdk.Resource) diag.Diagnostics {
 	m := model{
 		Account: types.StringValue(f.Account), Image: types.StringNull(), Power: types.StringNull(),
 		ShutdownTimeout: types.StringNull(), UserDataSHA256: types.StringNull(),
 	}
 	diags := m.setMachine(ctx, f.Machine)
-	diags.Append(machines.SetAttributes(ctx, into, map[string]attr.Value{
+	diags.Append(tflist.SetAttributes(ctx, into, map[string]attr.Value{
 		"id": m.ID, "account": m.Account, adapter.FieldName: m.Name, adapter.FieldOfferID: optional(f.OfferID),
 		adapter.FieldImage: m.Image, adapter.FieldLocation: m.Location, adapter.FieldLabels: m.Labels, adapter.FieldPower: m.Power,
 		"shutdown_timeout": m.ShutdownTimeout, "state": m.State, "raw_state": m.RawState, "ipv4_address": m.IPv4,

@@ -108,7 +108,7 @@ func TestInstanceListProto(t *testing.T) {
 	}
 	config["accounts"] = tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})
 	unapplied := p.List("compute_instance", config, false)
-	if len(unapplied) != 1 || !regexp.MustCompile(`accounts\[0\] is not known yet.*apply`).MatchString(
+	if len(unapplied) != 1 || !regexp.MustCompile(`Unable to use compute_instance list argument: accounts\[0\] is not known yet.*apply`).MatchString(
 		strings.Join(acctest.Diagnostics(unapplied[0].Diagnostics, tfprotov6.DiagnosticSeverityError), "\n")) {
 		t.Errorf("list of an account not applied yet: %+v, want one error on accounts[0] saying to apply it first", unapplied)
 	}

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
@@ -160,21 +158,7 @@ func readFailed(ctx context.Context, state model, account, endpoint, machineID s
 // user_data_sha256 stays null, since the user data a machine was created
 // with cannot be read back.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defer tfidentity.Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
-	loc, machineID, diags := tfidentity.Target(ctx, req, r.registryOrNil(), "instance")
-	if resp.Diagnostics.Append(diags...); diags.HasError() {
-		return
+	if _, ok := tfidentity.Import(ctx, req, resp, r.accounts, "instance"); ok {
+		resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(machineID))...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("account"), types.StringValue(loc.String()))...)
-	resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
-}
-
-// registryOrNil is the configured accounts' registry; nil before the
-// provider is configured.
-func (r *Resource) registryOrNil() *adapter.Registry {
-	if r.accounts == nil {
-		return nil
-	}
-	return r.accounts.Registry
 }

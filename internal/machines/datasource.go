@@ -8,15 +8,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
-	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tflist"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 )
 
-const summary = "Unable to list machines"
+// invalidArgument is the summary of a refused argument of compute_machines
+// (tflist.Lister.Summary).
+const invalidArgument = "Unable to use compute_machines argument"
 
 // DataSource is compute_machines.
 type DataSource struct {
@@ -61,7 +62,7 @@ func (d *DataSource) Configure(_ context.Context, req datasource.ConfigureReques
 // and again with the values a read gets, so an id known only at apply is
 // refused then, before the read.
 func (d *DataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	Lister{Registry: d.registry, Summary: invalidArgument}.Validate(ctx, req.Config, &resp.Diagnostics)
+	tflist.Lister{Registry: d.registry, Summary: invalidArgument}.Validate(ctx, req.Config, &resp.Diagnostics)
 }
 
 // Read lists every account's machines, retrying an inventory whose backend
@@ -76,12 +77,12 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := m.Timeouts.Read(ctx, defaultReadTimeout)
+	timeout, diags := m.Timeouts.Read(ctx, tflist.DefaultReadTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	all := Lister{Registry: d.registry, Accounts: d.accounts}.List(ctx, m.Filters, timeout,
+	all := tflist.Lister{Registry: d.registry, Accounts: d.accounts}.List(ctx, m.Filters, timeout,
 		tftimeouts.UnreachableOf(m.Timeouts.Object, adapter.DefaultUnreachable), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -91,73 +92,7 @@ func (d *DataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// target is one listed account, opened.
-type target struct {
-	index     int
-	listed    string // the id as listed in accounts
-	shown     string // the account as messages name it (Registry.Label)
-	locator   adapter.Locator
-	acc       *adapter.Cached
-	inventory adapter.Inventory
-	// endpoint is the account's endpoint setting, found by its role, for
-	// the way out of a failure to reach it; "" when the adapter has none.
-	endpoint string
-}
-
-// open checks and opens every listed account, reporting each refusal on
-// its list index.
-func (l Lister) open(ids []types.String, diags *diag.Diagnostics) []target {
-	var out []target
-	seen := map[string]int{}
-	for i, id := range ids {
-		p := path.Root("accounts").AtListIndex(i)
-		acc, loc, err := l.Accounts.Open(id.ValueString())
-		if err == nil {
-			// Filled defaults: the instance id matches what an import of it
-			// and compute_provider_account compute from the same settings.
-			loc, err = l.Accounts.Registry.Checked(loc)
-		}
-		if err != nil {
-			// Redacted: a secret pasted into an id must not be printed back.
-			diags.AddAttributeError(p, summary,
-				fmt.Sprintf("%s is not a compute_provider_account id: %s\n\nUse the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.",
-					adapter.Show(fmt.Sprintf("accounts[%d]", i), adapter.RedactID(id.ValueString())), tfdiag.Message(err)))
-			continue
-		}
-		// ValidateConfig has refused adapters without the capability:
-		// Terraform validates the configuration a read gets right before it.
-		inv, ok := acc.Adapter.(adapter.Inventory)
-		if !ok {
-			diags.AddAttributeError(p, summary, fmt.Sprintf("The %s adapter declares the %s capability but does not implement it; this is a bug in the provider.", loc.Kind, adapter.CapInventory))
-			continue
-		}
-		// The same account in two spellings of its id (settings in another
-		// order, a default left out) would list each of its machines twice.
-		// Messages name the account, never its whole id.
-		shown := l.Registry.Label(loc)
-		if first, dup := seen[loc.Key()]; dup {
-			diags.AddAttributeError(p, summary,
-				fmt.Sprintf("%s is the same account as accounts[%d]; list each account once, or its machines appear twice.",
-					fmt.Sprintf("accounts[%d] (account %s)", i, shown), first))
-			continue
-		}
-		seen[loc.Key()] = i
-		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, acc: acc, inventory: inv, endpoint: endpointOf(l.Registry, loc)})
-	}
-	return out
-}
-
-// endpointOf is the account's endpoint for messages, its default when the
-// locator leaves it out.
-func endpointOf(reg *adapter.Registry, loc adapter.Locator) string {
-	def, err := reg.Definition(loc.Kind)
-	if err != nil {
-		return ""
-	}
-	return tfdiag.Endpoint(def, loc.Settings, reg.Environment())
-}
-
-func toList(ctx context.Context, all []Found) (types.List, diag.Diagnostics) {
+func toList(ctx context.Context, all []tflist.Found) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	elems := make([]attr.Value, 0, len(all))
 	for _, f := range all {

@@ -3,11 +3,10 @@
 // not, with the state compute_instance shows, so that import blocks with
 // for_each can adopt a fleet the provider did not create. It only reads:
 // a machine is marked as managed by the first apply after its import
-// (compute_instance), never by this listing. The same listing and filters
-// (Lister) serve the list resources of compute_instance and
-// compute_bootstrap_host for terraform query (ListResource), whose results
-// carry each machine's identity and the resource as its package shapes it.
+// (compute_instance), never by this listing. The listing and its filters
+// are internal/tflist's, which serves the list resources of
+// compute_instance and compute_bootstrap_host for terraform query too.
 //
-// It imports internal/adapter, internal/tfdiag, internal/tfidentity,
-// internal/tftimeouts and internal/tfvalidate, never a concrete adapter.
+// It imports internal/adapter, internal/tflist, internal/tftimeouts and
+// internal/tfvalidate, never a concrete adapter.
 package machines

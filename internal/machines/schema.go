@@ -2,7 +2,6 @@ package machines
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -11,16 +10,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tflist"
 	"github.com/seedcompute/terraform-provider-compute/internal/tftimeouts"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfvalidate"
 )
 
-// defaultReadTimeout bounds a read of every listed account's inventory,
-// retries included, unless the timeouts block says otherwise.
-const defaultReadTimeout = 5 * time.Minute
-
 type model struct {
-	Filters
+	tflist.Filters
 	Machines types.List     `tfsdk:"machines"`
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
@@ -54,33 +50,33 @@ func dataSourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema 
 			"accounts": schema.ListAttribute{
 				ElementType:         types.StringType,
 				Required:            true,
-				MarkdownDescription: docAccounts,
+				MarkdownDescription: tflist.DocAccounts,
 				Validators:          []validator.List{tfvalidate.Accounts{Summary: invalidArgument, What: "machines"}},
 			},
 			"managed": schema.BoolAttribute{
 				Optional:            true,
-				MarkdownDescription: docManaged,
+				MarkdownDescription: tflist.DocManaged,
 			},
 			"name_prefix": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: docNamePrefix,
-				Validators:          []validator.String{notEmpty{invalidArgument, "name_prefix", "a prefix such as \"web-\""}},
+				MarkdownDescription: tflist.DocNamePrefix,
+				Validators:          []validator.String{tflist.NotEmpty{Summary: invalidArgument, Name: "name_prefix", Example: "a prefix such as \"web-\""}},
 			},
 			"name_regex": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: docNameRegex,
-				Validators:          []validator.String{regexCheck{invalidArgument}},
+				MarkdownDescription: tflist.DocNameRegex,
+				Validators:          []validator.String{tflist.RegexCheck{Summary: invalidArgument}},
 			},
 			"labels": schema.MapAttribute{
 				ElementType:         types.StringType,
 				Optional:            true,
-				MarkdownDescription: docLabels,
+				MarkdownDescription: tflist.DocLabels,
 			},
 			"states": schema.SetAttribute{
 				ElementType:         types.StringType,
 				Optional:            true,
-				MarkdownDescription: docStates,
-				Validators:          []validator.Set{statesCheck{invalidArgument}},
+				MarkdownDescription: tflist.DocStates,
+				Validators:          []validator.Set{tflist.StatesCheck{Summary: invalidArgument}},
 			},
 			"machines": schema.ListNestedAttribute{
 				Computed: true,
@@ -91,7 +87,7 @@ func dataSourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema 
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": tftimeouts.DataSource(ctx, tftimeouts.Op{Default: defaultReadTimeout,
+			"timeouts": tftimeouts.DataSource(ctx, tftimeouts.Op{Default: tflist.DefaultReadTimeout,
 				What: "listing the machines of all listed accounts may take, counting the retries of a backend that fails or asks to slow down"}, tftimeouts.Unreachable(adapter.DefaultUnreachable)),
 		},
 	}

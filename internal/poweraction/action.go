@@ -136,7 +136,7 @@ func (a *Action) Schema(_ context.Context, _ action.SchemaRequest, resp *action.
 		"instance": schema.SingleNestedAttribute{
 			Required: true,
 			MarkdownDescription: "The instance to act on: write the resource itself, `instance = compute_instance.web`, or a " +
-				"bootstrapped host, `instance = compute_bootstrap_host.db` (the way to reboot an installed Robot host). Terraform " +
+				"bootstrapped host, `instance = compute_bootstrap_host.db`" + bootstrapDoc(a.registry) + ". Terraform " +
 				"keeps the attributes below and drops the others. Written out by hand, `account`, `id` and `claim` are the " +
 				"resource's own, as `terraform state show` prints them: the action acts only on a machine that carries the " +
 				"provider's mark and this claim, so it never touches a machine another Terraform state holds.",
@@ -221,11 +221,29 @@ func unreachableOfRescue(k kind) string {
 
 // planRefusal is what the plan's read refuses beyond the hold.
 func planRefusal(k kind) string {
-	s := " The plan refuses an `instance.id` the backend says is malformed"
+	s := " The plan refuses an `instance.id` that is no machine id of the account's adapter, before it reads anything"
 	if k.running {
 		s += ", and a machine it finds stopped, unless `instance.power` is `\"on\"`"
 	}
 	return s + "."
+}
+
+// bootstrapDoc says on which adapters' accounts a bootstrapped host is
+// the way to act on a machine the provider installed.
+func bootstrapDoc(reg *adapter.Registry) string {
+	if reg == nil {
+		return ""
+	}
+	var on []string
+	for _, d := range reg.Definitions() {
+		if d.Capabilities.Has(adapter.CapBootstrap) {
+			on = append(on, "`"+d.Kind+"`")
+		}
+	}
+	if len(on) == 0 {
+		return ""
+	}
+	return " (the way to act on a host the provider installed, on " + strings.Join(on, ", ") + " accounts)"
 }
 
 // capabilityDoc says which adapters offer the action.

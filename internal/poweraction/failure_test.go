@@ -72,23 +72,28 @@ func TestActionGivesUpOnUnreachableEndpointProto(t *testing.T) {
 // machine, so a reboot or a reset of a stopped machine is refused there, on
 // instance.id, as the invoke would refuse it; unless the instance's power
 // is "on" (an apply that starts it runs before a trigger's action). An id
-// the backend refuses as malformed is refused at plan too. Nothing is sent.
+// the adapter could not have given is refused at plan too, before any
+// request, and shown only redacted. No power request is sent.
 func TestRestartOfStoppedMachineRefusedAtPlanProto(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, nil)
 	claim := adapter.NewClaim()
 	id := r.server("stopped-plan", "off", held(claim))
 	const onID = `AttributeName("instance").AttributeName("id"): `
+	const pasted = "hc_TOKEN/Secret+Value"
 	for _, c := range []struct {
 		action, id, power string
 		want              string // "" for a plan that passes
+		reads             bool   // whether the plan reads the machine
 	}{
-		{"reboot", id, "", "Machine " + id + ` ("stopped-plan") is stopped (backend status "off"), and a reboot acts on a running machine only`},
-		{"reset", id, "off", "and a reset acts on a running machine only"},
-		{"reboot", id, "on", ""},
-		{"power_on", id, "", ""},
-		{"reboot", "abc", "", `instance.id "abc" is not a machine id on`},
+		{"reboot", id, "", "Machine " + id + ` ("stopped-plan") is stopped (backend status "off"), and a reboot acts on a running machine only`, true},
+		{"reset", id, "off", "and a reset acts on a running machine only", true},
+		{"reboot", id, "on", "", true},
+		{"power_on", id, "", "", true},
+		{"reboot", "abc", "", `instance.id "abc" is not a machine id of the hcloud adapter`, false},
+		{"reboot", pasted, "", "instance.id (the value is not shown, it may be a secret) is not a machine id", false},
 	} {
+		before := r.requests()
 		diags := errorsOf(r.p.PlanAction("compute_instance_"+c.action, instanceObject(map[string]string{
 			"id": c.id, "account": r.account, "claim": claim, "power": c.power,
 		}, nil)))
@@ -97,6 +102,11 @@ func TestRestartOfStoppedMachineRefusedAtPlanProto(t *testing.T) {
 			t.Errorf("plan of %s of %s (power %q) failed:\n%s", c.action, c.id, c.power, diags)
 		case c.want != "" && (!strings.Contains(diags, onID) || !strings.Contains(diags, c.want)):
 			t.Errorf("plan of %s of %s (power %q): want an error on instance.id saying %q, got:\n%s", c.action, c.id, c.power, c.want, diags)
+		case strings.Contains(diags, "TOKEN") || strings.Contains(diags, "Secret"):
+			t.Errorf("plan of %s: the refusal repeats the pasted id:\n%s", c.action, diags)
+		}
+		if sent := r.requests() - before; !c.reads && sent != 0 {
+			t.Errorf("plan of %s of a malformed id sent %d requests; want none", c.action, sent)
 		}
 	}
 	if calls := r.powerCalls(); len(calls) > 0 {

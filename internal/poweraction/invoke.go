@@ -61,12 +61,20 @@ func (a *Action) Invoke(ctx context.Context, req action.InvokeRequest, resp *act
 		a.rescue(ctx, c, acc, t, def, m, say, resp)
 		return
 	}
+	a.switchPower(ctx, p, c, acc, t, def, m, say, resp)
+}
+
+// switchPower brings machine m where the action asks through the power
+// path p, and waits until it has settled there.
+func (a *Action) switchPower(ctx context.Context, p power.Path, c config, acc *adapter.Cached, t target, def adapter.Definition,
+	m adapter.Machine, say func(string), resp *action.InvokeResponse) {
+	k, id := a.kind, t.ID.ValueString()
 	var bound time.Duration
 	if k.graceful {
 		bound = c.bound(t)
 	}
 	say(fmt.Sprintf("machine %s is %s: asking for %s, then waiting until it is %s", id, m.State, k.noun(), k.goal.State()))
-	m, err = p.To(ctx, acc, id, k.goal, bound, &resp.Diagnostics)
+	m, err := p.To(ctx, acc, id, k.goal, bound, &resp.Diagnostics)
 	if err != nil {
 		a.failed(c, t, def, "waiting for it to be "+string(k.goal.State()), err, resp)
 		return

@@ -13,13 +13,15 @@ import (
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/power"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfidentity"
 )
 
 // ModifyPlan refuses, before anything is invoked, what the action could
 // only fail at: an adapter without the capability, and, once the instance
-// is known, an id the backend refuses as malformed, and a machine the plan's
-// one read finds unmarked, held by another state, or stopped where a restart
-// needs it running. A read that cannot tell now (a backend down) leaves the
+// is known, an id its adapter could not have given (before any request,
+// and shown only redacted), and a machine the plan's one read finds
+// unmarked, held by another state, or stopped where a restart needs it
+// running. A read that cannot tell now (a backend down) leaves the
 // judgement to Invoke, which reads the machine again before it acts.
 func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	if a.accounts == nil {
@@ -35,6 +37,12 @@ func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, r
 	if !ok || !a.capable(def, t, &resp.Diagnostics) || !known(t.ID) || t.Claim.IsUnknown() {
 		return
 	}
+	// An id the adapter could not have given is refused before any
+	// request, and shown only redacted: a secret may have been pasted there.
+	if err := tfidentity.CheckMachineID("instance.id", t.ID.ValueString(), def); err != nil {
+		a.malformed(t, tfdiag.Message(err), &resp.Diagnostics)
+		return
+	}
 	rctx, cancel := context.WithTimeout(ctx, adapter.ProofBound)
 	defer cancel()
 	m, err := acc.Get(rctx, t.ID.ValueString())
@@ -43,20 +51,29 @@ func (a *Action) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, r
 		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.gone(t, def))
 	case adapter.Is(err, adapter.InvalidInput):
 		// A malformed id is as malformed at invoke.
-		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, fmt.Sprintf(
-			"instance.id %q is not a machine id on %s: %s. Write instance = compute_instance.NAME (or compute_bootstrap_host.NAME), "+
-				"or the id as that resource's id attribute holds it.", t.ID.ValueString(), a.registry.DescribeID(t.Account.ValueString()),
-			strings.TrimSuffix(tfdiag.Message(err), ".")))
+		a.malformed(t, "The account's adapter refused instance.id: "+tfdiag.Message(err), &resp.Diagnostics)
 	case err != nil:
 		adapter.LoggerFrom(ctx).Info(ctx, "the machine could not be read at plan; the action reads it again before it acts",
 			map[string]any{"machine_id": t.ID.ValueString(), "code": string(adapter.CodeOf(err))})
-	case a.refuseHold(m, t, def, &resp.Diagnostics) && a.kind.running && m.State == adapter.StateStopped &&
-		!t.Power.IsUnknown() && t.Power.ValueString() != "on":
-		// Stopped stays stopped until something starts it; pending and the
-		// like may be running by the time the action runs.
-		resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.notRunning(power.WithID(m, t.ID.ValueString()))+
-			" Start it with compute_instance_power_on first; an instance whose configuration says power = \"on\" is started by the next apply.")
+	default:
+		if !a.refuseHold(m, t, def, &resp.Diagnostics) {
+			return
+		}
+		if a.kind.running && m.State == adapter.StateStopped && !t.Power.IsUnknown() && t.Power.ValueString() != "on" {
+			// Stopped stays stopped until something starts it; pending
+			// and the like may be running by the time the action runs.
+			resp.Diagnostics.AddAttributeError(idPath, a.kind.Refused, a.notRunning(power.WithID(m, t.ID.ValueString()))+
+				" Start it with compute_instance_power_on first; an instance whose configuration says power = \"on\" is started by the next apply.")
+		}
 	}
+}
+
+// malformed refuses the instance's id as no machine id on its account;
+// why says so, showing the id only redacted.
+func (a *Action) malformed(t target, why string, diags *diag.Diagnostics) {
+	diags.AddAttributeError(idPath, a.kind.Refused, fmt.Sprintf("%s. The instance is on %s: write instance = compute_instance.NAME "+
+		"(or compute_bootstrap_host.NAME), or the id as that resource's id attribute holds it.",
+		strings.TrimSuffix(why, "."), a.registry.DescribeID(t.Account.ValueString())))
 }
 
 // The attributes refusals point at.

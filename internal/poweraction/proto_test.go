@@ -98,6 +98,19 @@ func (r *rig) powerCalls() map[string]int {
 	return out
 }
 
+// requests counts every request the emulator served since the last
+// ResetStats.
+func (r *rig) requests() int { return served(r.e.Stats()) }
+
+// served counts the requests an emulator's Stats hold, over every route.
+func served(stats map[string]int) int {
+	n := 0
+	for _, c := range stats {
+		n += c
+	}
+	return n
+}
+
 func errorsOf(diags []*tfprotov6.Diagnostic) string {
 	return strings.Join(acctest.Diagnostics(diags, tfprotov6.DiagnosticSeverityError), "\n")
 }

@@ -53,20 +53,20 @@ func TestActionsRefuseMachinesNotHeldProto(t *testing.T) {
 // TestActionsRefuseWhatTheAdapterCannotProto: an action the account's
 // adapter does not offer is refused at plan, on instance.account, naming
 // the action, the adapter and the action to use instead, and again at
-// invoke; nothing is read.
+// invoke; nothing is read: the backend serves no request.
 func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 	t.Parallel()
 	// Robot servers have no graceful shutdown.
-	robot := adapter.Locator{Kind: "robot", Name: "metal", Settings: map[string]string{
-		"endpoint": "http://127.0.0.1:1", "user": "env://NOBODY", "password": "env://NOBODY",
-	}}
-	p := acctest.NewProto(t, provider.DefaultRegistry())
-	diags := errorsOf(p.PlanAction("compute_instance_shutdown", instanceOn(robot.String(), "321")))
+	metal := newMetalRig(t)
+	diags := errorsOf(metal.p.PlanAction("compute_instance_shutdown", instanceOn(metal.account, "321")))
 	for _, want := range []string{`AttributeName("instance").AttributeName("account"): `, "compute_instance_shutdown asks machine 321", "to shut down, but the robot adapter cannot do that",
 		"Use compute_instance_power_off instead"} {
 		if !strings.Contains(diags, want) {
 			t.Errorf("the refused shutdown lacks %q:\n%s", want, diags)
 		}
+	}
+	if n := served(metal.m.Robot.Stats()); n != 0 {
+		t.Errorf("the refused shutdown sent %d requests to Robot; want none", n)
 	}
 
 	// An adapter without power at all refuses every action.
@@ -77,8 +77,11 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 	}
 	def.Kind = "powerless"
 	def.Capabilities = adapter.Capabilities{adapter.CapUpdate, adapter.CapList}
-	p = acctest.NewProto(t, adapter.NewRegistry(def))
-	loc := adapter.Locator{Kind: "powerless", Name: "p", Settings: map[string]string{"endpoint": "http://127.0.0.1:1", "token": "env://NOBODY"}}
+	p := acctest.NewProto(t, adapter.NewRegistry(def))
+	e := acctest.NewEmulator(t)
+	loc := adapter.Locator{Kind: "powerless", Name: "p", Settings: map[string]string{
+		"endpoint": e.Endpoint, "token": "env://" + acctest.HetznerCloudTokenEnv, "location": "fsn1",
+	}}
 	for _, a := range actions {
 		// Invoke checks again: a configuration unknown at plan skips it there.
 		_, invoked := p.InvokeAction("compute_instance_"+a, instanceOn(loc.String(), "7"))
@@ -91,6 +94,9 @@ func TestActionsRefuseWhatTheAdapterCannotProto(t *testing.T) {
 				t.Errorf("compute_instance_%s on an adapter without power lacks %q:\n%s", a, want, diags)
 			}
 		}
+	}
+	if n := served(e.Stats()); n != 0 {
+		t.Errorf("the refused actions sent %d requests to the backend; want none: %v", n, e.Stats())
 	}
 }
 

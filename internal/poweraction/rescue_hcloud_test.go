@@ -69,9 +69,10 @@ func TestRescueHcloudProto(t *testing.T) {
 		t.Fatal("the API answered no root password, so the sentinel check would pass vacuously")
 	}
 	said := all + "\n" + errorsOf(plan) + "\n" + warningsOf(plan) + "\n" + errorsOf(diags) + "\n" + warningsOf(diags)
-	for _, pw := range passwords {
+	for i, pw := range passwords {
 		if strings.Contains(said, pw) {
-			t.Errorf("the rescue root password reached the action's progress or diagnostics:\n%s", said)
+			t.Errorf("root password #%d the API answered reached the action's progress or diagnostics (shown as [password]):\n%s",
+				i, strings.ReplaceAll(said, pw, "[password]"))
 		}
 	}
 }

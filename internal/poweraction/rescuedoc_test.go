@@ -1,9 +1,13 @@
 package poweraction
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 )
@@ -36,12 +40,50 @@ func TestRescueDocFromNotes(t *testing.T) {
 	if got := loginLine(reg.Definitions()[0]); got != "log in as root with LOGIN-NOTE" {
 		t.Errorf("the progress's way in is %q, want the adapter's note", got)
 	}
-	backend := regexp.MustCompile(`(?i)hetzner|robot|hcloud|proxmox`)
+	backend := regexp.MustCompile(`(?i)hetzner|robot|hcloud|proxmox|toy ?cloud`)
 	for _, text := range []string{k.summary, k.nextPlan} {
 		if m := backend.FindString(text); m != "" {
 			t.Errorf("the action's own text names the backend %q; put it in the adapter's notes", m)
 		}
 	}
+}
+
+// TestActionDocsNameNoBackend: every description of every action's schema,
+// made over adapters of made-up kinds, names no real backend: what differs
+// by backend comes from the adapters' definitions (their notes and
+// capabilities), so a new backend is described by its adapter alone.
+func TestActionDocsNameNoBackend(t *testing.T) {
+	all := adapter.Capabilities{adapter.CapRescue, adapter.CapBootstrap}
+	reg := adapter.NewRegistry(adapter.Definition{Kind: "alpha", Block: "alpha", Capabilities: all, Notes: map[string]string{
+		adapter.NoteRescueWait: "WAIT-NOTE", adapter.NoteRescueLogin: "with LOGIN-NOTE", adapter.NoteRescueUndo: "UNDO-NOTE",
+	}}, adapter.Definition{Kind: "beta", Block: "beta", Notes: map[string]string{adapter.NoteRescue: "RESCUE-NOTE"}})
+	backend := regexp.MustCompile(`(?i)hetzner|robot|hcloud|proxmox|toy ?cloud`)
+	for _, k := range kinds {
+		var resp action.SchemaResponse
+		(&Action{kind: k, registry: reg}).Schema(context.Background(), action.SchemaRequest{}, &resp)
+		texts := append([]string{resp.Schema.MarkdownDescription}, descriptions(resp.Schema.Attributes)...)
+		for _, text := range texts {
+			if m := backend.FindString(text); m != "" {
+				t.Errorf("%s: a description names the backend %q; say it in the adapter's notes:\n%s", k.typeName(), m, text)
+			}
+		}
+		if inst := resp.Schema.Attributes["instance"].GetMarkdownDescription(); !strings.Contains(inst, "on `alpha` accounts") {
+			t.Errorf("%s: instance does not say on which accounts a bootstrapped host is the way:\n%s", k.typeName(), inst)
+		}
+	}
+}
+
+// descriptions are the descriptions of attrs and of the attributes
+// nested in them.
+func descriptions(attrs map[string]schema.Attribute) []string {
+	var out []string
+	for _, a := range attrs {
+		out = append(out, a.GetMarkdownDescription())
+		if n, ok := a.(schema.SingleNestedAttribute); ok {
+			out = append(out, descriptions(n.Attributes)...)
+		}
+	}
+	return out
 }
 
 // TestRescueUnreachableSaysTheWritesRetryUntilTimeout: the boot into rescue

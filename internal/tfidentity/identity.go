@@ -37,7 +37,7 @@ type Model struct {
 }
 
 // Schema is the identity schema of a machine resource; what names the
-// resource in messages ("instance", "host").
+// resource in messages ("instance", "bootstrap host").
 func Schema(what string) identityschema.Schema {
 	return identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{

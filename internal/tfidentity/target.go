@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
 	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
@@ -111,4 +113,25 @@ func CheckMachineID(named, machineID string, def adapter.Definition) error {
 // digits reports whether s is a non-empty run of decimal digits.
 func digits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// Import is the ImportState of a machine resource: it takes the import's
+// Target and records it as the resource's id and account attributes, which
+// a read fills out from, and the identity beside them (Follow). accounts is
+// nil before the provider is configured; what names the resource as
+// Target's does. It returns the machine's id and whether the import
+// recorded it, for the resource to record what else it knows.
+func Import(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, accounts *adapter.Accounts, what string) (string, bool) {
+	defer Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
+	var reg *adapter.Registry
+	if accounts != nil {
+		reg = accounts.Registry
+	}
+	loc, machineID, diags := Target(ctx, req, reg, what)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return "", false
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(ID), types.StringValue(machineID))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(Account), types.StringValue(loc.String()))...)
+	return machineID, !resp.Diagnostics.HasError()
 }

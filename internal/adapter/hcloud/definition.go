@@ -93,7 +93,7 @@ var notes = map[string]string{
 		"again, so a rerun boots the server once. A reset the API refused is sent again; one whose answer was lost is sent " +
 		"again only while rescue is still armed, since a second reset after the boot would start the disks",
 	adapter.NoteRescueLogin: "with one of the project keys the account's `" + settingRescueKeys + "` setting names, once SSH answers",
-	adapter.NoteRescueUndo:  "withdraw it with `hcloud server disable-rescue SERVER`, or in the server's Rescue tab in the Hetzner Cloud Console",
+	adapter.NoteRescueUndo:  undoRescue("SERVER"),
 }
 
 // locationName is the API's own pattern for location names.

@@ -26,7 +26,8 @@ import (
 // operator logs in with a project key.
 //
 // The caller runs Rescue once, so each step retries on its own until ctx
-// ends, through the contract's retry and this adapter's one classify. A
+// ends, through the contract's retry and this adapter's one classify
+// (retried). A
 // reset the API refused is sent again; one whose answer was lost is sent
 // again only while rescue is still armed: once it took the rescue system,
 // a second one would boot the disk.
@@ -83,11 +84,17 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 			return adapter.Machine{ID: id}, a.armedFailure(err, s, true, unanswered)
 		}
 	}
-	// The boot disarms rescue: running and disarmed is running rescue.
-	// The status alone says "running" throughout, so the state reported
-	// says whether rescue is still armed.
+	return a.waitRescueBooted(ctx, step, id, s)
+}
+
+// waitRescueBooted waits until server id (s as last read) runs its rescue
+// system. The boot
+// disarms rescue: running and disarmed is running rescue. The status alone
+// says "running" throughout, so the state reported says whether rescue is
+// still armed.
+func (a *account) waitRescueBooted(ctx context.Context, step, id string, s *hcloud.Server) (adapter.Machine, error) {
 	armed := true
-	err = adapter.WaitFor(ctx, a.clock, a.poll, step+": wait until the server runs its rescue system", func(ctx context.Context) (bool, error) {
+	err := adapter.WaitFor(ctx, a.clock, a.poll, step+": wait until the server runs its rescue system", func(ctx context.Context) (bool, error) {
 		cur, err := a.server(ctx, id)
 		if err != nil {
 			return false, err
@@ -111,10 +118,18 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 	return a.machine(ctx, s), nil
 }
 
+// retried sends one request of the boot into rescue, fn, which classifies
+// its own failure, again until it succeeds, fails for good or ctx ends, on
+// adapter.DefaultBackoff, as a request of any other operation is retried;
+// a.poll paces the waits for actions and for the boot only.
+func (a *account) retried(ctx context.Context, what string, fn func(context.Context) error) error {
+	return adapter.Retry(ctx, a.clock, adapter.DefaultBackoff, what, fn)
+}
+
 // readServerRetried reads the server, retried; a server without our mark is
 // still read, so RefuseUnheld words its refusal.
 func (a *account) readServerRetried(ctx context.Context, id string) (s *hcloud.Server, err error) {
-	err = adapter.Retry(ctx, a.clock, a.poll, "read server "+id, func(ctx context.Context) (err error) {
+	err = a.retried(ctx, "read server "+id, func(ctx context.Context) (err error) {
 		s, err = a.server(ctx, id)
 		return err
 	})
@@ -125,7 +140,7 @@ func (a *account) readServerRetried(ctx context.Context, id string) (s *hcloud.S
 // hcloud CLI takes them, through the project's key listing.
 func (a *account) rescueKeyIDs(ctx context.Context, step string) ([]int64, error) {
 	var all []*hcloud.SSHKey
-	err := adapter.Retry(ctx, a.clock, a.poll, step+": list the project's SSH keys", func(ctx context.Context) (err error) {
+	err := a.retried(ctx, step+": list the project's SSH keys", func(ctx context.Context) (err error) {
 		all, err = a.projectKeys(ctx, step)
 		return err
 	})
@@ -199,7 +214,7 @@ func (a *account) armRescue(ctx context.Context, step string, s *hcloud.Server, 
 	}
 	what := step + ": enable rescue"
 	var act *hcloud.Action
-	err = adapter.Retry(ctx, a.clock, a.poll, what, func(ctx context.Context) error {
+	err = a.retried(ctx, what, func(ctx context.Context) error {
 		act = nil
 		req, err := a.client.NewRequest(ctx, http.MethodPost, fmt.Sprintf("/servers/%d/actions/enable_rescue", s.ID), bytes.NewReader(body))
 		if err != nil {
@@ -261,7 +276,7 @@ func (a *account) resetIntoRescue(ctx context.Context, step string, s *hcloud.Se
 	what := step + ": reset"
 	var act *hcloud.Action
 	uncertain := false
-	err = adapter.Retry(ctx, a.clock, a.poll, what, func(ctx context.Context) error {
+	err = a.retried(ctx, what, func(ctx context.Context) error {
 		act = nil
 		if uncertain {
 			cur, err := a.server(ctx, strconv.FormatInt(s.ID, 10))

@@ -9,10 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/adapter/adaptertest"
 	emu "github.com/seedcompute/terraform-provider-compute/internal/emulator/hcloud"
 )
 
@@ -73,7 +76,8 @@ func TestRescueArmsTheAccountsKeysAndResets(t *testing.T) {
 		t.Fatalf("the tap saw %d root passwords, want the one of enable_rescue", len(passwords))
 	}
 	if strings.Contains(logs.String(), passwords[0]) || strings.Contains(fmt.Sprintf("%+v", m), passwords[0]) {
-		t.Errorf("the rescue root password reached the log or the machine:\n%s", logs.String())
+		t.Errorf("the rescue root password reached the log or the machine (shown as [password]):\n%s",
+			strings.ReplaceAll(logs.String(), passwords[0], "[password]"))
 	}
 	if m.ID != id || m.State != adapter.StateRunning {
 		t.Errorf("Rescue returned %s %s, want %s running", m.ID, m.State, id)
@@ -251,4 +255,43 @@ func TestRescueRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitsClock never waits, and keeps every wait it was asked for.
+type waitsClock struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func (c *waitsClock) Now() time.Time { return time.Now() }
+
+func (c *waitsClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	c.waits = append(c.waits, d)
+	c.mu.Unlock()
+	return adaptertest.InstantClock{}.After(d)
+}
+
+// TestRescueRequestsRetryOnTheAPIsBackoff: a request of the boot into
+// rescue the API refused is sent again after adapter.DefaultBackoff's
+// first wait, as any other operation's request, not at the pace of the
+// polls for actions.
+func TestRescueRequestsRetryOnTheAPIsBackoff(t *testing.T) {
+	e, endpoint, raw, id := rescueFixture(t, emu.Options{ActionPolls: 0}, "backoff")
+	e.FailNext("POST", "/servers/{id}/actions/reset", 1, 503, "unavailable")
+	settings := testSettings(endpoint)
+	settings[settingRescueKeys] = "ops"
+	env := testEnv(testToken)
+	c := &waitsClock{}
+	env.Clock = c
+	a := newTestAccountWith(t, settings, env)
+	if _, err := a.Rescue(ctxT(t), id, adapter.NewClaim()); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if first := adapter.DefaultBackoff.Delay(1); !slices.Contains(c.waits, first) {
+		t.Errorf("the refused reset was sent again after the waits %v; want one of %s", c.waits, first)
+	}
+	wantRescuedOnce(t, e, raw, "after a refused reset")
 }

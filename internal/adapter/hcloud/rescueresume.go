@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/hetznercloud/hcloud-go/v2/hcloud"
 
@@ -60,7 +59,7 @@ func (a *account) resumeRunning(ctx context.Context, step string, s *hcloud.Serv
 func (a *account) awaitRunning(ctx context.Context, step string, s *hcloud.Server) ([]string, error) {
 	what := step + ": list the server's running actions"
 	var running []*hcloud.Action
-	err := adapter.Retry(ctx, a.clock, a.poll, what, func(ctx context.Context) (err error) {
+	err := a.retried(ctx, what, func(ctx context.Context) (err error) {
 		running, err = a.client.Server.Action.AllFor(ctx, s, hcloud.ActionListOpts{
 			ListOpts: hcloud.ListOpts{PerPage: pageSize},
 			Status:   []hcloud.ActionStatus{hcloud.ActionStatusRunning},
@@ -107,9 +106,16 @@ func (a *account) armedFailure(err error, s *hcloud.Server, armed, resetUnanswer
 		out.Message += ", and the reset that got no answer may still be carried out and boot it"
 	}
 	out.Message += ": invoke the action again, which waits for an action still running on the server and resets only when none " +
-		"boots it, or " + strings.ReplaceAll(a.def.Notes[adapter.NoteRescueUndo], "SERVER", s.Name)
+		"boots it, or " + undoRescue(s.Name)
 	if out.Err == nil {
 		out.Err = e
 	}
 	return &out
+}
+
+// undoRescue is how an operator withdraws a rescue left armed on server
+// name by hand: the way out of a failed boot into rescue, and, for a
+// server named SERVER, the adapter's adapter.NoteRescueUndo.
+func undoRescue(name string) string {
+	return "withdraw it with `hcloud server disable-rescue " + name + "`, or in the server's Rescue tab in the Hetzner Cloud Console"
 }

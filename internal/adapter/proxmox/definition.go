@@ -131,6 +131,9 @@ var notes = map[string]string{
 	adapter.FieldUserData:     "written as a cloud-init snippet over SFTP when the account sets snippet_storage and the ssh_* settings; refused otherwise (except empty or `#cloud-config`)",
 	adapter.FieldLocation:     "a node name, e.g. `pve1`; empty picks the online node with the most free memory",
 	adapter.FieldPricePerHour: "always 0: Proxmox has no prices",
+	adapter.NoteQuery: "a VM cloned from a template does not say which one, so each VM is generated with `image = null`; one " +
+		"whose cores and memory no flavor of the account has is generated with `offer_id = null` too: add a flavor of its size " +
+		"to the account and write its name in, and the VM takes it in place",
 	adapter.NoteRescue: "attach a rescue ISO (e.g. SystemRescue) as the VM's CD drive, boot from it through the VM's console in the " +
 		"Proxmox VE web interface, then restore the boot order",
 }

@@ -49,12 +49,13 @@ func (a *account) Rescue(ctx context.Context, id, claim string) (adapter.Machine
 	// The caller's timeout (the action's) is the wait's bound, named in its
 	// message when it passes; the rescue phase's default without one. What
 	// is left of it is counted on the account's clock from now.
+	now := a.clock.Now()
 	limit := DefaultTimeouts[adapter.PhaseRescue]
 	if end, ok := ctx.Deadline(); ok {
-		limit = time.Until(end)
+		limit = end.Sub(now)
 	}
 	b.req.Timeouts = map[adapter.Phase]time.Duration{adapter.PhaseRescue: limit}
-	b.phaseEnd = a.clock.Now().Add(limit)
+	b.phaseEnd = now.Add(limit)
 	a.c.Log.Info(ctx, "booting server into rescue", map[string]any{"server": s.Number})
 	if err := b.rescue(ctx); err != nil {
 		return adapter.Machine{ID: id}, err

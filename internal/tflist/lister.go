@@ -1,7 +1,8 @@
-package machines
+package tflist
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -11,7 +12,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/seedcompute/terraform-provider-compute/internal/adapter"
+	"github.com/seedcompute/terraform-provider-compute/internal/tfdiag"
 )
+
+// summary heads a failure to list the machines of the accounts.
+const summary = "Unable to list machines"
 
 // Filters is what compute_machines and the list resources of
 // compute_instance and compute_bootstrap_host are configured with: the
@@ -34,7 +39,7 @@ type Lister struct {
 	Registry *adapter.Registry
 	Accounts *adapter.Accounts
 	// Summary heads the refusal of an argument, naming the block the
-	// user wrote: invalidArgument for compute_machines, listArgument for a
+	// user wrote: compute_machines' own for the data source, listArgument for a
 	// list resource.
 	Summary string
 	// Query is set for a list block of terraform query, which has no
@@ -46,16 +51,22 @@ type Lister struct {
 // every machine, and a labels filter no listed account's machine can
 // carry (checkLabels). Terraform validates the configuration as written and again
 // with the values a read gets, so an id known only at apply is refused
-// then, before the read.
-func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) {
+// then, before the read. It returns the accounts it read, for further
+// checks of the caller's own; nil when there are none to check.
+func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) []types.String {
 	var ids types.List
 	diags.Append(config.GetAttribute(ctx, path.Root("accounts"), &ids)...)
 	if diags.HasError() || ids.IsNull() || ids.IsUnknown() || l.Registry == nil {
-		return
+		return nil
 	}
+	out := make([]types.String, 0, len(ids.Elements()))
 	for i, v := range ids.Elements() {
 		s, ok := v.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
+		if !ok {
+			continue
+		}
+		out = append(out, s)
+		if s.IsNull() || s.IsUnknown() {
 			continue
 		}
 		if detail, ok := checkInventory(l.Registry, i, s.ValueString()); !ok {
@@ -63,6 +74,7 @@ func (l Lister) Validate(ctx context.Context, config tfsdk.Config, diags *diag.D
 		}
 	}
 	checkLabels(ctx, l.Registry, config, l.Summary, diags)
+	return out
 }
 
 // List lists every account's machines, retrying an inventory whose backend
@@ -109,4 +121,70 @@ func (l Lister) List(ctx context.Context, f Filters, timeout, unreachable time.D
 	}
 	sortMachines(all)
 	return all
+}
+
+// target is one listed account, opened.
+type target struct {
+	index     int
+	listed    string // the id as listed in accounts
+	shown     string // the account as messages name it (Registry.Label)
+	locator   adapter.Locator
+	acc       *adapter.Cached
+	inventory adapter.Inventory
+	// endpoint is the account's endpoint setting, found by its role, for
+	// the way out of a failure to reach it; "" when the adapter has none.
+	endpoint string
+}
+
+// open checks and opens every listed account, reporting each refusal on
+// its list index.
+func (l Lister) open(ids []types.String, diags *diag.Diagnostics) []target {
+	var out []target
+	seen := map[string]int{}
+	for i, id := range ids {
+		p := path.Root("accounts").AtListIndex(i)
+		acc, loc, err := l.Accounts.Open(id.ValueString())
+		if err == nil {
+			// Filled defaults: the instance id matches what an import of it
+			// and compute_provider_account compute from the same settings.
+			loc, err = l.Accounts.Registry.Checked(loc)
+		}
+		if err != nil {
+			// Redacted: a secret pasted into an id must not be printed back.
+			diags.AddAttributeError(p, summary,
+				fmt.Sprintf("%s is not a compute_provider_account id: %s\n\nUse the id attribute of a compute_provider_account, e.g. compute_provider_account.cloud.id.",
+					adapter.Show(fmt.Sprintf("accounts[%d]", i), adapter.RedactID(id.ValueString())), tfdiag.Message(err)))
+			continue
+		}
+		// ValidateConfig has refused adapters without the capability:
+		// Terraform validates the configuration a read gets right before it.
+		inv, ok := acc.Adapter.(adapter.Inventory)
+		if !ok {
+			diags.AddAttributeError(p, summary, fmt.Sprintf("The %s adapter declares the %s capability but does not implement it; this is a bug in the provider.", loc.Kind, adapter.CapInventory))
+			continue
+		}
+		// The same account in two spellings of its id (settings in another
+		// order, a default left out) would list each of its machines twice.
+		// Messages name the account, never its whole id.
+		shown := l.Registry.Label(loc)
+		if first, dup := seen[loc.Key()]; dup {
+			diags.AddAttributeError(p, summary,
+				fmt.Sprintf("%s is the same account as accounts[%d]; list each account once, or its machines appear twice.",
+					fmt.Sprintf("accounts[%d] (account %s)", i, shown), first))
+			continue
+		}
+		seen[loc.Key()] = i
+		out = append(out, target{index: i, listed: id.ValueString(), shown: shown, locator: loc, acc: acc, inventory: inv, endpoint: endpointOf(l.Registry, loc)})
+	}
+	return out
+}
+
+// endpointOf is the account's endpoint for messages, its default when the
+// locator leaves it out.
+func endpointOf(reg *adapter.Registry, loc adapter.Locator) string {
+	def, err := reg.Definition(loc.Kind)
+	if err != nil {
+		return ""
+	}
+	return tfdiag.Endpoint(def, loc.Settings, reg.Environment())
 }

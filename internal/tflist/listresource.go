@@ -1,4 +1,4 @@
-package machines
+package tflist
 
 import (
 	"context"
@@ -68,15 +68,10 @@ func (l *ListResource) Configure(_ context.Context, req resource.ConfigureReques
 }
 
 func (l *ListResource) ValidateListResourceConfig(ctx context.Context, req list.ValidateConfigRequest, resp *list.ValidateConfigResponse) {
-	l.lister.Validate(ctx, req.Config, &resp.Diagnostics)
-	var ids types.List
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("accounts"), &ids)...)
-	if resp.Diagnostics.HasError() || ids.IsNull() || ids.IsUnknown() {
-		return
+	ids := l.lister.Validate(ctx, req.Config, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		l.refuseAccounts(ids, &resp.Diagnostics)
 	}
-	var each []types.String
-	resp.Diagnostics.Append(ids.ElementsAs(ctx, &each, false)...)
-	l.refuseAccounts(each, &resp.Diagnostics)
 }
 
 // refuseAccounts refuses, on its list index, each known account that
@@ -106,11 +101,11 @@ func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *l
 	diags := req.Config.Get(ctx, &f)
 	var all []Found
 	if !diags.HasError() {
-		unknownAccounts(f.Accounts, &diags)
+		unknownAccounts(f.Accounts, l.lister.Summary, &diags)
 		l.refuseAccounts(f.Accounts, &diags)
 	}
 	if !diags.HasError() {
-		all = l.lister.List(ctx, f, defaultReadTimeout, adapter.DefaultUnreachable, &diags)
+		all = l.lister.List(ctx, f, DefaultReadTimeout, adapter.DefaultUnreachable, &diags)
 	}
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -140,9 +135,10 @@ func (l *ListResource) result(ctx context.Context, req list.ListRequest, f Found
 	return r
 }
 
-// unknownAccounts refuses an account id that is not known yet: a query
-// reads the state, so an account that was never applied has no id there.
-func unknownAccounts(ids []types.String, diags *diag.Diagnostics) {
+// unknownAccounts refuses an account id that is not known yet, under the
+// list block's summary: a query reads the state, so an account that was
+// never applied has no id there.
+func unknownAccounts(ids []types.String, summary string, diags *diag.Diagnostics) {
 	for i, id := range ids {
 		if id.IsUnknown() {
 			diags.AddAttributeError(path.Root("accounts").AtListIndex(i), summary, fmt.Sprintf(

@@ -1,4 +1,4 @@
-package machines
+package tflist
 
 import (
 	"context"
@@ -20,36 +20,35 @@ import (
 // summary names the block the user wrote: the compute_machines data source,
 // or a list block of a list resource (listArgument), which share them.
 
-const invalidArgument = "Unable to use compute_machines argument"
-
 // listArgument is the summary of a refused argument of the list block of
 // list resource typeName.
 func listArgument(typeName string) string { return "Unable to use " + typeName + " list argument" }
 
-// notEmpty refuses "", which would read as "no filter".
-type notEmpty struct{ Summary, name, example string }
+// NotEmpty refuses "", which would read as "no filter", for the
+// attribute Name, naming Example as what to write instead.
+type NotEmpty struct{ Summary, Name, Example string }
 
-func (notEmpty) Description(context.Context) string { return "not empty" }
+func (NotEmpty) Description(context.Context) string { return "not empty" }
 
-func (c notEmpty) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+func (c NotEmpty) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
 
-func (c notEmpty) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (c NotEmpty) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	v := req.ConfigValue
 	if v.IsNull() || v.IsUnknown() || v.ValueString() != "" {
 		return
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, c.Summary, fmt.Sprintf(
-		"%s is empty; set %s, or leave %s out to not filter on it.", c.name, c.example, c.name))
+		"%s is empty; set %s, or leave %s out to not filter on it.", c.Name, c.Example, c.Name))
 }
 
-// regexCheck refuses a pattern that does not compile, with the reason.
-type regexCheck struct{ Summary string }
+// RegexCheck refuses a pattern that does not compile, with the reason.
+type RegexCheck struct{ Summary string }
 
-func (regexCheck) Description(context.Context) string { return "a regular expression in RE2 syntax" }
+func (RegexCheck) Description(context.Context) string { return "a regular expression in RE2 syntax" }
 
-func (c regexCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+func (c RegexCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
 
-func (c regexCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (c RegexCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	v := req.ConfigValue
 	if v.IsNull() || v.IsUnknown() {
 		return
@@ -81,15 +80,15 @@ func stateNames() string {
 	return strings.Join(names, ", ")
 }
 
-// statesCheck accepts the contract's states and refuses an empty set,
+// StatesCheck accepts the contract's states and refuses an empty set,
 // which would match nothing.
-type statesCheck struct{ Summary string }
+type StatesCheck struct{ Summary string }
 
-func (statesCheck) Description(context.Context) string { return "states such as running or stopped" }
+func (StatesCheck) Description(context.Context) string { return "states such as running or stopped" }
 
-func (c statesCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
+func (c StatesCheck) MarkdownDescription(ctx context.Context) string { return c.Description(ctx) }
 
-func (c statesCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+func (c StatesCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
@@ -98,7 +97,7 @@ func (c statesCheck) ValidateSet(_ context.Context, req validator.SetRequest, re
 
 // ValidateList is ValidateSet for a list resource's states, which the
 // list block schema can hold only as a list.
-func (c statesCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+func (c StatesCheck) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
