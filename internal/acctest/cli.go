@@ -176,3 +176,19 @@ func (c *CLI) command(args ...string) *exec.Cmd {
 	cmd.Env = c.env
 	return cmd
 }
+
+// Diagnostic is the diagnostic of Terraform's output that starts with
+// heading ("Warning: Summary"), up to the next one; "" when there is none.
+func Diagnostic(out, heading string) string {
+	_, block, ok := strings.Cut(out, heading)
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(block, "\nWarning: "); i >= 0 {
+		block = block[:i]
+	}
+	if i := strings.Index(block, "\nError: "); i >= 0 {
+		block = block[:i]
+	}
+	return block
+}

@@ -45,6 +45,9 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 			return err
 		})
 	switch {
+	case err != nil && has(ctx, req.Private, privateImported) &&
+		tfidentity.ImportReadFailed(&resp.Diagnostics, "bootstrap host", machineID, r.registry.Describe(h.loc), err):
+		return
 	case adapter.IsNotFound(err):
 		resp.Diagnostics.AddWarning("Bootstrap host is gone",
 			fmt.Sprintf("Machine %s (host %q) no longer exists on %s: %s\n\nIt was removed from the state; the next apply claims a machine again.",
@@ -111,7 +114,29 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	if !ok {
 		return
 	}
+	if !r.canBootstrap(ctx, resp, machineID) {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("machine_id"), types.StringValue(machineID))...)
 	resp.Diagnostics.Append(mark(ctx, resp.Private, privateImported, true)...)
 	resp.Diagnostics.Append(mark(ctx, resp.Private, privateAdopting, true)...)
+}
+
+// canBootstrap refuses, at import, a machine on an account whose adapter
+// cannot bootstrap hosts: it is a compute_instance's to import.
+func (r *Resource) canBootstrap(ctx context.Context, resp *resource.ImportStateResponse, machineID string) bool {
+	var account types.String
+	resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root("account"), &account)...)
+	loc, err := adapter.ParseLocator(account.ValueString())
+	if err != nil || resp.Diagnostics.HasError() {
+		return false
+	}
+	def, err := r.registry.Definition(loc.Kind)
+	if err != nil || def.Capabilities.Has(adapter.CapBootstrap) {
+		return true
+	}
+	resp.Diagnostics.AddError("Unable to import bootstrap host", fmt.Sprintf("The import names %s, and the %s adapter cannot "+
+		"bootstrap hosts, so machine %s is no bootstrap host. Import it as a compute_instance (`import { to = compute_instance.NAME "+
+		"... }`), or name an account whose adapter bootstraps hosts.%s", r.registry.Describe(loc), def.Kind, machineID, bootstrapKinds(r.registry)))
+	return false
 }

@@ -32,12 +32,12 @@ resource "compute_instance" "web" {
 		t.Fatalf("the plan failed (%v), want warnings only:\n%s", err, out)
 	}
 	for _, summary := range []string{"Warning: Account not checked", "Warning: Instance not checked against the catalog"} {
-		if block := diagnostic(out, summary); !strings.Contains(block, "hetzner_cloud.token") {
+		if block := acctest.Diagnostic(out, summary); !strings.Contains(block, "hetzner_cloud.token") {
 			t.Errorf("plan output lacks %q naming hetzner_cloud.token:\n%s", summary, out)
 		}
 	}
 	out, err = cli.Run("apply", "-auto-approve")
-	if err == nil || strings.Count(out, "Error: ") != 1 || !strings.Contains(diagnostic(out, "Error: Unable to create provider account"), "hetzner_cloud.token") {
+	if err == nil || strings.Count(out, "Error: ") != 1 || !strings.Contains(acctest.Diagnostic(out, "Error: Unable to create provider account"), "hetzner_cloud.token") {
 		t.Errorf("the apply should fail at the account alone (%v):\n%s", err, out)
 	}
 	if n := len(e.Servers()); n != 0 {
@@ -48,20 +48,4 @@ resource "compute_instance" "web" {
 			t.Errorf("the output shows the token's %s", secret)
 		}
 	}
-}
-
-// diagnostic is the diagnostic of Terraform's output that starts with
-// heading ("Warning: Summary"), up to the next one; "" when there is none.
-func diagnostic(out, heading string) string {
-	_, block, ok := strings.Cut(out, heading)
-	if !ok {
-		return ""
-	}
-	if i := strings.Index(block, "\nWarning: "); i >= 0 {
-		block = block[:i]
-	}
-	if i := strings.Index(block, "\nError: "); i >= 0 {
-		block = block[:i]
-	}
-	return block
 }

@@ -61,7 +61,7 @@ data "compute_offers" "pve" {
 		{"Error: Unable to list offers", e.Endpoint},
 		{"Error: Unable to read instance", p.Endpoint},
 	} {
-		d := flat(diagnostic(out, want.heading))
+		d := flat(acctest.Diagnostic(out, want.heading))
 		for _, says := range []string{"The account's endpoint " + want.endpoint + " could not be reached (connection refused)",
 			"the state is kept as it was", "set timeouts.unreachable to retry for longer"} {
 			if !strings.Contains(d, says) {

@@ -82,9 +82,10 @@ func TestInstanceIdentityProto(t *testing.T) {
 	}
 
 	// A refresh that finds the machine gone removes it without an error,
-	// also from a state without identity.
+	// also from a state without identity (the import's own read would
+	// fail instead: TestInstanceImportOfNoMachine).
 	e.RemoveServer(mustInt(t, legacy))
-	gone := p.Read(&bare)
+	gone := p.Read(&tfprotov6.ImportedResource{TypeName: "compute_instance", State: read.NewState, Private: read.Private})
 	if acctest.HasError(gone.Diagnostics) {
 		t.Errorf("read of a machine gone, from a state without identity: %v", acctest.Diagnostics(gone.Diagnostics, tfprotov6.DiagnosticSeverityError))
 	}

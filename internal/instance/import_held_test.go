@@ -45,7 +45,7 @@ import {
 		t.Fatalf("the import's plan failed (%v), want a warning only:\n%s", err, out)
 	}
 	const summary = "Warning: Imported machine may be held by another state"
-	block := diagnostic(out, summary)
+	block := acctest.Diagnostic(out, summary)
 	for _, want := range []string{
 		fmt.Sprintf(`Machine %d ("web-1") on account "test" (hetzner_cloud at`, id),
 		"still lists the machine", "terraform state rm ADDRESS", "removed", "an apply of these import blocks that was interrupted",

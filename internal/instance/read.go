@@ -43,6 +43,9 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 	m, err := r.read(ctx, acc, machineID, tftimeouts.UnreachableOf(state.Timeouts.Object, adapter.DefaultUnreachable))
 	if err != nil {
+		if imported(ctx, req.Private) && tfidentity.ImportReadFailed(&resp.Diagnostics, "instance", machineID, r.accounts.Registry.Describe(loc), err) {
+			return
+		}
 		def, _ := r.accounts.Registry.Definition(loc.Kind)
 		readFailed(ctx, state, r.accounts.Registry.Describe(loc), tfdiag.Endpoint(def, loc.Settings, r.accounts.Registry.Environment()), machineID, err, resp)
 		return

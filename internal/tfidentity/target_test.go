@@ -56,6 +56,15 @@ func TestImportTarget(t *testing.T) {
 			}
 			resp := p.Import(resource, c.id, identity)
 			errs := strings.Join(acctest.Diagnostics(resp.Diagnostics, tfprotov6.DiagnosticSeverityError), "\n")
+			if len(c.want) == 0 && resource == "compute_bootstrap_host" {
+				// The target is taken as compute_instance's is, and then
+				// the account is refused: Hetzner Cloud bootstraps no host
+				// (TestRobotHostIdentityProto imports a Robot server).
+				if !strings.Contains(errs, "cannot bootstrap hosts") {
+					t.Errorf("%s, %s: %q, want the account refused as one that cannot bootstrap", resource, c.name, errs)
+				}
+				continue
+			}
 			if len(c.want) == 0 {
 				if errs != "" || len(resp.ImportedResources) != 1 {
 					t.Errorf("%s, %s: %s", resource, c.name, errs)
