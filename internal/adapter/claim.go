@@ -28,6 +28,9 @@ import (
 //     before anything is written: a second state (another workspace or
 //     directory with the same account and name) never takes a machine its
 //     holder has seen again.
+//   - The first apply after an import writes its claim unconfirmed too, and
+//     its rerun after a kill, whose state has no claim yet, takes the
+//     machine up again under the same rule and window (Resumable).
 //   - A state whose claim is no longer on the machine has lost its hold: it
 //     is told on its next refresh and from then on never deletes, powers or
 //     changes the machine.
@@ -83,8 +86,9 @@ func ClaimTime(claim string) (time.Time, bool) {
 // Held reports whether claim, the one a state keeps, still holds m. A
 // machine without a claim (imported and not yet marked, or marked before
 // claims existed) is held by whichever state refers to it: the managed mark
-// alone guards it. A state without a claim holds only such a machine, so it
-// never acts on one another state has claimed.
+// alone guards it. A state without a claim holds only such a machine; the
+// one exception is the update that writes its first claim, which takes up a
+// Resumable machine of its own key, never a delete or an action.
 func Held(m Machine, claim string) bool {
 	return m.Claim == "" || m.Claim == claim
 }
@@ -100,6 +104,17 @@ func Held(m Machine, claim string) bool {
 // state's, and the machine stays lost to this one.
 func Resumable(m Machine, claim string, now time.Time) bool {
 	return claim == "" && m.Claim != "" && m.Managed && m.Unconfirmed && withinRecovery(m.Claim, now)
+}
+
+// UnsavedClaim is the refusal to delete (or release: done) a machine a
+// state without a claim finds Resumable: the claim on it may be this
+// configuration's own interrupted first apply after an import, or another
+// state's, so it is neither deleted nor forgotten.
+func UnsavedClaim(id, name, done string) *Error {
+	return Errorf(Conflict, "machine %s (%q) carries a claim written within the hour by an apply whose state was not saved: "+
+		"this configuration's own first apply after the import, interrupted, or another state's. It was not %s. Run terraform "+
+		"apply first, which marks it for this state, then destroy it; if another state holds it, run terraform state rm here "+
+		"instead", id, name, done)
 }
 
 // withinRecovery reports whether claim was made within RecoveryWindow of

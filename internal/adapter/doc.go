@@ -98,7 +98,10 @@
 // refresh confirms it (Cached.Confirm, one write, idempotent), and another
 // create with the same key adopts the machine only while its claim is
 // unconfirmed and within RecoveryWindow (Adoptable), which is how the rerun
-// of an interrupted apply takes its machine back without an import. A
+// of an interrupted apply takes its machine back without an import. The
+// first apply after an import writes its claim unconfirmed as well, and its
+// rerun, whose state has no claim yet, takes up such a claim of its own key
+// within the window (Resumable); a delete never does. A
 // confirmed machine, or one past the window, is refused with a Conflict
 // wrapping ErrHeldElsewhere before anything is written. A state whose claim is
 // no longer on its machine has lost its hold (ErrLostHold) and never deletes,

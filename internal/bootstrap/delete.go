@@ -34,7 +34,11 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	}
 	hostname, claim := state.Hostname.ValueString(), state.Claim.ValueString()
 	m, err := r.retryRead(ctx, machineID, h.acc.Fresh)
-	if err == nil && !adapter.Held(m, claim) {
+	switch {
+	case err != nil || adapter.Held(m, claim):
+	case adapter.Resumable(m, claim, r.clock().Now()):
+		err = adapter.UnsavedClaim(machineID, hostname, "released")
+	default:
 		err = adapter.LostHold(machineID, hostname, r.registry.Label(h.loc))
 	}
 	if prior, adopted := h.acc.AdoptedHere(machineID); adopted && prior == claim && (err == nil || errors.Is(err, adapter.ErrLostHold)) {

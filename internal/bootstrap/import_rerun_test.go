@@ -68,3 +68,40 @@ func stateClaim(t *testing.T, state string) string {
 	t.Fatalf("no compute_bootstrap_host in the state:\n%s", state)
 	return ""
 }
+
+// TestRobotHostImportedTwiceIsNotShared: two states import the same rented
+// server and the first applies, marking it with its claim. The second, whose
+// configuration names the host otherwise, is refused at apply as the host
+// of another state, rather than taking the first state's claim as its own
+// (both would then release or reinstall it), and its destroy neither
+// releases the server nor forgets it.
+func TestRobotHostImportedTwiceIsNotShared(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMetal(t)
+	n, mach := m.AddServer(t, "")
+	id := robotAccount(t, m) + "/" + strconv.Itoa(n)
+	first := acctest.NewCLI(t, robotHostAs(m, n, "", "", ""))
+	first.MustRun("import", addr, id)
+	second := acctest.NewCLI(t, strings.Replace(robotHostAs(m, n, "", "", ""), `"db-1"`, `"db-other"`, 1))
+	second.MustRun("import", addr, id)
+	first.MustRun("apply", "-auto-approve")
+	before, _ := m.Server(n)
+
+	out, err := second.Run("apply", "-auto-approve")
+	if err == nil || !strings.Contains(strings.Join(strings.Fields(out), " "), "held by another Terraform state") {
+		t.Fatalf("the second state's apply (%v) did not refuse the first state's host:\n%s", err, out)
+	}
+	if out, err := second.Run("destroy", "-auto-approve"); err == nil {
+		t.Errorf("the second state's destroy went through:\n%s", out)
+	}
+	after, _ := m.Server(n)
+	if after.Name != before.Name {
+		t.Errorf("server %d was renamed from %q to %q by the state that does not hold it", n, before.Name, after.Name)
+	}
+	if claim := stateClaim(t, first.Read("terraform.tfstate")); claim == "" || !strings.Contains(after.Name, claim) {
+		t.Errorf("the first state's claim %q is not on server %d (named %q)", claim, n, after.Name)
+	}
+	if got := mach.Installs(); got != 0 {
+		t.Errorf("the imported host was installed %d times, want none", got)
+	}
+}

@@ -52,20 +52,28 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 // mark lost (remark.go): the host is taken as it is, nothing is installed. A
 // machine without the mark gets one, keyed by the configured hostname and
 // named so, with the state's claim (keep) or a new one, when the adapter can
-// write it.
+// write it; so does one whose mark this state's own interrupted adoption may
+// have written (adapter.Resumable). A machine another state holds is
+// refused, never taken over.
 func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *model, keep string, resp *resource.UpdateResponse) {
 	const summary = "Unable to update bootstrap host"
 	m, err := r.retryRead(ctx, machineID, h.acc.Fresh)
-	if err == nil && !m.Managed && h.acc.Capabilities().Has(adapter.CapUpdate) {
+	hostname := plan.Hostname.ValueString()
+	key := adapter.IdempotencyKey(h.scope, hostname)
+	// A mark of the same key only, as a create's rerun adopts its own key.
+	resume := err == nil && adapter.Resumable(m, keep, r.clock().Now()) && m.Key == key
+	if err == nil && !resume && !adapter.Held(m, keep) {
+		err = adapter.LostHold(machineID, hostname, r.registry.Label(h.loc))
+	}
+	if err == nil && (!m.Managed || resume) && h.acc.Capabilities().Has(adapter.CapUpdate) {
 		claim := keep
 		if claim == "" {
 			claim = adapter.NewClaimAt(r.clock().Now())
 		}
-		hostname := plan.Hostname.ValueString()
 		// A first claim is written unconfirmed, as a create's is: should
 		// this apply be killed before its state is saved, the rerun takes
 		// it up (adapter.Resumable), and the next refresh confirms it.
-		mark := adapter.Mark{Key: adapter.IdempotencyKey(h.scope, hostname), Fingerprint: adapter.Fingerprint(plan.createRequest()),
+		mark := adapter.Mark{Key: key, Fingerprint: adapter.Fingerprint(plan.createRequest()),
 			Claim: claim, Unconfirmed: keep == ""}
 		m, err = h.acc.Update(ctx, machineID, adapter.UpdateRequest{Name: &hostname, Mark: &mark, Current: &m})
 		if err == nil {

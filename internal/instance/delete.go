@@ -39,7 +39,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	}
 	name := state.Name.ValueString()
 	claim := state.Claim.ValueString()
-	_, err := r.heldMachine(ctx, acc, machineID, name, claim)
+	_, err := r.heldMachine(ctx, acc, machineID, name, claim, "")
 	switch {
 	case adapter.IsNotFound(err):
 		return

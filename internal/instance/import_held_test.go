@@ -48,7 +48,7 @@ import {
 	block := acctest.Diagnostic(out, summary)
 	for _, want := range []string{
 		fmt.Sprintf(`Machine %d ("web-1") on account "test" (hetzner_cloud at`, id),
-		"still lists the machine", "terraform state rm ADDRESS", "removed", "an apply of these import blocks that was interrupted",
+		"still lists the machine", "terraform state rm ADDRESS", "removed",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(block), " "), want) {
 			t.Errorf("the warning lacks %q:\n%s", want, out)

@@ -104,19 +104,16 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 // state comes to act on a machine the first still lists. The provider
 // cannot tell the two apart, since the claim stays on the machine after
 // the state rm; the import shares the claim, so the other state is not
-// refused anything and only its state rm ends the sharing. Nor can it tell
-// another state's claim from the one an interrupted apply of this
-// configuration wrote with the mark before its state was saved (the claim
-// is random, and only the lost state knew it), so the warning says "may".
+// refused anything and only its state rm ends the sharing. The claim an
+// interrupted apply of this configuration wrote is unconfirmed until a
+// refresh of a state that holds it, so it warns of nothing (Resumable).
 func importedHeldElsewhere(m adapter.Machine, machineID, account string) string {
 	return fmt.Sprintf("Machine %s (%q) on account %s carries the confirmed claim of another Terraform state: a state that created or "+
 		"imported it and has refreshed it since. This import took the machine with that claim, as it is, so while the other state "+
 		"still lists the machine both states hold it, and an apply or destroy in either changes, powers or deletes it. "+
 		"If you are moving the machine here, run `terraform state rm ADDRESS` in the other state (or apply a `removed` block there "+
 		"with `lifecycle { destroy = false }`); if that is done already, nothing more is needed. If the machine is not to move, "+
-		"remove it from this state again (`terraform state rm` here, or delete the import block before applying). "+
-		"The claim may also be this configuration's own: an apply of these import blocks that was interrupted after it marked the "+
-		"machine, and before the state was saved, leaves it so. If no other state lists the machine, nothing more is needed.",
+		"remove it from this state again (`terraform state rm` here, or delete the import block before applying).",
 		machineID, m.Name, account)
 }
 

@@ -46,13 +46,14 @@ func (r *Resource) repointAtPlan(ctx context.Context, plan, state *model, diags 
 	}
 }
 
-// repointAtApply is readHeld for an update: when the account changed, the
+// repointAtApply is readHeld for an update (key: the create key it writes):
+// when the account changed, the
 // machine is read through the new account and must be the one this state
 // holds (the proof the plan could not make, or made earlier); otherwise it
 // is read as every update reads it.
-func (r *Resource) repointAtApply(ctx context.Context, acc *adapter.Cached, machineID string, plan, state model, diags *diag.Diagnostics) (adapter.Machine, bool) {
+func (r *Resource) repointAtApply(ctx context.Context, acc *adapter.Cached, machineID string, plan, state model, key string, diags *diag.Diagnostics) (adapter.Machine, bool) {
 	if r.accounts.Registry.SameAccount(state.Account.ValueString(), plan.Account.ValueString()) {
-		return r.readHeld(ctx, acc, machineID, state, diags)
+		return r.readHeld(ctx, acc, machineID, state, key, diags)
 	}
 	m, err := r.fresh(ctx, acc, machineID)
 	err = adapter.ReachedThrough(m, err, machineID, state.Claim.ValueString(), state.Name.ValueString())

@@ -185,7 +185,7 @@ func resourceSchema(ctx context.Context, reg *adapter.Registry) schema.Schema {
 			"claim": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The token that says this state holds the machine: written onto the machine with it and kept " +
-					"here. The first refresh after the create confirms it, and from then on no other state's create can adopt the machine; " +
+					"here. The first refresh after the create (or after the first apply after an import) confirms it, and from then on no other state's create can adopt the machine; " +
 					"until then (for an hour at most) the rerun of an interrupted apply adopts it and writes its own. A state whose claim is " +
 					"no longer on the machine has lost it to another state and never deletes, powers or changes it (see the interrupted " +
 					"applies guide). Not a secret.",

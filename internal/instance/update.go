@@ -50,7 +50,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	if !ok || !settledAtPlan(&resp.Diagnostics, summary, plan, state, machineID) {
 		return
 	}
-	current, ok := r.repointAtApply(ctx, acc, machineID, plan, state, &resp.Diagnostics)
+	current, ok := r.repointAtApply(ctx, acc, machineID, plan, state, adapter.IdempotencyKey(scope, plan.Name.ValueString()), &resp.Diagnostics)
 	if !ok || !offerFits(&resp.Diagnostics, summary, plan, state, current) {
 		return
 	}
@@ -71,9 +71,9 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 }
 
 // readHeld reads the machine as it is now, refusing it when another state
-// holds it.
-func (r *Resource) readHeld(ctx context.Context, acc *adapter.Cached, machineID string, state model, diags *diag.Diagnostics) (adapter.Machine, bool) {
-	current, err := r.heldMachine(ctx, acc, machineID, state.Name.ValueString(), state.Claim.ValueString())
+// holds it; key is the create key of the configuration the update writes.
+func (r *Resource) readHeld(ctx context.Context, acc *adapter.Cached, machineID string, state model, key string, diags *diag.Diagnostics) (adapter.Machine, bool) {
+	current, err := r.heldMachine(ctx, acc, machineID, state.Name.ValueString(), state.Claim.ValueString(), key)
 	if err != nil {
 		tfdiag.AddError(diags, fields, "Unable to update instance",
 			fmt.Sprintf("Machine %s (%q) on %s was not changed. %s", machineID, state.Name.ValueString(),
@@ -194,15 +194,25 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 }
 
 // heldMachine reads the machine directly and refuses it when another state
-// has taken it over since this one created or adopted it. A state without a
-// claim takes up a machine whose first mark it may have written itself
-// (adapter.Resumable).
-func (r *Resource) heldMachine(ctx context.Context, acc *adapter.Cached, id, name, claim string) (adapter.Machine, error) {
+// has taken it over since this one created or adopted it. An update (key,
+// the create key of the configuration it writes, set) by a state without a
+// claim also takes up a machine whose first mark it may have written itself
+// (adapter.Resumable), when that mark carries the same key, as a create's
+// rerun adopts only its own key; a delete ("" key) never does, since that
+// mark may as well be another state's.
+func (r *Resource) heldMachine(ctx context.Context, acc *adapter.Cached, id, name, claim, key string) (adapter.Machine, error) {
 	m, err := r.fresh(ctx, acc, id)
 	if err != nil {
 		return m, err
 	}
-	if !adapter.Held(m, claim) && !adapter.Resumable(m, claim, r.clock().Now()) {
+	switch {
+	case adapter.Held(m, claim):
+		return m, nil
+	case !adapter.Resumable(m, claim, r.clock().Now()):
+		return m, adapter.LostHold(id, name, "")
+	case key == "":
+		return m, adapter.UnsavedClaim(id, name, "deleted")
+	case m.Key != key:
 		return m, adapter.LostHold(id, name, "")
 	}
 	return m, nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 )
@@ -31,8 +30,8 @@ func printTable(w io.Writer, o options, rows []row) {
 	_ = tw.Flush()
 	fmt.Fprintf(w, "\nplan req: API requests of a plan (its refresh) at %s, after the first plan following the apply, which also confirms\n"+
 		"each new machine's claim (one write each). plan times: the median of %d plans. plan floor: the same plan through a\n"+
-		"provider with these schemas whose reads ask nothing (tools/bench/floorprovider): Terraform's and the plugin framework's\n"+
-		"own time for N instances. req/machine: the apply's requests other than its creates, over N. apply at -parallelism=%d;\n"+
+		"provider with these schemas whose reads ask nothing and that checks nothing at plan (tools/bench/floorprovider):\n"+
+		"Terraform's and the plugin framework's own time for N instances. req/machine: the apply's requests other than its creates, over N. apply at -parallelism=%d;\n"+
 		"the size runs' apply has no latency and quick actions (Hetzner Cloud: each ends at its first poll; Proxmox: 20ms\n"+
 		"clones, which run one at a time per template); floor: Terraform's own apply of N terraform_data resources at the same\n"+
 		"parallelism, plus waves of the action (Proxmox: one clone after another). peak RSS: the provider process's maximum\n"+
@@ -84,11 +83,19 @@ func printTargets(w io.Writer, o options, rows []row) {
 	}
 	if pve10 != nil && pve100 != nil {
 		ratio := pve100.planLW.Seconds() / pve10.planLW.Seconds()
-		check(ratio <= 2, "Proxmox refresh (plan at %s) of 100 running VMs: %s = %s × a refresh of 10 (%s) (≤ 2); "+
-			"the plan floor of 100 is %s × that of 10 (%s, %s)",
-			o.latency, secs(pve100.planLW), strconv.FormatFloat(ratio, 'f', 2, 64), secs(pve10.planLW),
-			strconv.FormatFloat(pve100.floorPlan.Seconds()/pve10.floorPlan.Seconds(), 'f', 2, 64), secs(pve100.floorPlan), secs(pve10.floorPlan))
+		check(ratio <= 2, "Proxmox refresh (plan at %s) of 100 running VMs: %.2fs = %.2f × a refresh of 10 (%.2fs) (≤ 2)%s",
+			o.latency, pve100.planLW.Seconds(), ratio, pve10.planLW.Seconds(), floorRatio(pve10, pve100))
 	}
+}
+
+// floorRatio is what the refresh target line says of the plan floors:
+// the floor of 100 over the floor of 10, which the provider cannot beat.
+func floorRatio(r10, r100 *row) string {
+	if r10.floorPlan <= 0 || r100.floorPlan <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the plan floor of 100 is %.2f × that of 10 (%.2fs, %.2fs)",
+		r100.floorPlan.Seconds()/r10.floorPlan.Seconds(), r100.floorPlan.Seconds(), r10.floorPlan.Seconds())
 }
 
 func firstLine(s string) string {

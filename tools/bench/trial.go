@@ -102,26 +102,32 @@ func (t *trial) measurePlans(r *row) error {
 		return err
 	}
 	r.confirm = st.total()
-	if r.plan0Wall, st, err = t.count("plan-0ms", t.plans); err != nil {
+	if r.plan0Wall, r.plan0, err = t.countedPlans("plan-0ms"); err != nil {
 		return err
 	}
-	r.plan0 = st.total() / t.b.opts.plans
 	if err := t.emu.setLatency(t.s.adapter, t.b.opts.latency); err != nil {
 		return err
 	}
-	if r.planLW, st, err = t.count("plan-latency", t.plans); err != nil {
-		return err
-	}
-	r.planL = st.total() / t.b.opts.plans
-	return nil
+	r.planLW, r.planL, err = t.countedPlans("plan-latency")
+	return err
 }
 
-// plans runs the plan opts.plans times and returns the median wall time.
-// Every run asks the same (nothing changes between them), so the counts
-// of all are that many times one's.
-func (t *trial) plans() (time.Duration, error) {
-	var took []time.Duration
-	for range t.b.opts.plans {
+// countedPlans runs the plan opts.plans times: the first between the
+// request counts' reset and read (the requests of one plan), the others
+// only timed. It returns the median wall time and the first's requests.
+func (t *trial) countedPlans(name string) (time.Duration, int, error) {
+	first, st, err := t.count(name, t.plan)
+	if err != nil {
+		return 0, 0, err
+	}
+	median, err := t.plans([]time.Duration{first}, t.b.opts.plans-1)
+	return median, st.total(), err
+}
+
+// plans runs the plan n more times and returns the median wall time of
+// those and the took already measured.
+func (t *trial) plans(took []time.Duration, n int) (time.Duration, error) {
+	for range n {
 		d, err := t.plan()
 		if err != nil {
 			return 0, err
@@ -137,7 +143,7 @@ func (t *trial) plans() (time.Duration, error) {
 // provider applied: Terraform's and the framework's own time for these
 // resources, with no request made.
 func (t *trial) floorPlan() (time.Duration, error) {
-	floor, err := startProvider(t.ctx, t.b.bins.floor, filepath.Join(t.dir, "floor-provider.log"), "", backends[t.s.adapter].env)
+	floor, err := startProvider(t.ctx, t.b.bins.floor, filepath.Join(t.dir, "floor-provider.log"), t.b.opts.providerLog, backends[t.s.adapter].env)
 	if err != nil {
 		return 0, err
 	}
@@ -145,7 +151,11 @@ func (t *trial) floorPlan() (time.Duration, error) {
 	providerEnv := t.env
 	t.env = t.b.tfEnv(t.dir, "TF_REATTACH_PROVIDERS="+floor.reattach)
 	defer func() { t.env = providerEnv }()
-	return t.plans()
+	// One plan first, untimed: the provider's was warmed by the apply.
+	if _, err := t.plan(); err != nil {
+		return 0, err
+	}
+	return t.plans(nil, t.b.opts.plans)
 }
 
 // count runs one command between a reset of the request counts and a

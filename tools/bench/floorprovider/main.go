@@ -1,8 +1,9 @@
 // Command floorprovider serves, in debug mode, a provider with the compute
 // provider's own provider and resource schemas whose refresh asks no API:
-// every Read keeps the state it is given, and nothing else is planned. A
-// plan through it costs what Terraform and the plugin framework spend on
-// resources of these schemas and nothing more: the floor of a refresh, as a
+// every Read keeps the state it is given, and neither the provider nor its
+// resources check anything at plan (no ModifyPlan, no config validators).
+// A plan through it costs what Terraform and the plugin framework spend on
+// resources of these schemas and nothing more: the floor of a plan, as a
 // no-op apply of terraform_data is the floor of an apply. tools/bench runs
 // it against the state the real provider applied and prints its plan time
 // beside the real one's.
