@@ -31,11 +31,11 @@ func printTable(w io.Writer, o options, rows []row) {
 	fmt.Fprintf(w, "\nplan req: API requests of a plan (its refresh) at %s, after the first plan following the apply, which also confirms\n"+
 		"each new machine's claim (one write each). plan times: the median of %d plans. plan floor: the same plan through a\n"+
 		"provider with these schemas whose reads ask nothing and that checks nothing at plan (tools/bench/floorprovider):\n"+
-		"Terraform's and the plugin framework's own time for N instances. req/machine: the apply's requests other than its creates, over N. apply at -parallelism=%d;\n"+
-		"the size runs' apply has no latency and quick actions (Hetzner Cloud: each ends at its first poll; Proxmox: 20ms\n"+
-		"clones, which run one at a time per template); floor: Terraform's own apply of N terraform_data resources at the same\n"+
-		"parallelism, plus waves of the action (Proxmox: one clone after another). peak RSS: the provider process's maximum\n"+
-		"resident memory over apply and plans.\n", lat, o.plans, o.parallelism)
+		"Terraform's and the plugin framework's own time for N instances. req/machine: the apply's requests other than its\n"+
+		"creates, over N. apply at -parallelism=%d; the size runs' apply has no latency and quick actions (Hetzner Cloud: each\n"+
+		"ends at its first poll; Proxmox: 20ms clones, which run one at a time per template); floor: Terraform's own apply of N\n"+
+		"terraform_data resources at the same parallelism, plus waves of the action (Proxmox: one clone after another). peak\n"+
+		"RSS: the provider process's maximum resident memory over apply and plans.\n", lat, o.plans, o.parallelism)
 }
 
 // printTargets says which target each run meets.
