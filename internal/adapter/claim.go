@@ -149,8 +149,8 @@ func LostHold(id, name, account string) *Error {
 		on = "account " + account
 	}
 	return &Error{Code: Conflict, Err: ErrLostHold, Message: fmt.Sprintf(
-		"machine %s (%q) on %s is now held by another Terraform state: a create with the same account and name (another configuration, "+
-			"or a rerun that lost this state) adopted it and wrote its own claim over this state's. This state no longer deletes, "+
+		"machine %s (%q) on %s is now held by another Terraform state: a create with the same account and name, or the first apply "+
+			"after an import of it (another configuration, or a rerun that lost this state), took it over and wrote its own claim over this state's. This state no longer deletes, "+
 			"powers or changes it. Remove the resource from this configuration and run `terraform state rm` on it; to manage the machine "+
 			"from here again, first remove it from the state that holds it now (`terraform state rm` there), then import it here: an "+
 			"import takes the machine's claim, and two states that both import it would both act on it", id, name, on)}

@@ -105,3 +105,26 @@ func TestRobotHostImportedTwiceIsNotShared(t *testing.T) {
 		t.Errorf("the imported host was installed %d times, want none", got)
 	}
 }
+
+// TestRobotHostImportOfAFreshClaimWarns: a server another state imported
+// and marked within the hour carries a claim no state has confirmed. A
+// second state's import takes it, as an import does, and warns that the two
+// states now hold one server, rather than saying nothing (it never warned
+// before, not even of a confirmed claim).
+func TestRobotHostImportOfAFreshClaimWarns(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMetal(t)
+	n, _ := m.AddServer(t, "")
+	id := robotAccount(t, m) + "/" + strconv.Itoa(n)
+	first := acctest.NewCLI(t, robotHostAs(m, n, "", "", ""))
+	first.MustRun("import", addr, id)
+	first.MustRun("apply", "-auto-approve")
+	second := acctest.NewCLI(t, strings.Replace(robotHostAs(m, n, "", "", ""), `"db-1"`, `"db-other"`, 1))
+	out := second.MustRun("import", addr, id)
+	block := strings.Join(strings.Fields(acctest.Diagnostic(out, "Warning: Imported machine may be held by another state")), " ")
+	for _, want := range []string{"a claim no state has confirmed yet", "both states hold it", "terraform state rm"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the import's warning lacks %q:\n%s", want, out)
+		}
+	}
+}

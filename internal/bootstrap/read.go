@@ -65,6 +65,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		return
 	}
 	if has(ctx, req.Private, privateImported) {
+		tfidentity.WarnImportedClaim(&resp.Diagnostics, m, machineID, r.registry.Label(h.loc), r.clock().Now())
 		takeImported(&state, m)
 		resp.Diagnostics.Append(mark(ctx, resp.Private, privateImported, false)...)
 	}

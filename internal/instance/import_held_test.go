@@ -85,3 +85,40 @@ resource "compute_instance" "legacy" {
 		t.Errorf("an unclaimed machine's import warns:\n%s", out)
 	}
 }
+
+// TestInstanceImportOfAFreshClaimWarns: a machine another state created
+// and has not refreshed since carries a claim no state has confirmed. An
+// import takes it as it does a confirmed one, and warns as it does, saying
+// that the claim is another state's or this configuration's own interrupted
+// apply's, and when nothing more is needed.
+func TestInstanceImportOfAFreshClaimWarns(t *testing.T) {
+	t.Parallel()
+	e := acctest.NewEmulator(t)
+	instance := `
+resource "compute_instance" "web" {
+  account  = compute_provider_account.test.id
+  name     = "web-1"
+  offer_id = "cx22"
+  image    = "ubuntu-24.04"
+}
+`
+	acctest.NewCLI(t, e.Account()+instance).MustRun("apply", "-auto-approve")
+	servers := e.Servers()
+	if len(servers) != 1 {
+		t.Fatalf("the emulator holds %d servers, want 1", len(servers))
+	}
+	second := acctest.NewCLI(t, e.Account()+instance+fmt.Sprintf(`
+import {
+  to = compute_instance.web
+  id = "${compute_provider_account.test.id}/%d"
+}
+`, servers[0].ID))
+	out := second.MustRun("plan")
+	block := strings.Join(strings.Fields(acctest.Diagnostic(out, "Warning: Imported machine may be held by another state")), " ")
+	for _, want := range []string{"a claim no state has confirmed yet", "another state's", "interrupted before its state was saved",
+		"nothing more is needed", "terraform state rm ADDRESS"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -67,11 +67,9 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 	if imported(ctx, from) {
 		// An import takes the machine as it is, claim included, so it plans
 		// clean and notices a later adoption elsewhere. Import a machine into
-		// one state at a time: a confirmed claim is another state's, which
-		// may still list it (see importedHeldElsewhere).
-		if m.Claim != "" && !m.Unconfirmed {
-			resp.Diagnostics.AddWarning("Imported machine may be held by another state", importedHeldElsewhere(*m, machineID, account))
-		}
+		// one state at a time: a claim may be another state's, which may
+		// still list it (tfidentity.WarnImportedClaim).
+		tfidentity.WarnImportedClaim(&resp.Diagnostics, *m, machineID, account, now)
 		state.Claim = optional(m.Claim)
 		resp.Diagnostics.Append(endImport(ctx, resp.Private)...)
 	}
@@ -96,25 +94,6 @@ func stillHeld(ctx context.Context, from privateGetter, resp *resource.ReadRespo
 	}
 	resp.Diagnostics.Append(setLost(ctx, resp.Private, false)...)
 	return true
-}
-
-// importedHeldElsewhere is the warning of an import that took a machine
-// carrying another state's confirmed claim: the way a machine moves
-// between states (state rm there, import here), but also how a second
-// state comes to act on a machine the first still lists. The provider
-// cannot tell the two apart, since the claim stays on the machine after
-// the state rm; the import shares the claim, so the other state is not
-// refused anything and only its state rm ends the sharing. The claim an
-// interrupted apply of this configuration wrote is unconfirmed until a
-// refresh of a state that holds it, so it warns of nothing (Resumable).
-func importedHeldElsewhere(m adapter.Machine, machineID, account string) string {
-	return fmt.Sprintf("Machine %s (%q) on account %s carries the confirmed claim of another Terraform state: a state that created or "+
-		"imported it and has refreshed it since. This import took the machine with that claim, as it is, so while the other state "+
-		"still lists the machine both states hold it, and an apply or destroy in either changes, powers or deletes it. "+
-		"If you are moving the machine here, run `terraform state rm ADDRESS` in the other state (or apply a `removed` block there "+
-		"with `lifecycle { destroy = false }`); if that is done already, nothing more is needed. If the machine is not to move, "+
-		"remove it from this state again (`terraform state rm` here, or delete the import block before applying).",
-		machineID, m.Name, account)
 }
 
 // readFailed reports a refresh that found no machine: gone, it leaves the

@@ -27,9 +27,10 @@ func ImportReadFailed(diags *diag.Diagnostics, what, machineID, account string, 
 			machineID, account, tfdiag.Message(err), machineID))
 	case adapter.Is(err, adapter.InvalidConfig):
 		tfdiag.AddError(diags, nil, summary, fmt.Sprintf("Reading machine %s through the account the import names (%s) failed; "+
-			"nothing was imported. An import reads through the account in its id or identity as written: name an account of this "+
-			"configuration by reference (`compute_provider_account.NAME.id`), whose settings and secret references resolve here, "+
-			"rather than a literal account id.", machineID, account), err)
+			"nothing was imported. An import reads through the account its id or identity names, with that account's settings as "+
+			"written there: make them resolve for this run (set the environment variable a secret reference names, for one), or name "+
+			"an account of this configuration by reference (`compute_provider_account.NAME.id`) rather than a literal account id.",
+			machineID, account), err)
 	default:
 		return false
 	}
