@@ -106,6 +106,15 @@ func Resumable(m Machine, claim string, now time.Time) bool {
 	return claim == "" && m.Claim != "" && m.Managed && m.Unconfirmed && withinRecovery(m.Claim, now)
 }
 
+// ResumesAs reports whether the update that writes a state's first claim,
+// under the create key key, takes up m: m is Resumable and its mark carries
+// the same key, as a create's rerun adopts only a machine of its own key. A
+// refresh asks Resumable alone, since it knows no configured name; the
+// update refuses what it may not take.
+func ResumesAs(m Machine, claim, key string, now time.Time) bool {
+	return Resumable(m, claim, now) && m.Key == key
+}
+
 // UnsavedClaim is the refusal to delete (or release: done) a machine a
 // state without a claim finds Resumable: the claim on it may be this
 // configuration's own interrupted first apply after an import, or another

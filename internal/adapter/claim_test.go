@@ -75,6 +75,23 @@ func TestResumable(t *testing.T) {
 	}
 }
 
+// TestResumesAs: the update that writes a first claim takes up only a
+// Resumable machine whose mark carries its own create key.
+func TestResumesAs(t *testing.T) {
+	now := time.Date(2026, 12, 7, 1, 0, 0, 0, time.UTC)
+	m := Machine{Key: "k1", Claim: NewClaimAt(now.Add(-time.Minute)), Managed: true, Unconfirmed: true}
+	if !ResumesAs(m, "", "k1", now) {
+		t.Error("its own key: not taken up")
+	}
+	if ResumesAs(m, "", "k2", now) {
+		t.Error("another key: taken up")
+	}
+	m.Unconfirmed = false
+	if ResumesAs(m, "", "k1", now) {
+		t.Error("a confirmed claim of its own key: taken up")
+	}
+}
+
 func TestLostHoldAndSelfAdoptedSayWhatToDo(t *testing.T) {
 	for _, err := range []*Error{LostHold("7", "web-1", `"prod" (demo)`), SelfAdopted("7", "web-1")} {
 		if err.Code != Conflict || !strings.Contains(err.Message, "7") || !strings.Contains(err.Message, `"web-1"`) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -111,11 +112,11 @@ func takeImported(state *model, m adapter.Machine) {
 // files, first_boot and the rest, which cannot be read back) without
 // replacing or installing anything.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	machineID, ok := tfidentity.Import(ctx, req, resp, r.accounts, "bootstrap host")
+	loc, machineID, ok := tfidentity.Import(ctx, req, resp, r.accounts, "bootstrap host")
 	if !ok {
 		return
 	}
-	if !r.canBootstrap(ctx, resp, machineID) {
+	if !r.canBootstrap(loc, machineID, &resp.Diagnostics) {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("machine_id"), types.StringValue(machineID))...)
@@ -125,18 +126,12 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 
 // canBootstrap refuses, at import, a machine on an account whose adapter
 // cannot bootstrap hosts: it is a compute_instance's to import.
-func (r *Resource) canBootstrap(ctx context.Context, resp *resource.ImportStateResponse, machineID string) bool {
-	var account types.String
-	resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root("account"), &account)...)
-	loc, err := adapter.ParseLocator(account.ValueString())
-	if err != nil || resp.Diagnostics.HasError() {
-		return false
-	}
+func (r *Resource) canBootstrap(loc adapter.Locator, machineID string, diags *diag.Diagnostics) bool {
 	def, err := r.registry.Definition(loc.Kind)
 	if err != nil || def.Capabilities.Has(adapter.CapBootstrap) {
 		return true
 	}
-	resp.Diagnostics.AddError("Unable to import bootstrap host", fmt.Sprintf("The import names %s, and the %s adapter cannot "+
+	diags.AddError("Unable to import bootstrap host", fmt.Sprintf("The import names %s, and the %s adapter cannot "+
 		"bootstrap hosts, so machine %s is no bootstrap host. Import it as a compute_instance (`import { to = compute_instance.NAME "+
 		"... }`), or name an account whose adapter bootstraps hosts.%s", r.registry.Describe(loc), def.Kind, machineID, bootstrapKinds(r.registry)))
 	return false

@@ -53,15 +53,14 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 // machine without the mark gets one, keyed by the configured hostname and
 // named so, with the state's claim (keep) or a new one, when the adapter can
 // write it; so does one whose mark this state's own interrupted adoption may
-// have written (adapter.Resumable). A machine another state holds is
+// have written (adapter.ResumesAs). A machine another state holds is
 // refused, never taken over.
 func (r *Resource) adopt(ctx context.Context, h host, machineID string, plan *model, keep string, resp *resource.UpdateResponse) {
 	const summary = "Unable to update bootstrap host"
 	m, err := r.retryRead(ctx, machineID, h.acc.Fresh)
 	hostname := plan.Hostname.ValueString()
 	key := adapter.IdempotencyKey(h.scope, hostname)
-	// A mark of the same key only, as a create's rerun adopts its own key.
-	resume := err == nil && adapter.Resumable(m, keep, r.clock().Now()) && m.Key == key
+	resume := err == nil && adapter.ResumesAs(m, keep, key, r.clock().Now())
 	if err == nil && !resume && !adapter.Held(m, keep) {
 		err = adapter.LostHold(machineID, hostname, r.registry.Label(h.loc))
 	}

@@ -137,7 +137,7 @@ func readFailed(ctx context.Context, state model, account, endpoint, machineID s
 // user_data_sha256 stays null, since the user data a machine was created
 // with cannot be read back.
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if _, ok := tfidentity.Import(ctx, req, resp, r.accounts, "instance"); ok {
+	if _, _, ok := tfidentity.Import(ctx, req, resp, r.accounts, "instance"); ok {
 		resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
 	}
 }

@@ -197,25 +197,21 @@ func (r *Resource) changes(ctx context.Context, plan, state *model, current adap
 // has taken it over since this one created or adopted it. An update (key,
 // the create key of the configuration it writes, set) by a state without a
 // claim also takes up a machine whose first mark it may have written itself
-// (adapter.Resumable), when that mark carries the same key, as a create's
-// rerun adopts only its own key; a delete ("" key) never does, since that
-// mark may as well be another state's.
+// (adapter.ResumesAs); a delete ("" key) never does, since that mark may as
+// well be another state's.
 func (r *Resource) heldMachine(ctx context.Context, acc *adapter.Cached, id, name, claim, key string) (adapter.Machine, error) {
 	m, err := r.fresh(ctx, acc, id)
 	if err != nil {
 		return m, err
 	}
+	now := r.clock().Now()
 	switch {
-	case adapter.Held(m, claim):
+	case adapter.Held(m, claim), key != "" && adapter.ResumesAs(m, claim, key, now):
 		return m, nil
-	case !adapter.Resumable(m, claim, r.clock().Now()):
-		return m, adapter.LostHold(id, name, "")
-	case key == "":
+	case key == "" && adapter.Resumable(m, claim, now):
 		return m, adapter.UnsavedClaim(id, name, "deleted")
-	case m.Key != key:
-		return m, adapter.LostHold(id, name, "")
 	}
-	return m, nil
+	return m, adapter.LostHold(id, name, "")
 }
 
 // wayOutFor adds the specific way out of a refusal to touch a machine the

@@ -119,9 +119,10 @@ func digits(s string) bool {
 // Target and records it as the resource's id and account attributes, which
 // a read fills out from, and the identity beside them (Follow). accounts is
 // nil before the provider is configured; what names the resource as
-// Target's does. It returns the machine's id and whether the import
-// recorded it, for the resource to record what else it knows.
-func Import(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, accounts *adapter.Accounts, what string) (string, bool) {
+// Target's does. It returns the account and the machine's id, and whether
+// the import recorded them, for the resource to check and record what else
+// it knows.
+func Import(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, accounts *adapter.Accounts, what string) (adapter.Locator, string, bool) {
 	defer Follow(ctx, resp.Identity, &resp.Diagnostics, &resp.State)
 	var reg *adapter.Registry
 	if accounts != nil {
@@ -129,9 +130,9 @@ func Import(ctx context.Context, req resource.ImportStateRequest, resp *resource
 	}
 	loc, machineID, diags := Target(ctx, req, reg, what)
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
-		return "", false
+		return loc, "", false
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(ID), types.StringValue(machineID))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(Account), types.StringValue(loc.String()))...)
-	return machineID, !resp.Diagnostics.HasError()
+	return loc, machineID, !resp.Diagnostics.HasError()
 }
