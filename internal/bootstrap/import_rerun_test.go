@@ -20,8 +20,7 @@ func TestRobotHostImportApplyKilledAfterTheMarkIsRerun(t *testing.T) {
 	t.Parallel()
 	m := acctest.NewMetal(t)
 	n, mach := m.AddServer(t, "")
-	c := acctest.NewCLI(t, robotHostAs(m, n, "", "", ""))
-	c.MustRun("import", addr, robotAccount(t, m)+"/"+strconv.Itoa(n))
+	c, _ := importedHost(t, m, n)
 	imported := c.Read("terraform.tfstate")
 	c.MustRun("apply", "-auto-approve")
 	c.Write("terraform.tfstate", imported)
@@ -79,10 +78,8 @@ func TestRobotHostImportedTwiceIsNotShared(t *testing.T) {
 	t.Parallel()
 	m := acctest.NewMetal(t)
 	n, mach := m.AddServer(t, "")
-	id := robotAccount(t, m) + "/" + strconv.Itoa(n)
-	first := acctest.NewCLI(t, robotHostAs(m, n, "", "", ""))
-	first.MustRun("import", addr, id)
-	second := acctest.NewCLI(t, strings.Replace(robotHostAs(m, n, "", "", ""), `"db-1"`, `"db-other"`, 1))
+	first, id := importedHost(t, m, n)
+	second := acctest.NewCLI(t, otherHost(m, n))
 	second.MustRun("import", addr, id)
 	first.MustRun("apply", "-auto-approve")
 	before, _ := m.Server(n)
@@ -115,11 +112,9 @@ func TestRobotHostImportOfAFreshClaimWarns(t *testing.T) {
 	t.Parallel()
 	m := acctest.NewMetal(t)
 	n, _ := m.AddServer(t, "")
-	id := robotAccount(t, m) + "/" + strconv.Itoa(n)
-	first := acctest.NewCLI(t, robotHostAs(m, n, "", "", ""))
-	first.MustRun("import", addr, id)
+	first, id := importedHost(t, m, n)
 	first.MustRun("apply", "-auto-approve")
-	second := acctest.NewCLI(t, strings.Replace(robotHostAs(m, n, "", "", ""), `"db-1"`, `"db-other"`, 1))
+	second := acctest.NewCLI(t, otherHost(m, n))
 	out := second.MustRun("import", addr, id)
 	block := strings.Join(strings.Fields(acctest.Diagnostic(out, "Warning: Imported machine may be held by another state")), " ")
 	for _, want := range []string{"a claim no state has confirmed yet", "both states hold it", "terraform state rm"} {
@@ -127,4 +122,19 @@ func TestRobotHostImportOfAFreshClaimWarns(t *testing.T) {
 			t.Errorf("the import's warning lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// importedHost is a configuration of host db-1 on server n that has
+// imported it, and the import id.
+func importedHost(t *testing.T, m *acctest.Metal, n int) (*acctest.CLI, string) {
+	t.Helper()
+	id := robotAccount(t, m) + "/" + strconv.Itoa(n)
+	c := acctest.NewCLI(t, robotHostAs(m, n, "", "", ""))
+	c.MustRun("import", addr, id)
+	return c, id
+}
+
+// otherHost is another configuration's host on server n: named db-other.
+func otherHost(m *acctest.Metal, n int) string {
+	return strings.Replace(robotHostAs(m, n, "", "", ""), `"db-1"`, `"db-other"`, 1)
 }

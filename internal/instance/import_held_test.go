@@ -94,20 +94,12 @@ resource "compute_instance" "legacy" {
 func TestInstanceImportOfAFreshClaimWarns(t *testing.T) {
 	t.Parallel()
 	e := acctest.NewEmulator(t)
-	instance := `
-resource "compute_instance" "web" {
-  account  = compute_provider_account.test.id
-  name     = "web-1"
-  offer_id = "cx22"
-  image    = "ubuntu-24.04"
-}
-`
-	acctest.NewCLI(t, e.Account()+instance).MustRun("apply", "-auto-approve")
+	acctest.NewCLI(t, instance(e, "web-1")).MustRun("apply", "-auto-approve")
 	servers := e.Servers()
 	if len(servers) != 1 {
 		t.Fatalf("the emulator holds %d servers, want 1", len(servers))
 	}
-	second := acctest.NewCLI(t, e.Account()+instance+fmt.Sprintf(`
+	second := acctest.NewCLI(t, instance(e, "web-1")+fmt.Sprintf(`
 import {
   to = compute_instance.web
   id = "${compute_provider_account.test.id}/%d"
